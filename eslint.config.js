@@ -1,0 +1,77 @@
+// Lint rules that encode the architecture: a pure core, one module per side effect.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+const uiAndIo = [
+  { name: 'react', message: 'The pure core (contract, core, client) must not depend on React.' },
+  { name: 'react-dom', message: 'The pure core must not depend on React.' },
+  { name: 'zustand', message: 'Stores live in src/app/stores.' },
+  { name: '@tanstack/react-query', message: 'Queries live in src/app/queries.' },
+  { name: 'dexie', message: 'IndexedDB is only touched in src/app/persistence.' },
+  { name: 'monaco-editor', message: 'Monaco is only imported in src/app/editor.' },
+];
+const monacoOnlyInEditor = {
+  patterns: [{ group: ['monaco-editor', 'monaco-editor/*'], message: 'Monaco is only imported in src/app/editor.' }],
+};
+const dexieOnlyInPersistence = { name: 'dexie', message: 'IndexedDB is only touched in src/app/persistence.' };
+
+export default tseslint.config(
+  { ignores: ['dist', 'node_modules', 'tests/e2e/artifacts', 'coverage'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    files: ['src/app/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  {
+    files: ['src/contract/**', 'src/core/**', 'src/client/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: uiAndIo, patterns: monacoOnlyInEditor.patterns }],
+    },
+  },
+  {
+    // fetch belongs to the client; the server side forwards with its own fetch in the proxy module.
+    files: ['src/app/**', 'src/core/**', 'src/contract/**'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'Call the service through src/client (evaluate, listModels, getJson).' },
+        { name: 'indexedDB', message: 'IndexedDB is only touched in src/app/persistence.' },
+        { name: 'localStorage', message: 'Persist through src/app/persistence.' },
+      ],
+    },
+  },
+  {
+    files: ['src/app/**'],
+    ignores: ['src/app/editor/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: monacoOnlyInEditor.patterns }] },
+  },
+  {
+    files: ['src/app/**'],
+    ignores: ['src/app/persistence/**', 'src/app/editor/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [dexieOnlyInPersistence], patterns: monacoOnlyInEditor.patterns },
+      ],
+    },
+  },
+  {
+    files: ['tests/**', 'bench/**'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+);

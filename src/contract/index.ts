@@ -1,0 +1,8 @@
+// The wire contract, shared by the SPA, the proxy and the reference service.
+export * from './limits';
+export * from './models';
+export * from './request';
+export * from './response';
+export * from './validation';
+export * from './errors';
+export * from './jsonSchema';

@@ -1,0 +1,48 @@
+// Model identifiers: aliases move between versions, versioned ids pin one, a product line is only a name.
+import { z } from 'zod';
+
+export const MODEL_ALIASES = ['model-latest', 'model-preview'] as const;
+export type ModelAlias = (typeof MODEL_ALIASES)[number];
+
+const VERSIONED = /^model-(\d+)\.(\d+)\.(\d+)$/;
+const PRODUCT_LINE = /^model-(\d+)\.(\d+)$/;
+
+export type ModelIdKind = 'alias' | 'versioned' | 'product-line' | 'unknown';
+
+/** Says what kind of identifier a model string is, by its shape alone. */
+export function classifyModelId(id: string): ModelIdKind {
+  if ((MODEL_ALIASES as readonly string[]).includes(id)) return 'alias';
+  if (VERSIONED.test(id)) return 'versioned';
+  if (PRODUCT_LINE.test(id)) return 'product-line';
+  return 'unknown';
+}
+
+export const isAlias = (id: string): boolean => classifyModelId(id) === 'alias';
+export const isVersionedId = (id: string): boolean => classifyModelId(id) === 'versioned';
+export const isProductLine = (id: string): boolean => classifyModelId(id) === 'product-line';
+
+/** One sentence about a model id a user typed, or null when it is fine to send. */
+export function modelIdProblem(id: string, listed: readonly string[] = []): string | null {
+  const trimmed = id.trim();
+  if (trimmed === '') return 'Choose a model: an alias such as model-latest or a versioned id such as model-1.13.0.';
+  if (listed.includes(trimmed)) return null;
+  switch (classifyModelId(trimmed)) {
+    case 'alias':
+    case 'versioned':
+      return null;
+    case 'product-line':
+      return `"${trimmed}" names a product line, not a model; pin a versioned id such as ${trimmed}.0.`;
+    case 'unknown':
+      return `"${trimmed}" is not a model id: use an alias from the list or a versioned id such as model-1.13.0.`;
+  }
+}
+
+export const ModelCardSchema = z.looseObject({
+  name: z.string().min(1),
+  description: z.string().optional(),
+  release_date: z.string().optional(),
+});
+export type ModelCard = z.infer<typeof ModelCardSchema>;
+
+export const ModelListSchema = z.looseObject({ models: z.array(ModelCardSchema) });
+export type ModelList = z.infer<typeof ModelListSchema>;
