@@ -1,0 +1,76 @@
+// The session record: what a user keeps of one rubric experiment. Shared by the stores, IndexedDB,
+// exported files and share links, so it is defined once here and parsed with zod wherever it enters.
+import { z } from 'zod';
+import { EvaluateRequestSchema, EvaluateResponseSchema } from '../contract';
+
+/** Current schema version of a session record; older records migrate in src/app/persistence. */
+export const SESSION_SCHEMA_VERSION = 2;
+
+/** What the editors hold: kept as text so nothing the user typed is ever lost, even when it does not parse. */
+export const SessionDocSchema = z.object({
+  stateMode: z.enum(['json', 'text']),
+  stateText: z.string(),
+  questionsText: z.string(),
+  targetId: z.string().min(1),
+  model: z.string(),
+});
+export type SessionDoc = z.infer<typeof SessionDocSchema>;
+
+export const AttemptRecordSchema = z.object({
+  attempt: z.number().int().min(0),
+  outcome: z.union([z.number().int(), z.enum(['timeout', 'network', 'cancelled'])]),
+  requestId: z.string().optional(),
+  durationMs: z.number().min(0),
+  retryInMs: z.number().min(0).optional(),
+  message: z.string().optional(),
+});
+export type AttemptRecord = z.infer<typeof AttemptRecordSchema>;
+
+export const RunErrorSchema = z.object({
+  kind: z.string(),
+  message: z.string(),
+  status: z.number().int().optional(),
+  fieldErrors: z.array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string() })).default([]),
+  possiblyBilled: z.boolean().default(false),
+});
+export type RunError = z.infer<typeof RunErrorSchema>;
+
+/** One run of the session's request against one target and model. */
+export const RunRecordSchema = z.object({
+  id: z.string().min(1),
+  at: z.string(), // ISO time the run started
+  targetId: z.string().min(1),
+  request: EvaluateRequestSchema,
+  response: EvaluateResponseSchema.optional(),
+  error: RunErrorSchema.optional(),
+  latencyMs: z.number().min(0).optional(),
+  attempts: z.array(AttemptRecordSchema).default([]),
+  /** Set when the run was replayed from a share link or file, not sent by this browser. */
+  replayed: z.boolean().optional(),
+});
+export type RunRecord = z.infer<typeof RunRecordSchema>;
+
+/** One column of a comparison: a target and a model id. */
+export const CompareColumnSchema = z.object({ id: z.string().min(1), targetId: z.string().min(1), model: z.string() });
+export type CompareColumn = z.infer<typeof CompareColumnSchema>;
+
+export const CompareSchema = z.object({
+  columns: z.array(CompareColumnSchema).min(2).max(4),
+  /** Disagreement above which a question is flagged. */
+  threshold: z.number().min(0).max(1),
+  /** The latest run id of each column, by column id. */
+  runIds: z.record(z.string(), z.string()).default({}),
+});
+export type Compare = z.infer<typeof CompareSchema>;
+
+export const SessionSchema = z.object({
+  schemaVersion: z.literal(SESSION_SCHEMA_VERSION),
+  id: z.string().min(1),
+  name: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  doc: SessionDocSchema,
+  runs: z.array(RunRecordSchema),
+  compare: CompareSchema.optional(),
+});
+export type Session = z.infer<typeof SessionSchema>;
