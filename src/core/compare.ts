@@ -1,0 +1,260 @@
+// Aligning the answers of 2..4 columns (a target and a model each) to the same request, question by question: shared
+// option order and axes so the charts line up, metrics of every column against the first (the baseline), and one
+// disagreement number per question that a threshold flags and a list sorts by. Pure.
+import type {
+  Answer,
+  Description,
+  EvaluateRequest,
+  EvaluateResponse,
+  Question,
+  QuestionType,
+} from '../contract';
+import { disagreementOf, choiceMetrics, noulMetrics, scoreMetrics } from './metrics';
+import type { PairMetrics } from './metrics';
+
+/** What one column contributes: the request its latest run sent and the response it got, if any. */
+export interface CompareColumnInput {
+  id: string;
+  request?: EvaluateRequest;
+  response?: EvaluateResponse;
+}
+
+/** One column's answer to one question, with how it differs from the baseline's. */
+export interface ComparedCell {
+  columnId: string;
+  /** Undefined when the column has no response, or its answer is missing or of another type. */
+  answer?: Answer;
+  /** Metrics against the baseline; undefined for the baseline itself and when either side has no answer. */
+  metrics?: PairMetrics;
+  /** The one-number disagreement with the baseline (see `disagreementOf`). */
+  disagreement?: number;
+}
+
+/** One question across all columns, laid out so the columns' charts share their axes. */
+export interface ComparedQuestion {
+  name: string;
+  /** Position in question order (the baseline request's order). */
+  index: number;
+  type: QuestionType;
+  /**
+   * choice: the shared option order, the first answering column's labels by probability (ties in criteria order),
+   * then any label only other columns or the criteria have. score: level keys "0".."n-1" in level order. noul: empty.
+   */
+  labels: string[];
+  /** choice: label descriptions; score: level texts (legend, else criteria). Same length as `labels`. */
+  labelTexts: (string | null)[];
+  /** Upper end of the shared probability axis: the largest probability any column gives, rounded up to a tenth. */
+  probabilityMax: number;
+  /** score: the shared expected-score axis is 0..levelCount-1. 0 for other kinds. */
+  levelCount: number;
+  cells: ComparedCell[];
+  /**
+   * The largest disagreement of any column with the baseline, in [0, 1]: total variation distance for choice and score,
+   * |Δ p(yes)| for noul. Null when the baseline or every other column has no answer.
+   */
+  disagreement: number | null;
+  /** The column that disagrees most with the baseline. */
+  mostDifferentColumnId: string | null;
+  /** `disagreement > threshold`. */
+  flagged: boolean;
+}
+
+/** The whole comparison: rows in question order plus what the UI needs to warn about. */
+export interface Comparison {
+  questions: ComparedQuestion[];
+  /** Columns whose latest run sent another state or other questions than the baseline's: their answers are not comparable. */
+  staleColumnIds: string[];
+  flaggedCount: number;
+}
+
+/** A description as one line of text, for labels and tooltips. */
+export function describe(d: Description | null | undefined): string | null {
+  if (d === null || d === undefined) return null;
+  return typeof d === 'string' ? d : JSON.stringify(d);
+}
+
+/** JSON with object keys sorted, so two requests built from the same text compare equal whatever their key order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    );
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Whether two requests ask the same thing of a model: same state and questions (the model may differ). */
+export const sameQuestionsAndState = (a: EvaluateRequest, b: EvaluateRequest): boolean =>
+  canonical(a.state) === canonical(b.state) && canonical(a.questions) === canonical(b.questions);
+
+/** Rounds a probability up to the next tenth (at least 0.1, at most 1), so a shared axis ends on a tick. */
+const axisMax = (p: number): number => Math.min(1, Math.max(0.1, Math.ceil(p * 10 - 1e-9) / 10));
+
+function choiceLayout(question: Question | undefined, answers: (Answer | undefined)[]) {
+  const criteria = question?.type === 'choice' ? question.criteria : {};
+  const criteriaOrder = Object.keys(criteria);
+  const rank = (label: string): number => {
+    const i = criteriaOrder.indexOf(label);
+    return i === -1 ? Number.MAX_SAFE_INTEGER : i;
+  };
+  const choiceAnswers = answers.filter((a): a is Extract<Answer, { type: 'choice' }> => a?.type === 'choice');
+  const labels: string[] = [];
+  const seen = new Set<string>();
+  const add = (label: string) => {
+    if (!seen.has(label)) {
+      seen.add(label);
+      labels.push(label);
+    }
+  };
+  const first = choiceAnswers[0];
+  if (first) {
+    const entries = Object.entries(first.probabilities);
+    // NOTE: Array.prototype.sort is stable, so labels outside the criteria keep the answer's own order on ties.
+    entries.sort(([a, pa], [b, pb]) => pb - pa || rank(a) - rank(b));
+    entries.forEach(([label]) => add(label));
+  }
+  criteriaOrder.forEach(add);
+  choiceAnswers.forEach((a) => Object.keys(a.probabilities).forEach(add));
+  const labelTexts = labels.map((l) => describe(criteria[l]));
+  return { labels, labelTexts };
+}
+
+function scoreLayout(question: Question | undefined, answers: (Answer | undefined)[]) {
+  const criteria = question?.type === 'score' ? question.criteria : [];
+  const scoreAnswers = answers.filter((a): a is Extract<Answer, { type: 'score' }> => a?.type === 'score');
+  let levelCount = criteria.length;
+  for (const a of scoreAnswers) {
+    for (const key of [...Object.keys(a.probabilities), ...Object.keys(a.legend)]) {
+      if (/^\d+$/.test(key)) levelCount = Math.max(levelCount, Number(key) + 1);
+    }
+  }
+  const labels = Array.from({ length: levelCount }, (_, i) => String(i));
+  const labelTexts = labels.map((key, i) => {
+    const fromLegend = scoreAnswers.map((a) => a.legend[key]).find((d) => d !== undefined);
+    return describe(fromLegend ?? criteria[i]);
+  });
+  return { labels, labelTexts, levelCount };
+}
+
+function maxProbability(answers: (Answer | undefined)[]): number {
+  let max = 0;
+  for (const a of answers) {
+    if (a?.type === 'choice' || a?.type === 'score') {
+      for (const p of Object.values(a.probabilities)) if (Number.isFinite(p)) max = Math.max(max, p);
+    }
+  }
+  return max;
+}
+
+function pairMetrics(baseline: Answer, other: Answer): PairMetrics | undefined {
+  if (baseline.type === 'choice' && other.type === 'choice') return choiceMetrics(baseline, other);
+  if (baseline.type === 'score' && other.type === 'score') return scoreMetrics(baseline, other);
+  if (baseline.type === 'noul' && other.type === 'noul') return noulMetrics(baseline, other);
+  return undefined;
+}
+
+/**
+ * Lines up the columns' answers question by question. Column 0 is the baseline. Questions come in the order of the
+ * first column that has a request (then any question only later columns asked). `threshold` flags a question whose
+ * disagreement is strictly above it.
+ */
+export function compareColumns(columns: readonly CompareColumnInput[], threshold: number): Comparison {
+  const reference = columns.find((c) => c.request)?.request;
+  const staleColumnIds = reference
+    ? columns.filter((c) => c.request && !sameQuestionsAndState(c.request, reference)).map((c) => c.id)
+    : [];
+
+  const names: string[] = [];
+  const definitions = new Map<string, Question>();
+  for (const c of columns) {
+    for (const [name, q] of Object.entries(c.request?.questions ?? {})) {
+      if (!definitions.has(name)) {
+        definitions.set(name, q);
+        names.push(name);
+      }
+    }
+  }
+
+  const questions = names.map((name, index): ComparedQuestion => {
+    const question = definitions.get(name);
+    const type = question?.type ?? 'noul';
+    // An answer of another type than the question's is not comparable; it is left out rather than misdrawn.
+    const answers = columns.map((c) => {
+      const a = c.response?.answers[name];
+      return a && a.type === type ? a : undefined;
+    });
+    const layout =
+      type === 'choice'
+        ? { ...choiceLayout(question, answers), levelCount: 0 }
+        : type === 'score'
+          ? scoreLayout(question, answers)
+          : { labels: [], labelTexts: [], levelCount: 0 };
+    const baseline = answers[0];
+    let disagreement: number | null = null;
+    let mostDifferentColumnId: string | null = null;
+    const cells: ComparedCell[] = [];
+    columns.forEach((c, i) => cells.push({ columnId: c.id, answer: answers[i] }));
+    for (let i = 1; i < cells.length; i++) {
+      const cell = cells[i]!;
+      const metrics = baseline && cell.answer ? pairMetrics(baseline, cell.answer) : undefined;
+      if (!metrics) continue;
+      const d = disagreementOf(metrics);
+      cells[i] = { ...cell, metrics, disagreement: d };
+      if (disagreement === null || d > disagreement) {
+        disagreement = d;
+        mostDifferentColumnId = cell.columnId;
+      }
+    }
+    return {
+      name,
+      index,
+      type,
+      labels: layout.labels,
+      labelTexts: layout.labelTexts,
+      levelCount: layout.levelCount,
+      probabilityMax: type === 'noul' ? 1 : axisMax(maxProbability(answers)),
+      cells,
+      disagreement,
+      mostDifferentColumnId,
+      flagged: disagreement !== null && disagreement > threshold,
+    };
+  });
+
+  return { questions, staleColumnIds, flaggedCount: questions.filter((q) => q.flagged).length };
+}
+
+/** How a comparison's questions are listed. */
+export type CompareSort = 'question' | 'disagreement';
+
+/**
+ * The questions in question order, or by disagreement, largest first; questions without a disagreement go last and
+ * ties keep question order, so the list does not jump around between equal rows.
+ */
+export function sortQuestions(questions: readonly ComparedQuestion[], sort: CompareSort): ComparedQuestion[] {
+  const byIndex = [...questions].sort((a, b) => a.index - b.index);
+  if (sort === 'question') return byIndex;
+  return byIndex.sort((a, b) => {
+    if (a.disagreement === null || b.disagreement === null) {
+      return a.disagreement === b.disagreement ? a.index - b.index : a.disagreement === null ? 1 : -1;
+    }
+    return b.disagreement - a.disagreement || a.index - b.index;
+  });
+}
+
+/** Per column, how often it picked the baseline's top choice: `agree` of `of` choice questions both answered. */
+export function topChoiceAgreementCounts(
+  comparison: Comparison,
+): Record<string, { agree: number; of: number }> {
+  const counts: Record<string, { agree: number; of: number }> = {};
+  for (const q of comparison.questions) {
+    for (const cell of q.cells) {
+      if (cell.metrics?.kind !== 'choice') continue;
+      const c = (counts[cell.columnId] ??= { agree: 0, of: 0 });
+      c.of += 1;
+      if (cell.metrics.topChoiceAgrees) c.agree += 1;
+    }
+  }
+  return counts;
+}

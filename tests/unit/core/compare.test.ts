@@ -1,0 +1,266 @@
+import { describe, expect, it } from 'vitest';
+import type { EvaluateRequest, EvaluateResponse } from '../../../src/contract';
+import {
+  compareColumns,
+  sameQuestionsAndState,
+  sortQuestions,
+  topChoiceAgreementCounts,
+} from '../../../src/core/compare';
+import type { CompareColumnInput } from '../../../src/core/compare';
+import { exampleRequest } from '../../helpers/fixtures';
+
+const request = (model: string): EvaluateRequest => ({ ...exampleRequest(), model });
+
+/** A response to the contract's example request with the given department, frustration and urgency answers. */
+function response(
+  model: string,
+  department: Record<string, number>,
+  chosen: string,
+  frustration: Record<string, number>,
+  score: number,
+  urgent: number,
+): EvaluateResponse {
+  return {
+    model,
+    answers: {
+      is_urgent: { type: 'noul', noul: urgent },
+      department: { type: 'choice', choice: chosen, confidence: 0.5, probabilities: department },
+      frustration: {
+        type: 'score',
+        score,
+        confidence: 0.2,
+        legend: {
+          '0': 'Calm, just stating facts',
+          '1': 'Frustrated but civil',
+          '2': 'Angry or threatening to leave',
+        },
+        probabilities: frustration,
+      },
+    },
+    usage: { input_tokens: 318 },
+  };
+}
+
+const base = response(
+  'model-1.12.0',
+  { billing: 0.14, technical: 0.81, other: 0.05 },
+  'technical',
+  { '0': 0.12, '1': 0.34, '2': 0.54 },
+  1.42,
+  0.93,
+);
+const other = response(
+  'model-1.14.0',
+  { billing: 0.6, technical: 0.3, other: 0.1 },
+  'billing',
+  { '0': 0.1, '1': 0.4, '2': 0.5 },
+  1.4,
+  0.83,
+);
+const columns = (): CompareColumnInput[] => [
+  { id: 'a', request: request('model-1.12.0'), response: base },
+  { id: 'b', request: request('model-1.14.0'), response: other },
+];
+
+describe('compareColumns', () => {
+  it('lists questions in the baseline request order with the metrics of each column against the baseline', () => {
+    const c = compareColumns(columns(), 0.2);
+    expect(c.questions.map((q) => q.name)).toEqual(['is_urgent', 'department', 'frustration']);
+    const [urgent, department, frustration] = c.questions;
+
+    // noul: 0.83 - 0.93 = -0.10; disagreement |−0.10| = 0.10
+    expect(urgent!.cells[1]!.metrics).toEqual({ kind: 'noul', yesDifference: expect.closeTo(-0.1, 12) });
+    expect(urgent!.disagreement).toBeCloseTo(0.1, 12);
+    expect(urgent!.flagged).toBe(false);
+
+    // choice: (|0.14-0.6| + |0.81-0.3| + |0.05-0.1|) / 2 = (0.46 + 0.51 + 0.05) / 2 = 0.51; tops differ
+    const m = department!.cells[1]!.metrics;
+    expect(m?.kind).toBe('choice');
+    if (m?.kind !== 'choice') return;
+    expect(m.topChoiceAgrees).toBe(false);
+    expect(m.totalVariation).toBeCloseTo(0.51, 12);
+    expect(department!.disagreement).toBeCloseTo(0.51, 12);
+    expect(department!.flagged).toBe(true);
+    expect(department!.mostDifferentColumnId).toBe('b');
+
+    // score: Δ = 1.40 - 1.42 = -0.02; TVD = (0.02 + 0.06 + 0.04) / 2 = 0.06
+    const s = frustration!.cells[1]!.metrics;
+    expect(s).toEqual({
+      kind: 'score',
+      scoreDifference: expect.closeTo(-0.02, 12),
+      totalVariation: expect.closeTo(0.06, 12),
+    });
+    expect(frustration!.flagged).toBe(false);
+    expect(c.flaggedCount).toBe(1);
+  });
+
+  it('gives the baseline no metrics against itself', () => {
+    const c = compareColumns(columns(), 0.2);
+    for (const q of c.questions) {
+      expect(q.cells[0]!.metrics).toBeUndefined();
+      expect(q.cells[0]!.answer).toBeDefined();
+    }
+  });
+
+  it('orders choice options by the baseline probabilities, then criteria order, and shares it across columns', () => {
+    const department = compareColumns(columns(), 0.2).questions[1]!;
+    // baseline: technical 0.81 > billing 0.14 > other 0.05
+    expect(department.labels).toEqual(['technical', 'billing', 'other']);
+    expect(department.labelTexts).toEqual(['Bugs and integrations', 'Payments and refunds', null]);
+    // largest probability anywhere is 0.81: the shared axis ends at 0.9
+    expect(department.probabilityMax).toBe(0.9);
+  });
+
+  it('breaks probability ties in criteria order', () => {
+    const tied = response('m', { billing: 0.1, technical: 0.45, other: 0.45 }, 'technical', {}, 0, 0);
+    const q = compareColumns([{ id: 'a', request: request('m'), response: tied }, { id: 'b' }], 0.2)
+      .questions[1]!;
+    expect(q.labels).toEqual(['technical', 'other', 'billing']);
+  });
+
+  it('falls back to criteria order when no column answered, and appends labels only one side has', () => {
+    const none = compareColumns([{ id: 'a', request: request('m') }, { id: 'b' }], 0.2).questions[1]!;
+    expect(none.labels).toEqual(['billing', 'technical', 'other']);
+    expect(none.disagreement).toBeNull();
+    expect(none.flagged).toBe(false);
+
+    const extra = response('m', { billing: 0.5, technical: 0.3, other: 0.1, spam: 0.1 }, 'billing', {}, 0, 0);
+    const q = compareColumns(
+      [
+        { id: 'a', request: request('m'), response: base },
+        { id: 'b', request: request('m'), response: extra },
+      ],
+      0.2,
+    ).questions[1]!;
+    expect(q.labels).toEqual(['technical', 'billing', 'other', 'spam']);
+    // spam is 0 on the baseline: (|0.14-0.5| + |0.81-0.3| + |0.05-0.1| + |0-0.1|) / 2 = (0.36+0.51+0.05+0.1)/2 = 0.51
+    expect(q.disagreement).toBeCloseTo(0.51, 12);
+  });
+
+  it('lays score levels out in level order with the legend texts and the level count for the shared axis', () => {
+    const q = compareColumns(columns(), 0.2).questions[2]!;
+    expect(q.labels).toEqual(['0', '1', '2']);
+    expect(q.labelTexts).toEqual([
+      'Calm, just stating facts',
+      'Frustrated but civil',
+      'Angry or threatening to leave',
+    ]);
+    expect(q.levelCount).toBe(3);
+    // 0.54 is the largest level probability: axis to 0.6
+    expect(q.probabilityMax).toBe(0.6);
+  });
+
+  it('takes the largest disagreement over up to four columns and names the column', () => {
+    const mild = response(
+      'x',
+      { billing: 0.2, technical: 0.75, other: 0.05 },
+      'technical',
+      { '0': 0.12, '1': 0.34, '2': 0.54 },
+      1.42,
+      0.5,
+    );
+    const c = compareColumns(
+      [
+        { id: 'a', request: request('1'), response: base },
+        { id: 'b', request: request('2'), response: mild },
+        { id: 'c', request: request('3'), response: other },
+        { id: 'd', request: request('4') },
+      ],
+      0.3,
+    );
+    const [urgent, department] = c.questions;
+    // noul: |0.5 - 0.93| = 0.43 (b) beats |0.83 - 0.93| = 0.10 (c)
+    expect(urgent!.disagreement).toBeCloseTo(0.43, 12);
+    expect(urgent!.mostDifferentColumnId).toBe('b');
+    expect(urgent!.flagged).toBe(true);
+    // choice: b: (0.06 + 0.06 + 0) / 2 = 0.06; c: 0.51
+    expect(department!.cells[1]!.disagreement).toBeCloseTo(0.06, 12);
+    expect(department!.disagreement).toBeCloseTo(0.51, 12);
+    expect(department!.mostDifferentColumnId).toBe('c');
+    // column d has not run: no answer, no metrics, no influence
+    expect(department!.cells[3]).toEqual({ columnId: 'd', answer: undefined });
+  });
+
+  it('flags strictly above the threshold', () => {
+    // department disagrees by exactly 0.51
+    expect(compareColumns(columns(), 0.51).questions[1]!.flagged).toBe(false);
+    expect(compareColumns(columns(), 0.5).questions[1]!.flagged).toBe(true);
+  });
+
+  it('reports columns whose run asked other questions, and leaves out answers of the wrong type', () => {
+    const edited: EvaluateRequest = { ...request('m'), state: 'Another message' };
+    const wrong: EvaluateResponse = {
+      ...other,
+      answers: {
+        ...other.answers,
+        is_urgent: { type: 'choice', choice: 'x', confidence: 1, probabilities: { x: 1 } },
+      },
+    };
+    const c = compareColumns(
+      [
+        { id: 'a', request: request('m'), response: base },
+        { id: 'b', request: edited, response: wrong },
+      ],
+      0.2,
+    );
+    expect(c.staleColumnIds).toEqual(['b']);
+    expect(c.questions[0]!.cells[1]!.answer).toBeUndefined();
+    expect(c.questions[0]!.disagreement).toBeNull();
+  });
+
+  it('has no disagreement when the baseline has no answer', () => {
+    const c = compareColumns(
+      [
+        { id: 'a', request: request('m') },
+        { id: 'b', request: request('m'), response: other },
+      ],
+      0,
+    );
+    expect(c.questions.every((q) => q.disagreement === null && !q.flagged)).toBe(true);
+  });
+});
+
+describe('sameQuestionsAndState', () => {
+  it('ignores the model and key order, not content', () => {
+    const a = request('model-1.12.0');
+    const reordered: EvaluateRequest = {
+      model: 'model-1.14.0',
+      questions: Object.fromEntries(Object.entries(a.questions).reverse()),
+      state: a.state,
+    };
+    expect(sameQuestionsAndState(a, reordered)).toBe(true);
+    expect(sameQuestionsAndState(a, { ...a, state: 'other' })).toBe(false);
+  });
+});
+
+describe('sortQuestions', () => {
+  it('sorts by disagreement, largest first, unanswered last, ties in question order', () => {
+    const c = compareColumns(columns(), 0.2);
+    // department 0.51, is_urgent 0.10, frustration 0.06
+    expect(sortQuestions(c.questions, 'disagreement').map((q) => q.name)).toEqual([
+      'department',
+      'is_urgent',
+      'frustration',
+    ]);
+    const sorted = sortQuestions(c.questions, 'disagreement');
+    expect(sortQuestions(sorted, 'question').map((q) => q.name)).toEqual([
+      'is_urgent',
+      'department',
+      'frustration',
+    ]);
+
+    const partial = compareColumns([columns()[0]!, { id: 'b', request: request('m') }], 0.2).questions;
+    expect(sortQuestions(partial, 'disagreement').map((q) => q.name)).toEqual([
+      'is_urgent',
+      'department',
+      'frustration',
+    ]);
+  });
+});
+
+describe('topChoiceAgreementCounts', () => {
+  it('counts choice questions where each column kept the baseline top choice', () => {
+    const c = compareColumns([...columns(), { id: 'c', request: request('m'), response: base }], 0.2);
+    expect(topChoiceAgreementCounts(c)).toEqual({ b: { agree: 0, of: 1 }, c: { agree: 1, of: 1 } });
+  });
+});
