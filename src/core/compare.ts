@@ -1,6 +1,7 @@
 // Aligning the answers of 2..4 columns (a target and a model each) to the same request, question by question: shared
 // option order and axes so the charts line up, metrics of every column against the first (the baseline), and one
 // disagreement number per question that a threshold flags and a list sorts by. Pure.
+import { classifyModelId } from '../contract';
 import type {
   Answer,
   Description,
@@ -257,4 +258,13 @@ export function topChoiceAgreementCounts(
     }
   }
   return counts;
+}
+
+/**
+ * The versioned id to offer pinning a column to: set when the column names an alias and its last response says which
+ * version the alias resolved to. Null when the column is already pinned or nothing has resolved yet.
+ */
+export function pinSuggestion(columnModel: string, resolvedModel: string | undefined): string | null {
+  if (resolvedModel === undefined || classifyModelId(columnModel.trim()) !== 'alias') return null;
+  return classifyModelId(resolvedModel) === 'versioned' ? resolvedModel : null;
 }

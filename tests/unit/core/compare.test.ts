@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EvaluateRequest, EvaluateResponse } from '../../../src/contract';
 import {
   compareColumns,
+  pinSuggestion,
   sameQuestionsAndState,
   sortQuestions,
   topChoiceAgreementCounts,
@@ -262,5 +263,15 @@ describe('topChoiceAgreementCounts', () => {
   it('counts choice questions where each column kept the baseline top choice', () => {
     const c = compareColumns([...columns(), { id: 'c', request: request('m'), response: base }], 0.2);
     expect(topChoiceAgreementCounts(c)).toEqual({ b: { agree: 0, of: 1 }, c: { agree: 1, of: 1 } });
+  });
+});
+
+describe('pinSuggestion', () => {
+  it('offers the resolved version for an alias column only', () => {
+    expect(pinSuggestion('model-preview', 'model-1.14.0')).toBe('model-1.14.0');
+    expect(pinSuggestion('model-latest', undefined)).toBeNull();
+    expect(pinSuggestion('model-1.12.0', 'model-1.12.0')).toBeNull();
+    // a resolved id that is not versioned is no pin
+    expect(pinSuggestion('model-latest', 'model-latest')).toBeNull();
   });
 });
