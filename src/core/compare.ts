@@ -69,7 +69,7 @@ export interface Comparison {
 }
 
 /** A description as one line of text, for labels and tooltips. */
-export function describe(d: Description | null | undefined): string | null {
+function descriptionText(d: Description | null | undefined): string | null {
   if (d === null || d === undefined) return null;
   return typeof d === 'string' ? d : JSON.stringify(d);
 }
@@ -118,7 +118,7 @@ function choiceLayout(question: Question | undefined, answers: (Answer | undefin
   }
   criteriaOrder.forEach(add);
   choiceAnswers.forEach((a) => Object.keys(a.probabilities).forEach(add));
-  const labelTexts = labels.map((l) => describe(criteria[l]));
+  const labelTexts = labels.map((l) => descriptionText(criteria[l]));
   return { labels, labelTexts };
 }
 
@@ -134,7 +134,7 @@ function scoreLayout(question: Question | undefined, answers: (Answer | undefine
   const labels = Array.from({ length: levelCount }, (_, i) => String(i));
   const labelTexts = labels.map((key, i) => {
     const fromLegend = scoreAnswers.map((a) => a.legend[key]).find((d) => d !== undefined);
-    return describe(fromLegend ?? criteria[i]);
+    return descriptionText(fromLegend ?? criteria[i]);
   });
   return { labels, labelTexts, levelCount };
 }
