@@ -1,0 +1,165 @@
+// What a run would send, read from the editors' text: the request body, and every problem located on its line.
+import { modelIdProblem, validateRequestShape } from '../contract';
+import type { EvaluateRequest, Loc } from '../contract';
+import { firstLineSpan, locateInJson, splitLoc } from './locate';
+import type { LocArea, TextSpan } from './locate';
+import { parseJson, syntaxSentence } from './questionsDocument';
+import type { SessionDoc } from './session';
+
+export type ProblemSeverity = 'error' | 'warning' | 'info';
+
+/** One problem with the draft, located in an editor (span) or on the model picker. */
+export interface DraftProblem {
+  severity: ProblemSeverity;
+  area: LocArea;
+  /** The JSON path in the request body, when the problem has one. */
+  loc: Loc;
+  message: string;
+  /** Where to mark it in its editor's text; absent for the model picker and whole-request problems. */
+  span?: TextSpan;
+  /** Where the problem came from: 'syntax', 'contract', 'model', 'service' or a lint rule id. */
+  source: string;
+}
+
+/** The request a run would send, or why it cannot be sent. */
+export interface Draft {
+  /** The body as parsed from the editors, or null when an editor does not hold JSON. */
+  body: { state: unknown; model: string; questions: unknown } | null;
+  /** The body when it passes the contract. */
+  request: EvaluateRequest | null;
+  problems: DraftProblem[];
+  /** True when an error stops the run (a syntax error always does; contract errors can be sent anyway). */
+  blocking: boolean;
+  /** One sentence per editor that does not parse, shown next to it. */
+  syntax: { state: string | null; questions: string | null };
+}
+
+/** Where a body location falls in the editors' text: a span in the state or questions editor, or none. */
+export function locateInDoc(doc: SessionDoc, loc: Loc): { area: LocArea; span?: TextSpan } {
+  const { area, path } = splitLoc(loc);
+  if (area === 'questions')
+    return { area, span: locateInJson(doc.questionsText, path)?.span ?? firstLineSpan(doc.questionsText) };
+  if (area === 'state') {
+    if (doc.stateMode === 'text') return { area, span: firstLineSpan(doc.stateText) };
+    return { area, span: locateInJson(doc.stateText, path)?.span ?? firstLineSpan(doc.stateText) };
+  }
+  return { area };
+}
+
+const SEVERITY_ORDER: Record<ProblemSeverity, number> = { error: 0, warning: 1, info: 2 };
+const AREA_ORDER: Record<LocArea, number> = { model: 0, state: 1, questions: 2, request: 3 };
+
+/** Errors first, then by area in screen order, then by line. */
+export function sortProblems(problems: DraftProblem[]): DraftProblem[] {
+  return [...problems].sort(
+    (a, b) =>
+      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+      AREA_ORDER[a.area] - AREA_ORDER[b.area] ||
+      (a.span?.offset ?? -1) - (b.span?.offset ?? -1),
+  );
+}
+
+/** Problems from field errors (the contract's checks or a 422), each located on its line. */
+export function locatedProblems(
+  doc: SessionDoc,
+  errors: { loc: Loc; msg: string }[],
+  source: string,
+  severity: ProblemSeverity = 'error',
+): DraftProblem[] {
+  return errors.map((e) => ({ severity, loc: e.loc, message: e.msg, source, ...locateInDoc(doc, e.loc) }));
+}
+
+/**
+ * Reads the editors into a request. A text that does not parse blocks the run; the contract's checks and the model
+ * id rules are errors too, but the body can still be sent to let the service have its say.
+ */
+export function draftRequest(doc: SessionDoc, listedModels: readonly string[] = []): Draft {
+  const problems: DraftProblem[] = [];
+  const model = doc.model.trim();
+
+  let state: { ok: true; value: unknown } | { ok: false } = { ok: true, value: doc.stateText };
+  let stateSyntax: string | null = null;
+  if (doc.stateMode === 'json') {
+    const parsed = parseJson(doc.stateText);
+    stateSyntax = syntaxSentence('state fields', parsed);
+    if (parsed.ok) state = { ok: true, value: parsed.value };
+    else {
+      state = { ok: false };
+      const spans = parsed.empty ? [firstLineSpan(doc.stateText)] : parsed.problems.map((p) => p.span);
+      const messages = parsed.empty
+        ? ['The state is empty: write a JSON object, or switch to plain text.']
+        : parsed.problems.map((p) => p.message);
+      spans.forEach((span, i) =>
+        problems.push({
+          severity: 'error',
+          area: 'state',
+          loc: ['state'],
+          message: sentenceCase(messages[i]!),
+          span,
+          source: 'syntax',
+        }),
+      );
+    }
+  }
+
+  const questionsParsed = parseJson(doc.questionsText);
+  const questionsSyntax = syntaxSentence('questions', questionsParsed);
+  if (!questionsParsed.ok) {
+    if (questionsParsed.empty) {
+      problems.push({
+        severity: 'error',
+        area: 'questions',
+        loc: ['questions'],
+        message: 'The questions are empty: add a question (the form or a snippet writes one).',
+        span: firstLineSpan(doc.questionsText),
+        source: 'syntax',
+      });
+    }
+    for (const p of questionsParsed.problems) {
+      problems.push({
+        severity: 'error',
+        area: 'questions',
+        loc: ['questions'],
+        message: sentenceCase(p.message),
+        span: p.span,
+        source: 'syntax',
+      });
+    }
+  }
+
+  let body: Draft['body'] = null;
+  let request: EvaluateRequest | null = null;
+  if (state.ok && questionsParsed.ok) {
+    body = { state: state.value, model, questions: questionsParsed.value };
+    const checked = validateRequestShape(body);
+    if (checked.ok) request = checked.value;
+    else problems.push(...locatedProblems(doc, checked.errors, 'contract'));
+  }
+  const modelReported = problems.some((p) => p.area === 'model');
+  const modelProblem = modelIdProblem(model, listedModels);
+  if (modelProblem && !modelReported) {
+    problems.push({
+      severity: 'error',
+      area: 'model',
+      loc: ['model'],
+      message: modelProblem,
+      source: 'model',
+    });
+    request = null;
+  }
+
+  return {
+    body,
+    request,
+    problems: sortProblems(problems),
+    blocking: problems.some((p) => p.severity === 'error'),
+    syntax: { state: stateSyntax, questions: questionsSyntax },
+  };
+}
+
+function sentenceCase(s: string): string {
+  const t = s.trim();
+  if (!t) return t;
+  const capital = t[0]!.toUpperCase() + t.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { draftRequest, locateInDoc, locatedProblems } from '../../../src/core/runDraft';
+import { EXAMPLE_REQUEST, exampleDoc } from '../../../src/core/example';
+import type { SessionDoc } from '../../../src/core/session';
+
+const doc = (over: Partial<SessionDoc>): SessionDoc => ({ ...exampleDoc(), ...over });
+
+describe('draftRequest', () => {
+  it('turns the example session into the contract example request', () => {
+    const draft = draftRequest(exampleDoc(), ['model-latest', 'model-preview']);
+    expect(draft.problems).toEqual([]);
+    expect(draft.blocking).toBe(false);
+    expect(draft.request).toEqual(EXAMPLE_REQUEST);
+  });
+
+  it('a state in JSON mode is sent as named fields', () => {
+    const draft = draftRequest(doc({ stateMode: 'json', stateText: '{"claim": "x", "locale": null}' }));
+    expect(draft.request?.state).toEqual({ claim: 'x', locale: null });
+  });
+
+  it('a syntax error blocks the run, names the line, and sends nothing', () => {
+    const draft = draftRequest(doc({ questionsText: '{\n  "a": {"type": "noul"}\n  "b": 1\n}' }));
+    expect(draft.blocking).toBe(true);
+    expect(draft.body).toBeNull();
+    expect(draft.request).toBeNull();
+    expect(draft.problems[0]).toMatchObject({
+      area: 'questions',
+      source: 'syntax',
+      span: { start: { line: 3 } },
+    });
+    expect(draft.syntax.questions).toMatch(/line 3/);
+    expect(draft.syntax.state).toBeNull();
+  });
+
+  it('a contract error is located on its line and blocks, but the body stays sendable', () => {
+    const questionsText = '{\n  "ok": {"type": "noul"},\n  "bad": {\n    "type": "boolean"\n  }\n}';
+    const draft = draftRequest(doc({ questionsText }));
+    expect(draft.blocking).toBe(true);
+    expect(draft.request).toBeNull();
+    expect(draft.body).not.toBeNull();
+    const problem = draft.problems.find((p) => p.source === 'contract')!;
+    expect(problem.loc.slice(0, 2)).toEqual(['questions', 'bad']);
+    expect(problem.message).toMatch(/noul/);
+    expect(problem.span?.start.line).toBeGreaterThanOrEqual(3);
+  });
+
+  it('a product-line model id is an error on the picker', () => {
+    const draft = draftRequest(doc({ model: 'model-1.13' }), ['model-latest']);
+    expect(draft.blocking).toBe(true);
+    expect(draft.problems).toEqual([expect.objectContaining({ area: 'model', loc: ['model'] })]);
+    expect(draft.problems[0]!.message).toMatch(/product line/);
+    expect(draft.problems[0]!.span).toBeUndefined();
+    expect(draftRequest(doc({ model: 'model-1.13.0' })).blocking).toBe(false);
+  });
+
+  it('an empty JSON state says to write an object or switch to text', () => {
+    const draft = draftRequest(doc({ stateMode: 'json', stateText: '' }));
+    expect(draft.problems[0]!.message).toMatch(/switch to plain text/);
+    expect(draft.syntax.state).toMatch(/empty/);
+  });
+});
+
+describe('locating service errors', () => {
+  it('puts a 422 loc on the right editor and line', () => {
+    const d = exampleDoc();
+    const [q] = locatedProblems(
+      d,
+      [{ loc: ['questions', 'frustration', 'criteria', 1], msg: 'bad level' }],
+      'service',
+    );
+    expect(q).toMatchObject({ area: 'questions', source: 'service', message: 'bad level' });
+    expect(d.questionsText.split('\n')[q!.span!.start.line - 1]).toContain('Frustrated but civil');
+    expect(locateInDoc(d, ['state'])).toMatchObject({
+      area: 'state',
+      span: { start: { line: 1, column: 1 } },
+    });
+    expect(locateInDoc(d, ['model'])).toEqual({ area: 'model' });
+  });
+});
