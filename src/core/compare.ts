@@ -12,6 +12,7 @@ import type {
 } from '../contract';
 import { disagreementOf, choiceMetrics, noulMetrics, scoreMetrics } from './metrics';
 import type { PairMetrics } from './metrics';
+import type { Compare, CompareColumn } from './session';
 
 /** What one column contributes: the request its latest run sent and the response it got, if any. */
 export interface CompareColumnInput {
@@ -268,3 +269,78 @@ export function pinSuggestion(columnModel: string, resolvedModel: string | undef
   if (resolvedModel === undefined || classifyModelId(columnModel.trim()) !== 'alias') return null;
   return classifyModelId(resolvedModel) === 'versioned' ? resolvedModel : null;
 }
+
+/** Fewest and most columns a comparison holds (the session schema enforces the same). */
+export const MIN_COLUMNS = 2;
+export const MAX_COLUMNS = 4;
+
+/**
+ * Default flag threshold: a fifth of the probability mass moved (TVD 0.2) or p(yes) shifted by 0.2 is a difference a
+ * rubric author would want to read; smaller shifts are within what rounding and sampling noise make look different.
+ */
+export const DEFAULT_THRESHOLD = 0.2;
+
+/** A new comparison of the session's target and model with a second column on another model of the same target. */
+export function newComparison(targetId: string, model: string, makeId: () => string): Compare {
+  const trimmed = model.trim();
+  const other = trimmed === 'model-preview' ? 'model-latest' : 'model-preview';
+  return {
+    columns: [
+      { id: makeId(), targetId, model: trimmed === '' ? 'model-latest' : trimmed },
+      { id: makeId(), targetId, model: other },
+    ],
+    threshold: DEFAULT_THRESHOLD,
+    runIds: {},
+  };
+}
+
+/** The comparison with one more column, a copy of the last one's target and model; unchanged at MAX_COLUMNS. */
+export function addColumn(compare: Compare, makeId: () => string): Compare {
+  const last = compare.columns[compare.columns.length - 1];
+  if (!last || compare.columns.length >= MAX_COLUMNS) return compare;
+  return {
+    ...compare,
+    columns: [...compare.columns, { id: makeId(), targetId: last.targetId, model: last.model }],
+  };
+}
+
+/** The comparison without a column (and its run id); unchanged at MIN_COLUMNS. */
+export function removeColumn(compare: Compare, columnId: string): Compare {
+  if (compare.columns.length <= MIN_COLUMNS) return compare;
+  const { [columnId]: _removed, ...runIds } = compare.runIds;
+  return { ...compare, columns: compare.columns.filter((c) => c.id !== columnId), runIds };
+}
+
+/**
+ * The comparison with a column's target or model changed. Its last run no longer answers for the column, so its run
+ * id is dropped; the run itself stays in the session's history.
+ */
+export function updateColumn(
+  compare: Compare,
+  columnId: string,
+  patch: Partial<Omit<CompareColumn, 'id'>>,
+): Compare {
+  const current = compare.columns.find((c) => c.id === columnId);
+  if (!current) return compare;
+  const next = { ...current, ...patch };
+  if (next.targetId === current.targetId && next.model === current.model) return compare;
+  const { [columnId]: _dropped, ...runIds } = compare.runIds;
+  return { ...compare, columns: compare.columns.map((c) => (c.id === columnId ? next : c)), runIds };
+}
+
+/**
+ * Pins a column to the versioned id its alias resolved to. The last run stays the column's: it was answered by exactly
+ * that version, so its answers remain valid for the pinned column.
+ */
+export function pinColumn(compare: Compare, columnId: string, versionedId: string): Compare {
+  return {
+    ...compare,
+    columns: compare.columns.map((c) => (c.id === columnId ? { ...c, model: versionedId } : c)),
+  };
+}
+
+/** The comparison with a column's latest run recorded. */
+export const recordColumnRun = (compare: Compare, columnId: string, runId: string): Compare =>
+  compare.columns.some((c) => c.id === columnId)
+    ? { ...compare, runIds: { ...compare.runIds, [columnId]: runId } }
+    : compare;

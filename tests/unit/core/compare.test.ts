@@ -1,13 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import type { EvaluateRequest, EvaluateResponse } from '../../../src/contract';
 import {
+  DEFAULT_THRESHOLD,
+  addColumn,
   compareColumns,
+  newComparison,
+  pinColumn,
+  recordColumnRun,
+  removeColumn,
+  updateColumn,
   pinSuggestion,
   sameQuestionsAndState,
   sortQuestions,
   topChoiceAgreementCounts,
 } from '../../../src/core/compare';
 import type { CompareColumnInput } from '../../../src/core/compare';
+import { CompareSchema } from '../../../src/core/session';
 import { exampleRequest } from '../../helpers/fixtures';
 
 const request = (model: string): EvaluateRequest => ({ ...exampleRequest(), model });
@@ -273,5 +281,57 @@ describe('pinSuggestion', () => {
     expect(pinSuggestion('model-1.12.0', 'model-1.12.0')).toBeNull();
     // a resolved id that is not versioned is no pin
     expect(pinSuggestion('model-latest', 'model-latest')).toBeNull();
+  });
+});
+
+describe('comparison edits', () => {
+  const ids = () => {
+    let n = 0;
+    return () => `col-${++n}`;
+  };
+
+  it('starts with the session model and another model of the same target, at the default threshold', () => {
+    const c = newComparison('local', 'model-latest', ids());
+    expect(CompareSchema.parse(c)).toEqual({
+      columns: [
+        { id: 'col-1', targetId: 'local', model: 'model-latest' },
+        { id: 'col-2', targetId: 'local', model: 'model-preview' },
+      ],
+      threshold: DEFAULT_THRESHOLD,
+      runIds: {},
+    });
+    expect(newComparison('local', 'model-preview', ids()).columns[1]!.model).toBe('model-latest');
+  });
+
+  it('adds up to four columns and removes down to two, with their run ids', () => {
+    const make = ids();
+    let c = recordColumnRun(newComparison('local', 'model-1.12.0', make), 'col-2', 'run-9');
+    c = addColumn(addColumn(c, make), make);
+    expect(c.columns.map((col) => col.id)).toEqual(['col-1', 'col-2', 'col-3', 'col-4']);
+    expect(c.columns[3]).toEqual({ id: 'col-4', targetId: 'local', model: 'model-preview' });
+    expect(addColumn(c, make)).toBe(c);
+    c = removeColumn(c, 'col-2');
+    expect(c.runIds).toEqual({});
+    c = removeColumn(removeColumn(c, 'col-3'), 'col-4');
+    expect(c.columns).toHaveLength(2);
+    expect(CompareSchema.safeParse(c).success).toBe(true);
+  });
+
+  it('forgets a column run when its model or target changes, but not when it is pinned to the version it ran', () => {
+    let c = recordColumnRun(newComparison('local', 'model-latest', ids()), 'col-1', 'run-1');
+    expect(updateColumn(c, 'col-1', { model: 'model-latest' })).toBe(c);
+    expect(pinColumn(c, 'col-1', 'model-1.13.0')).toEqual({
+      ...c,
+      columns: [{ ...c.columns[0], model: 'model-1.13.0' }, c.columns[1]],
+    });
+    c = updateColumn(c, 'col-1', { model: 'model-1.12.0' });
+    expect(c.columns[0]!.model).toBe('model-1.12.0');
+    expect(c.runIds).toEqual({});
+  });
+
+  it('records runs only for columns it has', () => {
+    const c = newComparison('local', 'model-latest', ids());
+    expect(recordColumnRun(c, 'nope', 'run-1')).toBe(c);
+    expect(recordColumnRun(c, 'col-2', 'run-1').runIds).toEqual({ 'col-2': 'run-1' });
   });
 });
