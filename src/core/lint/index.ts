@@ -2,6 +2,13 @@
 import type { Loc } from '../../contract';
 import { lintContext } from './context';
 import { criteriaShape, missingCriteria } from './rules/criteriaShape';
+import { duplicateLabel } from './rules/duplicateLabels';
+import { exactQuantity } from './rules/exactQuantity';
+import { missingField } from './rules/missingField';
+import { missingInstructions, missingNoulInstructions } from './rules/missingInstructions';
+import { aliasPinning, productLine } from './rules/modelId';
+import { taxonomyDump } from './rules/taxonomyDump';
+import { unusedField } from './rules/unusedField';
 import { levelCount, optionCount } from './rules/counts';
 import { levelText } from './rules/levelText';
 import { numericLevel } from './rules/numericLevel';
@@ -30,6 +37,15 @@ export const RULES: readonly LintRule[] = [
   levelCount,
   levelText,
   numericLevel,
+  duplicateLabel,
+  taxonomyDump,
+  missingField,
+  unusedField,
+  exactQuantity,
+  missingNoulInstructions,
+  missingInstructions,
+  aliasPinning,
+  productLine,
 ];
 
 // Top-level parts of the request body in the order the editors show them.

@@ -26,10 +26,11 @@ export const questionLoc = (name: string, ...rest: (string | number)[]): Loc => 
 export const labelKey = (label: string): string => label.toLowerCase().replace(/[\s_-]+/g, '');
 
 /** Words in a text, for length thresholds. */
-export const wordCount = (text: string): number => text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+export const wordCount = (text: string): number =>
+  text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
 
 /** A value quoted for a message, shortened so a sentence stays readable. */
 export function quote(value: unknown, max = 40): string {
-  const s = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const s = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   return `"${s.length > max ? `${s.slice(0, max - 1)}…` : s}"`;
 }

@@ -3,13 +3,15 @@ import type { LintFix, LintRule, RuleHit } from '../types';
 import { isRecord, questionLoc } from '../util';
 import { criteriaFor } from './convertCriteria';
 
-const CRITERIA_LIKE = /^(options|choices|labels|categories|classes|levels|scale|scores|values|enum|rubric|criterion|criterias)$/i;
+const CRITERIA_LIKE =
+  /^(options|choices|labels|categories|classes|levels|scale|scores|values|enum|rubric|criterion|criterias)$/i;
 
 export const missingCriteria: LintRule = {
   id: 'contract/missing-criteria',
   severity: 'error',
   title: 'Missing criteria',
-  explanation: 'A `choice` needs its labels and a `score` its levels in `criteria`; without them the request is a 422.',
+  explanation:
+    'A `choice` needs its labels and a `score` its levels in `criteria`; without them the request is a 422.',
   check({ questions }) {
     const hits: RuleHit[] = [];
     for (const q of questions) {
@@ -28,13 +30,19 @@ export const missingCriteria: LintRule = {
   },
 };
 
-const NOUL_KEYS: Record<string, 'true' | 'false'> = { true: 'true', false: 'false', yes: 'true', no: 'false' };
+const NOUL_KEYS: Record<string, 'true' | 'false'> = {
+  true: 'true',
+  false: 'false',
+  yes: 'true',
+  no: 'false',
+};
 
 export const criteriaShape: LintRule = {
   id: 'contract/criteria-shape',
   severity: 'error',
   title: 'Criteria in the wrong shape',
-  explanation: 'Choice criteria map labels to descriptions, score criteria list level descriptions, noul criteria hold only `true` and `false`.',
+  explanation:
+    'Choice criteria map labels to descriptions, score criteria list level descriptions, noul criteria hold only `true` and `false`.',
   check({ questions }) {
     const hits: RuleHit[] = [];
     for (const q of questions) {
@@ -43,7 +51,9 @@ export const criteriaShape: LintRule = {
       const loc = questionLoc(q.name, 'criteria');
       const convert = (title: string): LintFix | undefined => {
         const value = criteriaFor(q.kind, criteria);
-        return value === null ? undefined : { title, edits: [{ document: 'questions', path: [q.name, 'criteria'], value }] };
+        return value === null
+          ? undefined
+          : { title, edits: [{ document: 'questions', path: [q.name, 'criteria'], value }] };
       };
       if (q.kind === 'choice' && !isRecord(criteria)) {
         hits.push({
@@ -61,7 +71,10 @@ export const criteriaShape: LintRule = {
         hits.push({
           message: `The criteria of noul question "${q.name}" must be an object with "true" and "false" descriptions.`,
           loc,
-          fix: { title: 'Remove the criteria', edits: [{ document: 'questions', path: [q.name, 'criteria'], value: undefined }] },
+          fix: {
+            title: 'Remove the criteria',
+            edits: [{ document: 'questions', path: [q.name, 'criteria'], value: undefined }],
+          },
         });
       } else if (q.kind === 'noul' && isRecord(criteria)) {
         for (const key of Object.keys(criteria)) {
@@ -79,7 +92,10 @@ export const criteriaShape: LintRule = {
                     { document: 'questions', path: [q.name, 'criteria', key], value: undefined },
                   ],
                 }
-              : { title: `Remove "${key}"`, edits: [{ document: 'questions', path: [q.name, 'criteria', key], value: undefined }] },
+              : {
+                  title: `Remove "${key}"`,
+                  edits: [{ document: 'questions', path: [q.name, 'criteria', key], value: undefined }],
+                },
           });
         }
       }

@@ -8,7 +8,8 @@ export const levelText: LintRule = {
   id: 'contract/level-text',
   severity: 'error',
   title: 'Score level that is not text',
-  explanation: 'Every score level is a non-empty descriptive string; an empty level, an object or a list is a 422.',
+  explanation:
+    'Every score level is a non-empty descriptive string; an empty level, an object or a list is a 422.',
   check({ questions }) {
     const hits: RuleHit[] = [];
     for (const q of questions) {
@@ -24,7 +25,10 @@ export const levelText: LintRule = {
             loc,
             fix:
               levels.length > MIN_LEVELS
-                ? { title: 'Remove the empty level', edits: [{ document: 'questions', path: [q.name, 'criteria', i], value: undefined }] }
+                ? {
+                    title: 'Remove the empty level',
+                    edits: [{ document: 'questions', path: [q.name, 'criteria', i], value: undefined }],
+                  }
                 : describeLevelsFix(q.name, levels.length, [i]),
           });
         } else {

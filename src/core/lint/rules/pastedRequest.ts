@@ -6,12 +6,14 @@ export const pastedRequest: LintRule = {
   id: 'contract/pasted-request',
   severity: 'error',
   title: 'A whole request in the questions editor',
-  explanation: 'The questions editor holds only the questions map; state and model have their own places in the request.',
+  explanation:
+    'The questions editor holds only the questions map; state and model have their own places in the request.',
   check({ input }) {
     const doc = input.questions;
     if (!isPastedRequest(doc)) return [];
     const edits: JsonEdit[] = [{ document: 'questions', path: [], value: doc.questions }];
-    if ('state' in doc && doc.state !== null && doc.state !== undefined) edits.push({ document: 'state', path: [], value: doc.state });
+    if ('state' in doc && doc.state !== null && doc.state !== undefined)
+      edits.push({ document: 'state', path: [], value: doc.state });
     const model = typeof doc.model === 'string' ? ` and pick the model "${doc.model}"` : '';
     return [
       {

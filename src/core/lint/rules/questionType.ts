@@ -41,7 +41,8 @@ const setType = (name: string, kind: QuestionType, why: string): LintFix => ({
   edits: [{ document: 'questions', path: [name, 'type'], value: kind }],
 });
 
-const isBoolean = (type: unknown): boolean => typeof type === 'string' && type.trim().toLowerCase() === 'boolean';
+const isBoolean = (type: unknown): boolean =>
+  typeof type === 'string' && type.trim().toLowerCase() === 'boolean';
 
 export const unknownType: LintRule = {
   id: 'contract/unknown-type',
@@ -67,7 +68,11 @@ export const unknownType: LintRule = {
       hits.push({
         message: `${quote(type)} is not a question type; use choice, score or noul.`,
         loc: questionLoc(q.name, 'type'),
-        fix: meant ? setType(q.name, meant, '') : inferred ? setType(q.name, inferred, ' (from its criteria)') : undefined,
+        fix: meant
+          ? setType(q.name, meant, '')
+          : inferred
+            ? setType(q.name, inferred, ' (from its criteria)')
+            : undefined,
       });
     }
     return hits;
@@ -77,8 +82,9 @@ export const unknownType: LintRule = {
 export const booleanType: LintRule = {
   id: 'contract/boolean-type',
   severity: 'error',
-  title: '`boolean` is the gateway\'s name for `noul`',
-  explanation: 'Gateway samples call the yes/no kind `boolean`; the direct service only knows `noul` and rejects `boolean` with a 422.',
+  title: "`boolean` is the gateway's name for `noul`",
+  explanation:
+    'Gateway samples call the yes/no kind `boolean`; the direct service only knows `noul` and rejects `boolean` with a 422.',
   check({ questions }) {
     return questions
       .filter((q) => q.obj && isBoolean(q.obj.type))

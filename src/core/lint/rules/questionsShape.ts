@@ -19,7 +19,8 @@ export const questionsShape: LintRule = {
   id: 'contract/questions-shape',
   severity: 'error',
   title: 'Questions are a map of named question objects',
-  explanation: 'The request holds `questions` as an object of name -> question, with at least one entry; anything else is a 422.',
+  explanation:
+    'The request holds `questions` as an object of name -> question, with at least one entry; anything else is a 422.',
   check({ input, questionsIsMap, pastedRequest, questions }) {
     // Not parsed: the editor's JSON diagnostics say where. Pasted request: its own rule explains.
     if (input.questions === undefined || pastedRequest) return [];
@@ -32,7 +33,10 @@ export const questionsShape: LintRule = {
             : 'The questions must be an object that maps each question name to its question.',
           loc: ['questions'],
           fix: map
-            ? { title: 'Turn the list into a map keyed by each question\'s "name"', edits: [{ document: 'questions', path: [], value: map }] }
+            ? {
+                title: 'Turn the list into a map keyed by each question\'s "name"',
+                edits: [{ document: 'questions', path: [], value: map }],
+              }
             : undefined,
         },
       ];
@@ -40,7 +44,8 @@ export const questionsShape: LintRule = {
     if (questions.length === 0) return [{ message: 'Add at least one question.', loc: ['questions'] }];
     const hits: RuleHit[] = [];
     for (const q of questions) {
-      if (q.name.trim() === '') hits.push({ message: 'A question name must not be empty.', loc: questionLoc(q.name) });
+      if (q.name.trim() === '')
+        hits.push({ message: 'A question name must not be empty.', loc: questionLoc(q.name) });
       if (!q.obj) {
         hits.push({
           message: `Question "${q.name}" must be an object with a type, instructions and criteria.`,

@@ -10,7 +10,18 @@ const SCALES: Record<number, readonly string[]> = {
   7: ['None', 'Very low', 'Low', 'Moderate', 'High', 'Very high', 'Extreme'],
   8: ['None', 'Very low', 'Low', 'Somewhat low', 'Somewhat high', 'High', 'Very high', 'Extreme'],
   9: ['None', 'Very low', 'Low', 'Somewhat low', 'Moderate', 'Somewhat high', 'High', 'Very high', 'Extreme'],
-  10: ['None', 'Minimal', 'Very low', 'Low', 'Somewhat low', 'Somewhat high', 'High', 'Very high', 'Extreme', 'Maximal'],
+  10: [
+    'None',
+    'Minimal',
+    'Very low',
+    'Low',
+    'Somewhat low',
+    'Somewhat high',
+    'High',
+    'Very high',
+    'Extreme',
+    'Maximal',
+  ],
 };
 
 /** The generic description of level `index` on a scale of `count` levels, or null outside 2..10 levels. */

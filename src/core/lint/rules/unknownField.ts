@@ -5,7 +5,19 @@ import { criteriaFor } from './convertCriteria';
 
 const FIELDS = new Set(['type', 'instructions', 'criteria']);
 // Names other tools (and the interface document's prose) use for the criteria and the instructions.
-const CRITERIA_NAMES = new Set(['options', 'choices', 'labels', 'categories', 'classes', 'levels', 'scale', 'scores', 'values', 'enum', 'rubric']);
+const CRITERIA_NAMES = new Set([
+  'options',
+  'choices',
+  'labels',
+  'categories',
+  'classes',
+  'levels',
+  'scale',
+  'scores',
+  'values',
+  'enum',
+  'rubric',
+]);
 const INSTRUCTIONS_NAMES = new Set(['instruction', 'prompt', 'question', 'description', 'text', 'rubric']);
 
 /** The field a misnamed one was meant to be, judged by its name and the shape of its value. */
@@ -21,7 +33,8 @@ export const unknownField: LintRule = {
   id: 'contract/unknown-field',
   severity: 'error',
   title: 'Unknown field in a question',
-  explanation: 'A question takes only `type`, `instructions` and `criteria`; options and levels go in `criteria`, and any other field is a 422.',
+  explanation:
+    'A question takes only `type`, `instructions` and `criteria`; options and levels go in `criteria`, and any other field is a 422.',
   check({ questions }) {
     const hits: RuleHit[] = [];
     for (const q of questions) {
@@ -42,7 +55,10 @@ export const unknownField: LintRule = {
             ],
           };
         } else {
-          fix = { title: `Remove "${field}"`, edits: [{ document: 'questions', path: [q.name, field], value: undefined }] };
+          fix = {
+            title: `Remove "${field}"`,
+            edits: [{ document: 'questions', path: [q.name, field], value: undefined }],
+          };
         }
         hits.push({
           message: meant

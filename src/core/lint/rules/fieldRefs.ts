@@ -1,0 +1,54 @@
+// Where rubric texts refer to state fields: backtick names in instructions and criteria, and plain-word mentions.
+import { backtickFields } from '../stateFields';
+import type { QuestionView } from '../types';
+import { isRecord, textsIn } from '../util';
+import type { TextAt } from '../util';
+
+/** Every text of a question's instructions, with paths relative to the question. */
+export const instructionTexts = (q: QuestionView): TextAt[] => textsIn(q.obj?.instructions, ['instructions']);
+
+/** Every text a question sends besides its instructions: descriptions, levels, and choice labels. */
+export function criteriaTexts(q: QuestionView): TextAt[] {
+  const criteria = q.obj?.criteria;
+  const labels: TextAt[] =
+    isRecord(criteria) && q.kind === 'choice'
+      ? Object.keys(criteria).map((l) => ({ text: l, path: ['criteria', l] }))
+      : [];
+  return [...labels, ...textsIn(criteria, ['criteria'])];
+}
+
+/** Words that are quoted in backticks as values rather than field names: JSON literals and the question's own labels. */
+export function notFieldNames(q: QuestionView): Set<string> {
+  const names = new Set(['true', 'false', 'null', 'yes', 'no']);
+  const criteria = q.obj?.criteria;
+  if (isRecord(criteria)) for (const label of Object.keys(criteria)) names.add(label);
+  return names;
+}
+
+/** The head of a dotted field reference: `customer.name` refers to the state field `customer`. */
+export const refHead = (ref: string): string => ref.split('.')[0] ?? ref;
+
+/** Backtick field references in a text that name fields (not labels or literals). */
+export const fieldRefsIn = (text: string, q: QuestionView): string[] => {
+  const skip = notFieldNames(q);
+  return backtickFields(text).filter((ref) => !skip.has(ref));
+};
+
+/** Spellings of a field name as words: `customer_name` and `customerName` read as "customer name". */
+function wordForms(field: string): string[] {
+  const spaced = field
+    .replace(/([a-z\d])([A-Z])/g, '$1 $2')
+    .replace(/[_\-.\s]+/g, ' ')
+    .trim();
+  return [...new Set([field, spaced].filter((f) => f !== ''))];
+}
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** True when a text mentions a field as a whole word, in any of its spellings, ignoring case. */
+export function mentionsField(text: string, field: string): boolean {
+  return wordForms(field).some((form) => {
+    const words = form.split(' ').map(escape).join('[\\s_-]+');
+    return new RegExp(`(?<![\\p{L}\\p{N}_])${words}(?![\\p{L}\\p{N}_])`, 'iu').test(text);
+  });
+}
