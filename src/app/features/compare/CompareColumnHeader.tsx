@@ -1,0 +1,124 @@
+// One column's header: which target and model it runs, its status, Run and Cancel, and the offer to pin an alias.
+import type { ReactNode } from 'react';
+import { classifyModelId } from '../../../contract';
+import type { ColumnStatus } from './columnStatus';
+import { describeAttempt, statusLine } from './columnStatus';
+
+export interface CompareColumnHeaderProps {
+  /** 0-based; column 0 is the baseline every other column is measured against. */
+  index: number;
+  model: string;
+  /** The target picker for this column (a select of the proxy's targets). */
+  targetPicker: ReactNode;
+  /** The model picker for this column. */
+  modelPicker: ReactNode;
+  status: ColumnStatus;
+  /** The versioned id to pin this alias column to, or null. */
+  pin: string | null;
+  onPin: (model: string) => void;
+  onRun: () => void;
+  onCancel: () => void;
+  /** Absent when the column cannot be removed (a comparison keeps at least 2). */
+  onRemove?: () => void;
+  /** Why this column cannot run now, or null. */
+  runBlocked: string | null;
+}
+
+/** Column number for people: "Column 1 (baseline)", "Column 2". */
+export const columnTitle = (index: number): string =>
+  index === 0 ? 'Column 1 (baseline)' : `Column ${index + 1}`;
+
+/** The header of one comparison column. */
+export function CompareColumnHeader(props: CompareColumnHeaderProps) {
+  const { status, index, pin } = props;
+  const running = status.phase === 'running';
+  const isAlias = classifyModelId(props.model.trim()) === 'alias';
+  return (
+    <section
+      className={`cmp-column cmp-phase-${status.phase}`}
+      aria-label={columnTitle(index)}
+      data-testid="compare.column"
+      data-column-index={index}
+      data-phase={status.phase}
+    >
+      <header className="cmp-column-title">
+        <h3>{columnTitle(index)}</h3>
+        {props.onRemove && (
+          <button
+            type="button"
+            className="cmp-quiet"
+            onClick={props.onRemove}
+            aria-label={`Remove ${columnTitle(index)}`}
+            disabled={running}
+            data-testid="compare.removeColumn"
+          >
+            Remove
+          </button>
+        )}
+      </header>
+      <div className="cmp-column-pickers">
+        {props.targetPicker}
+        {props.modelPicker}
+      </div>
+      {isAlias && (
+        <div className="cmp-alias" data-testid="compare.aliasNotice">
+          <p>
+            <strong>{props.model.trim()}</strong> is an alias: it can move to another version between runs.
+            {pin ? (
+              <>
+                {' '}
+                Its last answer came from <strong>{pin}</strong>.
+              </>
+            ) : (
+              ' Run it to see which version it resolves to.'
+            )}
+          </p>
+          {pin && (
+            <button
+              type="button"
+              onClick={() => props.onPin(pin)}
+              disabled={running}
+              data-testid="compare.pin"
+            >
+              Pin {pin}
+            </button>
+          )}
+        </div>
+      )}
+      <div className="cmp-column-actions">
+        <button
+          type="button"
+          onClick={props.onRun}
+          disabled={running || props.runBlocked !== null}
+          title={props.runBlocked ?? undefined}
+          aria-label={`Run ${columnTitle(index)}`}
+          data-testid="compare.runColumn"
+        >
+          Run
+        </button>
+        <button
+          type="button"
+          onClick={props.onCancel}
+          disabled={!running}
+          aria-label={`Cancel ${columnTitle(index)}`}
+          data-testid="compare.cancelColumn"
+        >
+          Cancel
+        </button>
+      </div>
+      <p className="cmp-status" role="status" aria-live="polite" data-testid="compare.columnStatus">
+        {statusLine(status)}
+      </p>
+      {status.attempts.length > 1 && (
+        <details className="cmp-attempts">
+          <summary>{status.attempts.length} attempts</summary>
+          <ol>
+            {status.attempts.map((a) => (
+              <li key={a.attempt}>{describeAttempt(a)}</li>
+            ))}
+          </ol>
+        </details>
+      )}
+    </section>
+  );
+}
