@@ -1,0 +1,124 @@
+// Debounced saving with a lifecycle: changes wait `delayMs` before being written, one write at a time, the latest value
+// per key wins, a failed write keeps its value in memory and is retried, and flush() writes everything now (page hide).
+import { describeStorageError, isQuotaError } from './storageErrors';
+
+/** What the save line shows. */
+export interface SaveStatus {
+  /** idle: nothing to save; pending: a change waits; saving: a write is running; failed: the last write failed. */
+  state: 'idle' | 'pending' | 'saving' | 'failed';
+  /** True when the last failure was the storage quota. */
+  quota: boolean;
+  /** One sentence about the last failure. */
+  message?: string;
+  /** When the last write succeeded (ISO). */
+  savedAt?: string;
+}
+
+export interface AutosaveOptions<T> {
+  /** Writes one value; rejects with the storage error. */
+  write: (value: T) => Promise<unknown>;
+  /** The key values are kept under: a newer value replaces an unsaved older one with the same key. */
+  keyOf: (value: T) => string;
+  onStatus?: (status: SaveStatus) => void;
+  /** Wait after the latest change before writing. 400 ms: a pause in typing, not a keystroke. */
+  delayMs?: number;
+  /** Wait before retrying after a failure (space may have been freed meanwhile). */
+  retryMs?: number;
+  now?: () => Date;
+}
+
+/** Saves values a while after they stop changing; nothing scheduled is dropped. */
+export class Autosave<T> {
+  private readonly pending = new Map<string, T>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private running: Promise<void> = Promise.resolve();
+  private status: SaveStatus = { state: 'idle', quota: false };
+  private disposed = false;
+  private readonly delayMs: number;
+  private readonly retryMs: number;
+
+  constructor(private readonly options: AutosaveOptions<T>) {
+    this.delayMs = options.delayMs ?? 400;
+    this.retryMs = options.retryMs ?? 10_000;
+  }
+
+  /** The current save status. */
+  get current(): SaveStatus {
+    return this.status;
+  }
+
+  /** Values not yet written (waiting, or kept after a failure), newest state per key. */
+  unsaved(): T[] {
+    return [...this.pending.values()];
+  }
+
+  /** Records a change, to be written after the debounce delay. */
+  schedule(value: T): void {
+    if (this.disposed) return;
+    this.pending.set(this.options.keyOf(value), value);
+    // After a failure the line keeps saying so until a write succeeds; the change itself is kept either way.
+    if (this.status.state === 'idle') this.setStatus({ state: 'pending' });
+    this.arm(this.delayMs);
+  }
+
+  /** Writes everything waiting now; resolves when done (or failed: the values stay pending). */
+  flush(): Promise<void> {
+    this.clearTimer();
+    this.running = this.running.then(() => this.writeAll());
+    return this.running;
+  }
+
+  /** Drops a waiting value (its session was deleted) so it is not written back. */
+  forget(key: string): void {
+    this.pending.delete(key);
+    if (this.pending.size === 0 && this.status.state !== 'saving') this.setStatus({ state: 'idle' });
+  }
+
+  /** Stops the timers; values still pending stay readable through unsaved(). */
+  dispose(): void {
+    this.disposed = true;
+    this.clearTimer();
+  }
+
+  private arm(ms: number): void {
+    this.clearTimer();
+    if (this.disposed) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, ms);
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private async writeAll(): Promise<void> {
+    if (this.pending.size === 0) return;
+    this.setStatus({ state: 'saving' });
+    for (const [key, value] of [...this.pending]) {
+      try {
+        await this.options.write(value);
+        // A newer value may have arrived during the write: only clear the key if it still holds this one.
+        if (this.pending.get(key) === value) this.pending.delete(key);
+      } catch (error) {
+        this.setStatus({ state: 'failed', quota: isQuotaError(error), message: describeStorageError(error) });
+        this.arm(this.retryMs);
+        return;
+      }
+    }
+    const savedAt = (this.options.now?.() ?? new Date()).toISOString();
+    if (this.pending.size > 0) {
+      this.setStatus({ state: 'pending', savedAt });
+      this.arm(this.delayMs);
+    } else {
+      this.setStatus({ state: 'idle', savedAt });
+    }
+  }
+
+  private setStatus(next: Omit<SaveStatus, 'quota'> & { quota?: boolean }): void {
+    this.status = { quota: false, ...next, savedAt: next.savedAt ?? this.status.savedAt };
+    this.options.onStatus?.(this.status);
+  }
+}

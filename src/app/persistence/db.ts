@@ -1,0 +1,60 @@
+// The workbench's IndexedDB database, through Dexie: the one module that declares its schema versions and upgrades.
+// Rows are untrusted on read (another tab, an older build, a hand edit): the repo parses and migrates every one.
+import Dexie from 'dexie';
+import type { Table } from 'dexie';
+import { migrateSession } from '../../core/sessionMigrations';
+import type { Session } from '../../core/session';
+
+/** Name of the database in the browser profile. */
+export const DB_NAME = 'evaluate-workbench';
+
+/** A session as stored: the record plus, while it sits in the undo window, when it was deleted. */
+export type SessionRow = Session & { deletedAt?: string };
+
+/** Small named values: the open session id, the layout, whether storage persistence was asked for. */
+export interface MetaRow {
+  key: string;
+  value: unknown;
+}
+
+/**
+ * Version 1 (the first released schema): `sessions` keyed by id, holding session records of schema version 1.
+ * Version 2: session records of schema version 2 (`doc`, run ids and attempts), indexes for the sidebar's order and
+ * for soft-deleted rows, and the `meta` table.
+ *
+ * NOTE (issue 7): a file of rows gets its own tables at version 3, e.g. `rowFiles: 'id, sessionId'` and
+ * `rowResults: '[fileId+index], fileId'`, so a large file never bloats the session record the sidebar reads.
+ */
+export class WorkbenchDb extends Dexie {
+  sessions!: Table<SessionRow, string>;
+  meta!: Table<MetaRow, string>;
+
+  constructor(name: string = DB_NAME) {
+    super(name);
+    this.version(1).stores({ sessions: 'id' });
+    this.version(2)
+      .stores({ sessions: 'id, updatedAt, deletedAt', meta: 'key' })
+      .upgrade((tx) =>
+        tx
+          .table('sessions')
+          .toCollection()
+          .modify((row: Record<string, unknown>, ctx: { value: unknown }) => {
+            // A row that does not migrate stays as it was: never lost, and reported as unreadable by the repo,
+            // which tries again on every read (a later build may know how to read it).
+            try {
+              const deletedAt = typeof row['deletedAt'] === 'string' ? row['deletedAt'] : undefined;
+              ctx.value = { ...migrateSession(row), ...(deletedAt ? { deletedAt } : {}) };
+            } catch {
+              return false;
+            }
+          }),
+      );
+  }
+}
+
+/** The one database the app uses, opened on first use. Tests make their own WorkbenchDb with a fresh name. */
+let shared: WorkbenchDb | undefined;
+export function appDb(): WorkbenchDb {
+  shared ??= new WorkbenchDb();
+  return shared;
+}

@@ -1,0 +1,195 @@
+// Sessions in IndexedDB: list, search, get, put, duplicate, delete with undo, import. Every row read is parsed and
+// migrated; a row that does not parse is reported, never dropped or overwritten.
+import type { z } from 'zod';
+import { newId } from '../../core/ids';
+import { scrubSecrets } from '../../core/scrubSecrets';
+import { SESSION_SCHEMA_VERSION, SessionSchema } from '../../core/session';
+import type { Session, SessionDoc } from '../../core/session';
+import { matchesSession, queryTerms } from '../../core/sessionSearch';
+import { migrateSession } from '../../core/sessionMigrations';
+import type { SessionRow, WorkbenchDb } from './db';
+
+/** A stored row that could not be read as a session: kept in the database, shown to the user, exportable raw. */
+export interface UnreadableRow {
+  id: string;
+  message: string;
+}
+
+/** Every live session, newest change first, and the rows that could not be read. */
+export interface Listing {
+  sessions: Session[];
+  unreadable: UnreadableRow[];
+}
+
+type ReadRow =
+  { ok: true; session: Session; deletedAt?: string } | { ok: false; id: string; message: string };
+
+/** Parses and migrates one stored row. */
+export function readRow(raw: unknown): ReadRow {
+  const id =
+    typeof raw === 'object' && raw !== null && typeof (raw as { id?: unknown }).id === 'string'
+      ? (raw as { id: string }).id
+      : '?';
+  try {
+    const deletedAt = (raw as { deletedAt?: unknown }).deletedAt;
+    return {
+      ok: true,
+      session: migrateSession(raw),
+      ...(typeof deletedAt === 'string' ? { deletedAt } : {}),
+    };
+  } catch (error) {
+    return { ok: false, id, message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+const byNewest = (a: Session, b: Session): number =>
+  a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.id.localeCompare(b.id);
+
+/** The name of a copy: "Name (copy)". */
+export const copyName = (name: string): string => `${name} (copy)`;
+
+/** A new session record around editor content. */
+export function newSession(doc: SessionDoc, name: string, now: Date = new Date()): Session {
+  const at = now.toISOString();
+  return {
+    schemaVersion: SESSION_SCHEMA_VERSION,
+    id: newId(),
+    name,
+    createdAt: at,
+    updatedAt: at,
+    doc,
+    runs: [],
+  };
+}
+
+/** Sessions stored in a WorkbenchDb. All methods reject with the storage error (quota included) when a write fails. */
+export class SessionsRepo {
+  constructor(readonly db: WorkbenchDb) {}
+
+  /** Every session not deleted, newest change first, plus the unreadable rows. */
+  async listAll(): Promise<Listing> {
+    const rows: unknown[] = await this.db.sessions.toArray();
+    const sessions: Session[] = [];
+    const unreadable: UnreadableRow[] = [];
+    for (const raw of rows) {
+      const read = readRow(raw);
+      if (!read.ok) unreadable.push({ id: read.id, message: read.message });
+      else if (read.deletedAt === undefined) sessions.push(read.session);
+    }
+    return { sessions: sessions.sort(byNewest), unreadable };
+  }
+
+  /** Sessions whose name or content holds every word of the query, newest first. */
+  async search(query: string): Promise<Session[]> {
+    const terms = queryTerms(query);
+    return (await this.listAll()).sessions.filter((s) => matchesSession(s, terms));
+  }
+
+  /** The session, or undefined when there is none or it was deleted. Throws a SessionRecordError for a damaged row. */
+  async get(id: string): Promise<Session | undefined> {
+    const raw: unknown = await this.db.sessions.get(id);
+    if (raw === undefined) return undefined;
+    const read = readRow(raw);
+    if (!read.ok) throw new Error(read.message);
+    return read.deletedAt === undefined ? read.session : undefined;
+  }
+
+  /** The stored row exactly as it is, for exporting a row that does not read. */
+  async rawRow(id: string): Promise<unknown> {
+    return this.db.sessions.get(id);
+  }
+
+  /**
+   * Saves a session (parsed, credentials in run messages masked). A session deleted meanwhile stays deleted: a late
+   * autosave must not bring it back.
+   */
+  async put(session: Session): Promise<Session> {
+    const clean = scrubSecrets(SessionSchema.parse(session));
+    await this.db.transaction('rw', this.db.sessions, async () => {
+      const existing = await this.db.sessions.get(clean.id);
+      const deletedAt = existing?.deletedAt;
+      await this.db.sessions.put(deletedAt ? { ...clean, deletedAt } : clean);
+    });
+    return clean;
+  }
+
+  /** Creates and stores a session around this content. */
+  async create(doc: SessionDoc, name: string, now: Date = new Date()): Promise<Session> {
+    return this.put(newSession(doc, name, now));
+  }
+
+  /** Renames a session; returns it, or undefined when it is gone. */
+  async rename(id: string, name: string, now: Date = new Date()): Promise<Session | undefined> {
+    const session = await this.get(id);
+    if (!session) return undefined;
+    return this.put({ ...session, name, updatedAt: now.toISOString() });
+  }
+
+  /** Stores a copy under a new id, named "… (copy)", with the same content and runs. */
+  async duplicate(id: string, now: Date = new Date()): Promise<Session | undefined> {
+    const session = await this.get(id);
+    if (!session) return undefined;
+    const at = now.toISOString();
+    return this.put({ ...session, id: newId(), name: copyName(session.name), createdAt: at, updatedAt: at });
+  }
+
+  /** Deletes a session, recoverably until purged: undoRemove brings it back exactly. */
+  async remove(id: string, now: Date = new Date()): Promise<void> {
+    await this.db.sessions.update(id, { deletedAt: now.toISOString() });
+  }
+
+  /** Brings back a session deleted with remove. */
+  async undoRemove(id: string): Promise<Session | undefined> {
+    await this.db.transaction('rw', this.db.sessions, async () => {
+      const row = await this.db.sessions.get(id);
+      if (!row || row.deletedAt === undefined) return;
+      const { deletedAt: _deletedAt, ...rest } = row;
+      await this.db.sessions.put(rest);
+    });
+    return this.get(id);
+  }
+
+  /** Removes for good the sessions deleted more than `olderThanMs` ago; returns how many. */
+  async purgeDeleted(olderThanMs: number, now: Date = new Date()): Promise<number> {
+    const cutoff = new Date(now.getTime() - olderThanMs).toISOString();
+    return this.db.sessions.where('deletedAt').below(cutoff).delete();
+  }
+
+  /**
+   * Stores imported sessions in one transaction (all or nothing). A session whose id is already stored, or repeats
+   * within the batch, comes in as a copy with a new id and " (copy)" in its name.
+   */
+  async importSessions(sessions: readonly Session[]): Promise<{ sessions: Session[]; copies: number }> {
+    const stored: Session[] = [];
+    let copies = 0;
+    await this.db.transaction('rw', this.db.sessions, async () => {
+      const taken = new Set<string>((await this.db.sessions.toCollection().primaryKeys()).map(String));
+      for (const incoming of sessions) {
+        let session = scrubSecrets(SessionSchema.parse(incoming));
+        if (taken.has(session.id)) {
+          session = { ...session, id: newId(), name: copyName(session.name) };
+          copies += 1;
+        }
+        taken.add(session.id);
+        stored.push(session);
+      }
+      await this.db.sessions.bulkAdd(stored);
+    });
+    return { sessions: stored, copies };
+  }
+
+  /** A meta value, parsed; undefined when absent or not of the expected shape. */
+  async getMeta<T>(key: string, schema: z.ZodType<T>): Promise<T | undefined> {
+    const row = await this.db.meta.get(key);
+    if (!row) return undefined;
+    const parsed = schema.safeParse(row.value);
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  /** Stores a meta value. */
+  async setMeta(key: string, value: unknown): Promise<void> {
+    await this.db.meta.put({ key, value });
+  }
+}
+
+export type { SessionRow };
