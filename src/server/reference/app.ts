@@ -1,0 +1,297 @@
+// The local reference service as a Hono app: POST /v1/evaluate and GET /v1/models, exactly as the contract says.
+// Owns the service's per-app state: rate-limit buckets, the in-flight count and the fault PRNG.
+import { randomUUID } from 'node:crypto';
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import type { ErrorType, FieldError } from '../../contract';
+import {
+  errorBody,
+  formatLoc,
+  MODELS_PATH,
+  DEFAULT_EVALUATE_PATH,
+  validateRequestShape,
+} from '../../contract';
+import { createKeyChecker } from './auth';
+import { createFaultInjector } from './faults';
+import { judge } from './judge';
+import { RateLimiter } from './limiter';
+import { MODEL_CATALOGUE, resolveModel } from './models';
+import type { ReferenceOptions } from './options';
+import { resolveReferenceOptions } from './options';
+import { countRequestTokens, tokenLimitErrors } from './usage';
+
+/** Largest request body accepted; 2 MB is far above the 64k-token limit in any sane encoding. */
+export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+/** Header carrying a unique id on every response. */
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+/** Thrown (in-process) for an injected reset: the caller sees what fetch shows for a dropped connection. */
+export class ConnectionResetError extends TypeError {
+  readonly code = 'ECONNRESET';
+  constructor() {
+    super('fetch failed', {
+      cause: Object.assign(new Error('socket hang up (injected reset)'), { code: 'ECONNRESET' }),
+    });
+    this.name = 'TypeError';
+  }
+}
+
+type Json = Record<string, unknown>;
+
+interface NodeBindings {
+  incoming: { socket: { destroy(): void } };
+}
+const overNode = (env: unknown): env is NodeBindings =>
+  typeof env === 'object' &&
+  env !== null &&
+  'incoming' in env &&
+  typeof (env as NodeBindings).incoming?.socket?.destroy === 'function';
+
+// Tells @hono/node-server the response is already dealt with (the socket is gone), so it writes nothing.
+const nothingToSend = (): Response => new Response(null, { headers: { 'x-hono-already-sent': 'true' } });
+
+const retryHeaders = (ms: number): Record<string, string> =>
+  ms > 0 ? { 'retry-after-ms': String(ms), 'Retry-After': String(Math.ceil(ms / 1000)) } : {};
+
+/** A JSON error response in the contract's error body. */
+function fail(
+  status: number,
+  type: ErrorType,
+  message: string,
+  errors?: FieldError[],
+  headers?: Record<string, string>,
+): Response {
+  return new Response(JSON.stringify(errorBody(type, message, errors)), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
+}
+
+function validationMessage(errors: FieldError[]): string {
+  const first = errors[0]!;
+  const where = first.loc.length ? formatLoc(first.loc) : 'the body';
+  const msg = first.msg.replace(/\.$/, '');
+  return errors.length === 1
+    ? `The request failed validation at ${where}: ${msg}.`
+    : `The request failed validation in ${errors.length} places; the first is ${where}: ${msg}.`;
+}
+
+type BodyRead = { ok: true; text: string } | { ok: false };
+
+/** Reads the body as text, refusing more than `max` bytes without reading them all. */
+async function readBody(request: Request, max: number): Promise<BodyRead> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && !request.headers.has('transfer-encoding')) {
+    if (Number(declared) > max) return { ok: false };
+    const text = await request.text();
+    // A string longer than `max` characters is longer than `max` bytes: catches a body that lies about its length.
+    return text.length > max ? { ok: false } : { ok: true, text };
+  }
+  if (!request.body) return { ok: true, text: '' };
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      return { ok: false };
+    }
+    chunks.push(value);
+  }
+  return { ok: true, text: Buffer.concat(chunks).toString('utf8') };
+}
+
+/** Waits `ms`, or less if `signal` aborts; says whether the wait ran to its end. */
+function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Creates the reference app. Mount it in-process with `app.fetch(request)` (no network hop) or serve it with
+ * serveReference. Each app has its own buckets, in-flight count and fault sequence.
+ */
+export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hono {
+  const o = resolveReferenceOptions(options);
+  const checkKey = createKeyChecker(o.apiKeys);
+  const limiter = new RateLimiter(o.rpm, o.tps, o.now);
+  const drawFault = createFaultInjector(o.faults, o.seed);
+  let inflight = 0;
+
+  const app = new Hono();
+
+  app.use('*', async (c, next) => {
+    const id = `req_${randomUUID().replace(/-/g, '')}`;
+    await next();
+    c.res.headers.set(REQUEST_ID_HEADER, id);
+  });
+
+  const unauthorized = (): Response =>
+    fail(
+      401,
+      'authentication_error',
+      'The API key is missing or wrong: send the header "Authorization: Bearer <key>".',
+      undefined,
+      {
+        'WWW-Authenticate': 'Bearer',
+      },
+    );
+
+  app.get(MODELS_PATH, (c) => {
+    if (!checkKey(c.req.header('authorization'))) return unauthorized();
+    return c.json({ models: MODEL_CATALOGUE });
+  });
+
+  app.post(DEFAULT_EVALUATE_PATH, async (c) => {
+    const key = checkKey(c.req.header('authorization'));
+    if (!key) return unauthorized();
+
+    const body = await readBody(c.req.raw, MAX_BODY_BYTES);
+    if (!body.ok) {
+      return fail(
+        413,
+        'payload_too_large',
+        `The request body is larger than ${MAX_BODY_BYTES} bytes (2 MB).`,
+      );
+    }
+    if (body.text.trim() === '') {
+      const errors = [{ loc: [], msg: 'The body is empty: send an evaluation request as JSON.' }];
+      return fail(
+        422,
+        'invalid_request',
+        'The request body is empty: send an evaluation request as JSON.',
+        errors,
+      );
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.text);
+    } catch (e) {
+      const why = (e as Error).message;
+      const msg = `The request body is not valid JSON (${why}); send an evaluation request as JSON.`;
+      return fail(422, 'invalid_request', msg, [{ loc: [], msg }]);
+    }
+
+    const shape = validateRequestShape(parsed);
+    const errors: FieldError[] = shape.ok ? [] : [...shape.errors];
+    const model = (parsed as Json | null)?.model;
+    const resolved = typeof model === 'string' && model !== '' ? resolveModel(model) : null;
+    if (resolved && !resolved.ok && !errors.some((e) => e.loc.length === 1 && e.loc[0] === 'model'))
+      errors.push(resolved.error);
+    if (!shape.ok || errors.length || !resolved?.ok) {
+      return fail(422, 'invalid_request', validationMessage(errors), errors);
+    }
+    const request = shape.value;
+
+    const tokens = countRequestTokens(request);
+    const limitErrors = tokenLimitErrors(tokens);
+    if (limitErrors.length) return fail(422, 'invalid_request', validationMessage(limitErrors), limitErrors);
+
+    // Faults are drawn only for valid requests, so a 422 stays a 422 and the fault sequence follows valid traffic.
+    const draw = drawFault();
+    if (draw.fault === '429') {
+      return fail(
+        429,
+        'rate_limit',
+        'Too many requests (injected by REFERENCE_FAULTS); retry with backoff.',
+        undefined,
+        retryHeaders(o.faultRetryAfterMs),
+      );
+    }
+    if (draw.fault === '529') {
+      return fail(
+        529,
+        'overloaded',
+        'The service is overloaded (injected by REFERENCE_FAULTS); retry with backoff.',
+        undefined,
+        retryHeaders(o.faultRetryAfterMs),
+      );
+    }
+
+    // An overloaded service turns the request away before it spends any of the key's budget.
+    if (inflight >= o.maxInflight) {
+      return fail(
+        529,
+        'overloaded',
+        `The service is overloaded: ${inflight} evaluations are in flight (limit ${o.maxInflight}); retry with backoff.`,
+        undefined,
+        retryHeaders(o.faultRetryAfterMs),
+      );
+    }
+    const admission = limiter.admit(key, tokens.total);
+    if (!admission.ok) {
+      const wait = `retry after ${admission.retryAfterMs} ms`;
+      const message =
+        admission.limit === 'requests'
+          ? `Too many requests for this key: the limit is ${o.rpm} requests per minute; ${wait}.`
+          : `This key's input-token budget (${o.tps} tokens per second) is spent for a request of ${tokens.total} tokens; ${wait}.`;
+      return fail(429, 'rate_limit', message, undefined, retryHeaders(admission.retryAfterMs));
+    }
+
+    inflight++;
+    try {
+      const signal = c.req.raw.signal;
+      if (draw.fault === 'reset') {
+        if (overNode(c.env)) {
+          c.env.incoming.socket.destroy();
+          return nothingToSend();
+        }
+        throw new ConnectionResetError();
+      }
+      const held = draw.fault === 'timeout' ? o.timeoutHoldMs : 0;
+      if (held + draw.latencyMs > 0 && !(await pause(held + draw.latencyMs, signal))) {
+        // The caller gave up: over Node the socket is gone; in-process, reject as fetch does on abort.
+        if (overNode(c.env)) return nothingToSend();
+        throw signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+      }
+      const answers = judge(request, resolved.id);
+      return c.json({ model: resolved.id, answers, usage: { input_tokens: tokens.total, output_tokens: 0 } });
+    } finally {
+      inflight--;
+    }
+  });
+
+  const methodNotAllowed = (allow: string) => (c: Context) =>
+    fail(
+      405,
+      'method_not_allowed',
+      `${c.req.method} is not allowed on ${c.req.path}; use ${allow.split(', ')[0]}.`,
+      undefined,
+      {
+        Allow: allow,
+      },
+    );
+  app.all(DEFAULT_EVALUATE_PATH, methodNotAllowed('POST'));
+  app.all(MODELS_PATH, methodNotAllowed('GET, HEAD'));
+
+  app.notFound((c) =>
+    fail(
+      404,
+      'not_found',
+      `There is no route ${c.req.method} ${c.req.path}: this service has POST ${DEFAULT_EVALUATE_PATH} and GET ${MODELS_PATH}.`,
+    ),
+  );
+
+  app.onError((err, c) => {
+    // Connection-level outcomes must reach the in-process caller as rejections, as they would through fetch.
+    if (err instanceof ConnectionResetError || c.req.raw.signal.aborted) throw err;
+    console.error('reference: unexpected error', err);
+    return fail(500, 'server_error', 'The reference service hit an unexpected error.');
+  });
+
+  return app;
+}

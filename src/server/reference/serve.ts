@@ -1,0 +1,43 @@
+// Serves the reference app over HTTP on a port (0 picks a free one); used by main.ts, the tests and the bench.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import { createReferenceApp } from './app';
+import type { ReferenceOptions } from './options';
+
+/** A running reference service: its base URL and a close that ends open connections too. */
+export interface RunningReference {
+  url: string;
+  close(): Promise<void>;
+}
+
+const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : host);
+
+/** Starts the reference service; binds 127.0.0.1 unless `host` says otherwise. */
+export async function serveReference(
+  options: Partial<ReferenceOptions> & { port?: number; host?: string } = {},
+): Promise<RunningReference> {
+  const { port = 0, host = '127.0.0.1', ...appOptions } = options;
+  const app = createReferenceApp(appOptions);
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://${urlHost(host)}:${address.port}`,
+    close() {
+      // Held (injected timeout) requests would keep close() waiting: drop every connection, which aborts them.
+      closing ??= new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
