@@ -1,0 +1,88 @@
+// How a row becomes the request's state: the whole row as named fields, one column as text, or chosen columns.
+import { z } from 'zod';
+import type { JsonValue, State } from '../../contract';
+import type { SourceRow } from './parse';
+
+export const RowMappingSchema = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('fields'), idColumn: z.string().nullable().default(null) }),
+  z.object({ mode: z.literal('text'), column: z.string().min(1), idColumn: z.string().nullable().default(null) }),
+  z.object({
+    mode: z.literal('columns'),
+    columns: z.array(z.string().min(1)).min(1),
+    idColumn: z.string().nullable().default(null),
+  }),
+]);
+/** How each row maps to a state, and which column (if any) names the row. */
+export type RowMapping = z.infer<typeof RowMappingSchema>;
+
+export type Mapped = { ok: true; state: State } | { ok: false; reason: string };
+
+const isObject = (v: JsonValue): v is Record<string, JsonValue> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+const asText = (v: JsonValue | undefined): string =>
+  v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v);
+
+const blank = (v: JsonValue | undefined): boolean =>
+  v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+/** The state a row maps to, or why it cannot be evaluated. */
+export function mapRow(data: JsonValue, mapping: RowMapping): Mapped {
+  if (mapping.mode === 'fields') {
+    if (!isObject(data)) {
+      if (typeof data === 'string') return data.trim() === '' ? { ok: false, reason: 'The row is empty text.' } : { ok: true, state: data };
+      if (Array.isArray(data)) return { ok: true, state: data };
+      return data === null ? { ok: false, reason: 'The row is null.' } : { ok: true, state: String(data) };
+    }
+    const state: Record<string, JsonValue> = {};
+    for (const [k, v] of Object.entries(data)) if (k !== mapping.idColumn) state[k] = v;
+    if (Object.values(state).every(blank)) return { ok: false, reason: 'Every field but the id is blank.' };
+    return { ok: true, state };
+  }
+  if (!isObject(data)) return { ok: false, reason: 'The row is not an object with named fields.' };
+  if (mapping.mode === 'text') {
+    const value = data[mapping.column];
+    if (value === undefined) return { ok: false, reason: `The row has no field \`${mapping.column}\`.` };
+    if (blank(value)) return { ok: false, reason: `The field \`${mapping.column}\` is empty.` };
+    return { ok: true, state: asText(value) };
+  }
+  const state: Record<string, JsonValue> = {};
+  for (const c of mapping.columns) if (c in data) state[c] = data[c] ?? null;
+  if (Object.values(state).every(blank)) {
+    return { ok: false, reason: `The chosen fields (${mapping.columns.map((c) => `\`${c}\``).join(', ')}) are all empty.` };
+  }
+  return { ok: true, state };
+}
+
+/** The row's id for results and exports: the id column's value when set and present, else its record number. */
+export function rowId(row: SourceRow, mapping: RowMapping): string {
+  if (mapping.idColumn && isObject(row.data)) {
+    const v = row.data[mapping.idColumn];
+    if (!blank(v)) return asText(v).trim();
+  }
+  return String(row.number);
+}
+
+const ID_NAMES = ['id', 'row_id', 'rowid', 'uuid', 'key', 'ticket_id', 'message_id'];
+const TEXT_NAMES = ['text', 'message', 'content', 'body', 'comment', 'review', 'description', 'transcript', 'prompt'];
+
+/** A sensible first mapping for a file's columns: an id column if one is named like it, one text column if obvious. */
+export function suggestMapping(columns: readonly string[], objectRows = true): RowMapping {
+  if (!objectRows || columns.length === 0) return { mode: 'fields', idColumn: null };
+  const lower = columns.map((c) => c.toLowerCase());
+  const idAt = lower.findIndex((c) => ID_NAMES.includes(c));
+  const idColumn = idAt === -1 ? null : columns[idAt]!;
+  const rest = columns.filter((c) => c !== idColumn);
+  const textAt = rest.findIndex((c) => TEXT_NAMES.includes(c.toLowerCase()));
+  if (rest.length === 1) return { mode: 'text', column: rest[0]!, idColumn };
+  if (textAt !== -1 && rest.length <= 2) return { mode: 'text', column: rest[textAt]!, idColumn };
+  return { mode: 'fields', idColumn };
+}
+
+/** One sentence describing a mapping, for the run summary. */
+export function describeMapping(mapping: RowMapping): string {
+  const id = mapping.idColumn ? `; rows named by \`${mapping.idColumn}\`` : '; rows named by their number';
+  if (mapping.mode === 'fields') return `Whole row as named fields${id}`;
+  if (mapping.mode === 'text') return `The column \`${mapping.column}\` as text${id}`;
+  return `Fields ${mapping.columns.map((c) => `\`${c}\``).join(', ')}${id}`;
+}

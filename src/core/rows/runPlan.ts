@@ -1,0 +1,138 @@
+// Before a run: which rows will be sent, which will not and why, and what the whole file should cost.
+import { estimateCost, MAX_REQUEST_INPUT_TOKENS, MAX_STATE_PLUS_QUESTION_TOKENS } from '../../contract';
+import type { Question, Questions, State } from '../../contract';
+import type { RowMapping } from './mapping';
+import { mapRow, rowId } from './mapping';
+import type { RowIssue, SourceRow } from './parse';
+import type { Pacing } from './pacer';
+import { pacedDurationMs } from './pacer';
+
+/** The tokenizer's two counts a plan needs; src/core/tokens provides them (loaded lazily in the browser). */
+export interface TokenCounter {
+  stateTokens(state: State): number;
+  questionTokens(question: Question): number;
+}
+
+/** A row that will be sent: its state and its estimated input tokens (state plus every question). */
+export interface PlannedRow {
+  number: number;
+  line: number;
+  id: string;
+  state: State;
+  tokens: number;
+}
+
+export interface RunPlan {
+  rows: PlannedRow[];
+  /** Rows left out (severity 'skip') or sent with a caveat ('warn'), in line order. */
+  issues: RowIssue[];
+  /** Input tokens of every planned row together. */
+  totalTokens: number;
+  estimatedCost: number;
+  /** Tokens of the questions, billed on every row. */
+  questionTokens: number;
+  maxRowTokens: number;
+}
+
+/** Per-request token figures for a state of `stateTokens` tokens. */
+export function rowTokens(stateTokens: number, questionTotals: { sum: number; longest: number }) {
+  return { total: stateTokens + questionTotals.sum, statePlusLongest: stateTokens + questionTotals.longest };
+}
+
+/** Totals of the questions: their sum (billed per row) and the longest (held with the state against 32k). */
+export function questionTotals(questions: Questions, counter: Pick<TokenCounter, 'questionTokens'>) {
+  let sum = 0;
+  let longest = 0;
+  for (const q of Object.values(questions)) {
+    const n = counter.questionTokens(q);
+    sum += n;
+    longest = Math.max(longest, n);
+  }
+  return { sum, longest };
+}
+
+/** Why a row of this size would get a 422 for its size, or null when it fits. */
+export function tooLargeReason(total: number, statePlusLongest: number): string | null {
+  if (total > MAX_REQUEST_INPUT_TOKENS) {
+    return `Too large: ${total} input tokens with the questions; the limit is ${MAX_REQUEST_INPUT_TOKENS}.`;
+  }
+  if (statePlusLongest > MAX_STATE_PLUS_QUESTION_TOKENS) {
+    return `Too large: the state plus the longest question hold ${statePlusLongest} tokens; the limit is ${MAX_STATE_PLUS_QUESTION_TOKENS}.`;
+  }
+  return null;
+}
+
+/**
+ * Maps every row, counts its tokens and lists every row that will not be sent with its line and reason.
+ * `stateTokensOf` may return a cached count for the row (the worker caches per mapping).
+ */
+export function planRun(
+  rows: readonly SourceRow[],
+  mapping: RowMapping,
+  questions: Questions,
+  counter: TokenCounter,
+  stateTokensOf: (row: SourceRow, state: State) => number = (_row, state) => counter.stateTokens(state),
+): RunPlan {
+  const q = questionTotals(questions, counter);
+  const planned: PlannedRow[] = [];
+  const issues: RowIssue[] = [];
+  const firstLineOfId = new Map<string, number>();
+  let totalTokens = 0;
+  let maxRowTokens = 0;
+  for (const row of rows) {
+    const mapped = mapRow(row.data, mapping);
+    if (!mapped.ok) {
+      issues.push({ line: row.line, number: row.number, kind: 'unmappable', severity: 'skip', reason: mapped.reason });
+      continue;
+    }
+    const t = rowTokens(stateTokensOf(row, mapped.state), q);
+    const tooLarge = tooLargeReason(t.total, t.statePlusLongest);
+    if (tooLarge) {
+      issues.push({ line: row.line, number: row.number, kind: 'too_large', severity: 'skip', reason: tooLarge });
+      continue;
+    }
+    const id = rowId(row, mapping);
+    const seenAt = firstLineOfId.get(id);
+    if (seenAt !== undefined) {
+      issues.push({
+        line: row.line,
+        number: row.number,
+        kind: 'duplicate_id',
+        severity: 'warn',
+        reason: `The id "${id}" was already used on line ${seenAt}; both rows run, the export tells them apart by line.`,
+      });
+    } else firstLineOfId.set(id, row.line);
+    planned.push({ number: row.number, line: row.line, id, state: mapped.state, tokens: t.total });
+    totalTokens += t.total;
+    maxRowTokens = Math.max(maxRowTokens, t.total);
+  }
+  return {
+    rows: planned,
+    issues,
+    totalTokens,
+    estimatedCost: estimateCost(totalTokens),
+    questionTokens: q.sum,
+    maxRowTokens,
+  };
+}
+
+/** What a budget cap allows: how many rows (in order) fit, and whether the whole plan does. */
+export function budgetFit(rows: readonly Pick<PlannedRow, 'tokens'>[], maxCost: number | null) {
+  if (maxCost === null) return { rowsWithin: rows.length, fitsAll: true };
+  let spent = 0;
+  let i = 0;
+  for (; i < rows.length; i++) {
+    const next = spent + estimateCost(rows[i]!.tokens);
+    if (next > maxCost) break;
+    spent = next;
+  }
+  return { rowsWithin: i, fitsAll: i === rows.length };
+}
+
+/** The plan's expected duration at a pacing (ms), ignoring latency. */
+export const planDurationMs = (plan: Pick<RunPlan, 'rows' | 'totalTokens'>, pacing: Pacing): number =>
+  pacedDurationMs(plan.rows.length, plan.rows.length === 0 ? 0 : plan.totalTokens / plan.rows.length, pacing);
+
+/** Issues sorted by line, then record number, for listing before the run. */
+export const sortIssues = (issues: readonly RowIssue[]): RowIssue[] =>
+  [...issues].sort((a, b) => a.line - b.line || (a.number ?? 0) - (b.number ?? 0));

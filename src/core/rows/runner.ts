@@ -1,0 +1,645 @@
+// The run engine: sends one request per row, paced, and records every outcome as it arrives. Pure orchestration over
+// an injected evaluate, clock and store, so tests drive it with a manual clock or the real client and a real server.
+//
+// Rules it keeps: a row with an answer is never sent again; a row whose answer is already stored (same identity,
+// pinned model) is reused and costs nothing; a row is marked `sending` before it leaves, so after a crash it is known
+// to be "unknown, may have been billed" rather than silently re-sent; 401 stops the run; a 422 marks its row and the
+// run goes on; a timeout is never acted on; the run stops before the budget cap would be passed.
+import { estimateCost } from '../../contract';
+import type { EvaluateRequest, FieldError, Questions } from '../../contract';
+import type { AttemptReport, CallOptions, ClientTarget, EvaluateResult, EvaluationErrorKind } from '../../client';
+import type { AnswerIdentity } from './dedup';
+import { dedupKey, pinnedModel } from './dedup';
+import type { Clock, Pacing } from './pacer';
+import { Gate, Pacer, RateMeter } from './pacer';
+import type { Halt, RowError, RowOutcome, RowStatus, StoredAnswer } from './records';
+import type { PlannedRow } from './runPlan';
+
+/** The client's evaluate, injected. */
+export type EvaluateFn = (target: ClientTarget, request: EvaluateRequest, options: CallOptions) => Promise<EvaluateResult>;
+
+/** Where the run keeps its progress; IndexedDB in the app, memory or fake-indexeddb in tests. */
+export interface RunStore {
+  saveOutcome(number: number, outcome: RowOutcome): Promise<void>;
+  /** Saves an answered row and its answer together (one transaction where the store has them). */
+  saveAnswered(number: number, outcome: RowOutcome, answer: StoredAnswer): Promise<void>;
+  findAnswer(key: string): Promise<StoredAnswer | undefined>;
+}
+
+export interface RunnerInput {
+  targetId: string;
+  target: ClientTarget;
+  model: string;
+  questions: Questions;
+  rows: readonly PlannedRow[];
+  /** Outcomes already stored, by row number (resume). */
+  outcomes?: ReadonlyMap<number, RowOutcome>;
+  pacing: Pacing;
+  /** Budget cap in the price list's currency; null for none. */
+  maxCost: number | null;
+  /** Per-attempt timeout; the client's default (30 s) otherwise. */
+  timeoutMs?: number;
+}
+
+export interface RunnerDeps {
+  evaluate: EvaluateFn;
+  clock: Clock;
+  store: RunStore;
+  random?: () => number;
+  /** The dedup key of an identity; SHA-256 of its canonical JSON by default. */
+  keyOf?: (id: AnswerIdentity) => Promise<string>;
+}
+
+/** A row's new outcome, with the answer when it has one. */
+export interface RowUpdate {
+  number: number;
+  outcome: RowOutcome;
+  answer?: StoredAnswer;
+}
+
+export type RunPhase = 'idle' | 'running' | 'pausing' | 'cancelling' | 'halted' | 'finished';
+
+/** Everything the progress bar shows. */
+export interface RunProgress {
+  phase: RunPhase;
+  halt: Halt | null;
+  total: number;
+  /** Answered by the service in this or an earlier session. */
+  done: number;
+  /** Answered from a stored answer, not billed. */
+  reused: number;
+  invalid: number;
+  failed: number;
+  unknown: number;
+  pending: number;
+  inFlight: number;
+  /** usage.input_tokens of every answer received. */
+  billedTokens: number;
+  /** Estimated tokens of attempts that may have been billed without an answer. */
+  possiblyBilledTokens: number;
+  cost: number;
+  possiblyBilledCost: number;
+  /** Rows sent per minute over the last 10 s. */
+  ratePerMinute: number;
+  /** Time to send the rows still pending at the current (or configured) rate; null when nothing is pending. */
+  etaMs: number | null;
+}
+
+/** Rows put back in the queue after failures that billed nothing, before they are marked failed. */
+export const MAX_REQUEUES = 2;
+/** Rows in a row that fail for the service's sake (not the row's) before the run stops by itself. */
+export const FAILING_STREAK = 5;
+
+const ERROR_KINDS_THAT_STOP: ReadonlySet<string> = new Set(['auth']);
+
+interface ErrorLike {
+  kind: EvaluationErrorKind;
+  message: string;
+  status?: number;
+  fieldErrors: FieldError[];
+  possiblyBilled: boolean;
+  retryable: boolean;
+  attempts: AttemptReport[];
+}
+
+const isErrorLike = (e: unknown): e is ErrorLike =>
+  e instanceof Error && typeof (e as Partial<ErrorLike>).kind === 'string' && Array.isArray((e as Partial<ErrorLike>).attempts);
+
+const countBilled = (attempts: readonly AttemptReport[]): number => attempts.filter((a) => a.possiblyBilled === true).length;
+
+/** Statuses that end a row for good unless the user asks for a retry. */
+const SETTLED: ReadonlySet<RowStatus> = new Set(['done', 'reused', 'invalid', 'failed', 'unknown']);
+
+/** Drives one run of rows. Create it with the stored outcomes, call `run()`, and `run()` again after a halt. */
+export class RowRunner {
+  private readonly rows = new Map<number, PlannedRow>();
+  private readonly outcomes = new Map<number, RowOutcome>();
+  private queue: number[] = [];
+  private readonly inFlight = new Map<number, AbortController>();
+  /** Dedup keys being sent now, and the rows waiting for that answer. */
+  private readonly leaders = new Map<string, number[]>();
+  private readonly listeners = new Set<(update: RowUpdate) => void>();
+  private readonly pacer: Pacer;
+  private readonly gate: Gate;
+  private readonly meter = new RateMeter();
+  private readonly keyOf: (id: AnswerIdentity) => Promise<string>;
+  private readonly pinned: string | null;
+  private phase: RunPhase = 'idle';
+  private haltState: Halt | null = null;
+  private stop: AbortController | null = null;
+  private reservedTokens = 0;
+  private streak = 0;
+  private wake: (() => void) | null = null;
+  private totals = { billedTokens: 0, possiblyBilledTokens: 0 };
+  private maxCost: number | null;
+  private readonly interrupted: number[] = [];
+
+  constructor(
+    private readonly input: RunnerInput,
+    private readonly deps: RunnerDeps,
+  ) {
+    this.pacer = new Pacer(input.pacing, deps.clock);
+    this.gate = new Gate(input.pacing.concurrency);
+    this.keyOf = deps.keyOf ?? dedupKey;
+    this.pinned = pinnedModel(input.model);
+    this.maxCost = input.maxCost;
+    for (const row of input.rows) this.rows.set(row.number, row);
+    for (const row of input.rows) {
+      let outcome = input.outcomes?.get(row.number);
+      if (outcome?.status === 'sending') {
+        // The page went away while this row was in flight: it may have been evaluated. Never resend it silently.
+        outcome = {
+          ...outcome,
+          status: 'unknown',
+          possiblyBilledAttempts: outcome.possiblyBilledAttempts + 1,
+          error: {
+            kind: 'interrupted',
+            message: 'The page closed while this row was in flight; it may have been evaluated and billed. Retry it on request.',
+            fieldErrors: [],
+            possiblyBilled: true,
+          },
+        };
+        this.interrupted.push(row.number);
+      }
+      if (outcome) {
+        this.outcomes.set(row.number, outcome);
+        this.account(row, outcome, 1);
+      }
+      if (!outcome || outcome.status === 'pending') this.queue.push(row.number);
+    }
+  }
+
+  /** Listens to every row update; returns the unsubscribe function. */
+  subscribe(listener: (update: RowUpdate) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  outcome(number: number): RowOutcome | undefined {
+    return this.outcomes.get(number);
+  }
+
+  get pacing(): Pacing {
+    return this.pacer.settings;
+  }
+
+  setPacing(pacing: Pacing): void {
+    this.pacer.update(pacing);
+    this.gate.setLimit(pacing.concurrency);
+  }
+
+  setBudget(maxCost: number | null): void {
+    this.maxCost = maxCost;
+  }
+
+  /** Stops sending new rows; rows in flight finish and are recorded. `run()` resolves once they have. */
+  pause(): void {
+    this.requestStop('pausing', { reason: 'paused', message: 'Paused: resume to send the remaining rows.' });
+  }
+
+  /** Stops now: rows in flight are aborted and, since they may have been evaluated, marked unknown. */
+  cancel(): void {
+    this.requestStop('cancelling', { reason: 'cancelled', message: 'Cancelled: rows that were in flight may have been billed.' });
+    for (const controller of this.inFlight.values()) controller.abort(new DOMException('Run cancelled.', 'AbortError'));
+  }
+
+  /** Puts failed or unknown rows back in the queue, on the user's request (an unknown row may be billed again). */
+  async retry(numbers: readonly number[]): Promise<number[]> {
+    const requeued: number[] = [];
+    for (const n of numbers) {
+      const outcome = this.outcomes.get(n);
+      const row = this.rows.get(n);
+      if (!row || !outcome || (outcome.status !== 'failed' && outcome.status !== 'unknown')) continue;
+      const next: RowOutcome = { ...outcome, status: 'pending', requeues: 0, at: this.deps.clock.now() };
+      await this.deps.store.saveOutcome(n, next);
+      this.setOutcome(row, next);
+      this.queue.push(n);
+      requeued.push(n);
+    }
+    this.poke();
+    return requeued;
+  }
+
+  /** Rows that ended failed or unknown, by status. */
+  retryable(): { failed: number[]; unknown: number[] } {
+    const failed: number[] = [];
+    const unknown: number[] = [];
+    for (const [n, o] of this.outcomes) {
+      if (o.status === 'failed') failed.push(n);
+      else if (o.status === 'unknown') unknown.push(n);
+    }
+    return { failed, unknown };
+  }
+
+  progress(): RunProgress {
+    const counts: Record<RowStatus, number> = { pending: 0, sending: 0, done: 0, reused: 0, invalid: 0, failed: 0, unknown: 0 };
+    for (const o of this.outcomes.values()) counts[o.status]++;
+    const total = this.rows.size;
+    const pending = total - counts.done - counts.reused - counts.invalid - counts.failed - counts.unknown - this.inFlight.size;
+    const now = this.deps.clock.now();
+    const rate = this.meter.perMinute(now);
+    const pace = rate > 0 ? rate : this.pacer.settings.requestsPerMinute;
+    return {
+      phase: this.phase,
+      halt: this.haltState,
+      total,
+      done: counts.done,
+      reused: counts.reused,
+      invalid: counts.invalid,
+      failed: counts.failed,
+      unknown: counts.unknown,
+      pending,
+      inFlight: this.inFlight.size,
+      billedTokens: this.totals.billedTokens,
+      possiblyBilledTokens: this.totals.possiblyBilledTokens,
+      cost: estimateCost(this.totals.billedTokens),
+      possiblyBilledCost: estimateCost(this.totals.possiblyBilledTokens),
+      ratePerMinute: rate,
+      etaMs: pending + this.inFlight.size === 0 ? null : ((pending + this.inFlight.size) * 60_000) / pace,
+    };
+  }
+
+  /** Sends every pending row; resolves when none is left, or after a halt once the rows in flight have settled. */
+  async run(): Promise<RunProgress> {
+    if (this.phase === 'running' || this.phase === 'pausing' || this.phase === 'cancelling') {
+      throw new Error('This run is already going.');
+    }
+    this.phase = 'running';
+    this.haltState = null;
+    this.streak = 0;
+    const stop = new AbortController();
+    this.stop = stop;
+    try {
+      await this.flushInterrupted();
+      await this.dispatch(stop.signal);
+    } catch (error) {
+      this.halt({ reason: 'storage', message: `Progress could not be saved (${errorText(error)}); nothing more was sent.` });
+    }
+    while (this.inFlight.size > 0) await this.nextChange();
+    this.stop = null;
+    if (this.haltState) this.phase = 'halted';
+    else this.phase = this.queue.length === 0 ? 'finished' : 'halted';
+    return this.progress();
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+
+  private async flushInterrupted(): Promise<void> {
+    while (this.interrupted.length > 0) {
+      const n = this.interrupted[0]!;
+      const outcome = this.outcomes.get(n);
+      if (outcome) {
+        await this.deps.store.saveOutcome(n, outcome);
+        this.emit({ number: n, outcome });
+      }
+      this.interrupted.shift();
+    }
+  }
+
+  private async dispatch(signal: AbortSignal): Promise<void> {
+    for (;;) {
+      if (signal.aborted) return;
+      if (this.queue.length === 0) {
+        if (this.inFlight.size === 0) return;
+        // Rows in flight may come back to the queue (a failure that billed nothing): wait for the next change.
+        await this.nextChange();
+        continue;
+      }
+      await this.gate.acquire();
+      let released = false;
+      const release = (): void => {
+        if (!released) {
+          released = true;
+          this.gate.release();
+        }
+      };
+      try {
+        const number = this.queue.shift();
+        if (signal.aborted || number === undefined) {
+          if (number !== undefined) this.queue.unshift(number);
+          release();
+          return;
+        }
+        const row = this.rows.get(number)!;
+        const key = this.pinned ? await this.keyOf(this.identity(row, this.pinned)) : null;
+        if (key !== null) {
+          const waiting = this.leaders.get(key);
+          if (waiting) {
+            // The same request is in flight for another row: wait for its answer instead of paying twice.
+            waiting.push(number);
+            release();
+            continue;
+          }
+          const stored = await this.deps.store.findAnswer(key);
+          if (stored) {
+            await this.reuse(row, stored);
+            release();
+            continue;
+          }
+        }
+        if (this.wouldPassBudget(row.tokens)) {
+          this.queue.unshift(number);
+          release();
+          this.halt({
+            reason: 'budget',
+            message: `Stopped before the budget cap of ${this.maxCost} would be passed; raise the cap to send the remaining rows.`,
+          });
+          return;
+        }
+        this.reservedTokens += row.tokens;
+        try {
+          await this.pacer.acquire(row.tokens, signal);
+        } catch {
+          this.reservedTokens -= row.tokens;
+          this.queue.unshift(number);
+          release();
+          return;
+        }
+        if (key !== null) this.leaders.set(key, []);
+        void this.send(row, key).finally(release);
+      } catch (error) {
+        release();
+        throw error;
+      }
+    }
+  }
+
+  private identity(row: PlannedRow, model: string): AnswerIdentity {
+    return { targetId: this.input.targetId, model, state: row.state, questions: this.input.questions };
+  }
+
+  private wouldPassBudget(tokens: number): boolean {
+    if (this.maxCost === null) return false;
+    const committed = this.totals.billedTokens + this.totals.possiblyBilledTokens + this.reservedTokens;
+    return estimateCost(committed + tokens) > this.maxCost;
+  }
+
+  private async reuse(row: PlannedRow, answer: StoredAnswer): Promise<void> {
+    const outcome: RowOutcome = {
+      status: 'reused',
+      at: this.deps.clock.now(),
+      attempts: this.outcomes.get(row.number)?.attempts ?? 0,
+      possiblyBilledAttempts: this.outcomes.get(row.number)?.possiblyBilledAttempts ?? 0,
+      requeues: 0,
+      answerKey: answer.key,
+      model: answer.model,
+      inputTokens: 0,
+    };
+    await this.deps.store.saveOutcome(row.number, outcome);
+    this.setOutcome(row, outcome, answer);
+  }
+
+  private async send(row: PlannedRow, key: string | null): Promise<void> {
+    const controller = new AbortController();
+    this.inFlight.set(row.number, controller);
+    const previous = this.outcomes.get(row.number);
+    const base = {
+      attempts: previous?.attempts ?? 0,
+      possiblyBilledAttempts: previous?.possiblyBilledAttempts ?? 0,
+      requeues: previous?.requeues ?? 0,
+    };
+    let answer: StoredAnswer | undefined;
+    let sent = false;
+    try {
+      const sending: RowOutcome = { ...base, status: 'sending', at: this.deps.clock.now() };
+      await this.deps.store.saveOutcome(row.number, sending);
+      this.setOutcome(row, sending);
+      if (controller.signal.aborted) throw controller.signal.reason;
+      this.meter.record(this.deps.clock.now());
+      sent = true;
+      const result = await this.deps.evaluate(
+        this.input.target,
+        { state: row.state, model: this.input.model, questions: this.input.questions },
+        {
+          signal: controller.signal,
+          timeoutMs: this.input.timeoutMs,
+          now: () => this.deps.clock.now(),
+          random: this.deps.random,
+          // A 429 means the key's budget is spent for every row, not just this one: hold all sends until it refills.
+          onAttempt: (attempt) => {
+            if (attempt.outcome === 429 && attempt.retryInMs !== undefined) {
+              this.pacer.holdUntil(this.deps.clock.now() + attempt.retryInMs);
+            }
+          },
+          // A retry is a request too: it waits for its backoff, then for a paced slot like any other send.
+          sleep: async (ms, signal) => {
+            await this.deps.clock.sleep(ms, signal);
+            await this.pacer.acquire(row.tokens, signal);
+          },
+        },
+      );
+      const response = result.response;
+      const answerKey = await this.keyOf(this.identity(row, response.model));
+      answer = { key: answerKey, targetId: this.input.targetId, model: response.model, response, at: this.deps.clock.now() };
+      const outcome: RowOutcome = {
+        status: 'done',
+        at: answer.at,
+        attempts: base.attempts + result.attempts.length,
+        possiblyBilledAttempts: base.possiblyBilledAttempts + result.possiblyBilledAttempts,
+        requeues: base.requeues,
+        latencyMs: result.latencyMs,
+        requestId: result.requestId,
+        answerKey,
+        model: response.model,
+        inputTokens: response.usage.input_tokens,
+      };
+      this.streak = 0;
+      await this.deps.store.saveAnswered(row.number, outcome, answer);
+      this.setOutcome(row, outcome, answer);
+    } catch (error) {
+      if (answer) {
+        // Answered, but the answer could not be stored: keep it in memory (results and export still have it) and stop.
+        const outcome = this.outcomes.get(row.number);
+        if (outcome?.status === 'sending') {
+          this.setOutcome(row, {
+            ...outcome,
+            status: 'done',
+            answerKey: answer.key,
+            model: answer.model,
+            inputTokens: answer.response.usage.input_tokens,
+          }, answer);
+        }
+        this.halt({ reason: 'storage', message: `An answer could not be saved (${errorText(error)}); the run stopped.` });
+      } else {
+        await this.failed(row, base, error, sent).catch((storeError: unknown) => {
+          this.halt({ reason: 'storage', message: `Progress could not be saved (${errorText(storeError)}); the run stopped.` });
+        });
+      }
+    } finally {
+      this.reservedTokens -= row.tokens;
+      if (key !== null) await this.settleFollowers(key, answer);
+      // Deleted last: run() ends when nothing is in flight, and the followers above must be settled by then.
+      this.inFlight.delete(row.number);
+      this.poke();
+    }
+  }
+
+  /** Rows that waited on the same request: they reuse its answer, or go back to the front of the queue. */
+  private async settleFollowers(key: string, answer: StoredAnswer | undefined): Promise<void> {
+    const followers = this.leaders.get(key) ?? [];
+    this.leaders.delete(key);
+    if (answer) {
+      for (const n of followers) {
+        const row = this.rows.get(n);
+        if (row) await this.reuse(row, answer).catch(() => this.queue.unshift(n));
+      }
+    } else this.queue.unshift(...followers);
+  }
+
+  private async failed(
+    row: PlannedRow,
+    base: { attempts: number; possiblyBilledAttempts: number; requeues: number },
+    error: unknown,
+    sent: boolean,
+  ): Promise<void> {
+    const now = this.deps.clock.now();
+    if (!isErrorLike(error) && sent) {
+      // Not the client's typed error, after the request may have left: treat the outcome as unknown.
+      const outcome: RowOutcome = {
+        ...base,
+        status: 'unknown',
+        at: now,
+        possiblyBilledAttempts: base.possiblyBilledAttempts + 1,
+        error: { kind: 'unexpected', message: errorText(error), fieldErrors: [], possiblyBilled: true },
+      };
+      this.setOutcome(row, outcome);
+      await this.deps.store.saveOutcome(row.number, outcome);
+      return;
+    }
+    if (!isErrorLike(error)) {
+      // The store failed before sending, or the run stopped before the request left: the row was not sent.
+      const back: RowOutcome = { ...base, status: 'pending', at: now };
+      this.queue.unshift(row.number);
+      this.setOutcome(row, back);
+      await this.deps.store.saveOutcome(row.number, back);
+      if (!this.stop?.signal.aborted) throw error;
+      return;
+    }
+    const attempts = base.attempts + error.attempts.length;
+    const billed = base.possiblyBilledAttempts + countBilled(error.attempts);
+    const rowError: RowError = {
+      kind: error.kind,
+      message: error.message,
+      status: error.status,
+      fieldErrors: error.fieldErrors,
+      possiblyBilled: error.possiblyBilled,
+    };
+    const outcomeWith = (status: RowStatus, requeues = base.requeues): RowOutcome => ({
+      status,
+      at: now,
+      attempts,
+      possiblyBilledAttempts: billed,
+      requeues,
+      requestId: error.attempts.at(-1)?.requestId,
+      error: rowError,
+    });
+    let outcome: RowOutcome;
+    const status = error.status ?? 0;
+
+    if (ERROR_KINDS_THAT_STOP.has(error.kind) || status === 403) {
+      // Not evaluated, not billed: the row waits for the key to be fixed, and nothing more is sent.
+      outcome = outcomeWith('pending');
+      this.queue.unshift(row.number);
+      this.halt({ reason: 'auth', message: error.message });
+    } else if (status === 404 || status === 405) {
+      outcome = outcomeWith('pending');
+      this.queue.unshift(row.number);
+      this.halt({ reason: 'target', message: error.message });
+    } else if (error.kind === 'cancelled') {
+      if (error.possiblyBilled) outcome = outcomeWith('unknown');
+      else {
+        outcome = outcomeWith('pending');
+        this.queue.unshift(row.number);
+      }
+    } else if (error.kind === 'validation' || (error.kind === 'http' && status >= 400 && status < 500 && status !== 408)) {
+      // The row itself is wrong (422, 413, 400): mark it with the service's reason and go on.
+      outcome = outcomeWith('invalid');
+      this.streak = 0;
+    } else if (error.kind === 'timeout') {
+      outcome = outcomeWith('unknown');
+      this.bumpStreak(error.message);
+    } else if (error.kind === 'bad_response') {
+      outcome = outcomeWith('failed');
+      this.bumpStreak(error.message);
+    } else if (error.possiblyBilled) {
+      // A 5xx or a dropped connection after sending: the service may have evaluated it. Never resent on our own.
+      outcome = outcomeWith('unknown');
+      this.bumpStreak(error.message);
+    } else if (error.retryable && base.requeues < MAX_REQUEUES) {
+      // Rate limited or unreachable after the client's retries, and nothing billed: try again at the back of the queue.
+      outcome = outcomeWith('pending', base.requeues + 1);
+      this.queue.push(row.number);
+      this.bumpStreak(error.message);
+    } else {
+      outcome = outcomeWith('failed');
+      this.bumpStreak(error.message);
+    }
+    this.setOutcome(row, outcome);
+    await this.deps.store.saveOutcome(row.number, outcome);
+  }
+
+  private bumpStreak(message: string): void {
+    this.streak++;
+    if (this.streak >= FAILING_STREAK && !this.haltState) {
+      this.halt({
+        reason: 'failing',
+        message: `${FAILING_STREAK} rows in a row failed on the service's side (last: ${message}); the run stopped. Resume when the service is back.`,
+      });
+    }
+  }
+
+  private requestStop(phase: RunPhase, halt: Halt): void {
+    if (this.phase !== 'running' && this.phase !== 'pausing') return;
+    this.phase = phase;
+    if (!this.haltState || halt.reason === 'cancelled') this.haltState = halt;
+    this.stop?.abort(new DOMException(halt.message, 'AbortError'));
+    this.poke();
+  }
+
+  private halt(halt: Halt): void {
+    if (this.haltState && this.haltState.reason !== 'paused') return;
+    this.haltState = halt;
+    if (this.phase === 'running') this.phase = 'pausing';
+    this.stop?.abort(new DOMException(halt.message, 'AbortError'));
+    this.poke();
+  }
+
+  private setOutcome(row: PlannedRow, outcome: RowOutcome, answer?: StoredAnswer): void {
+    const previous = this.outcomes.get(row.number);
+    if (previous) this.account(row, previous, -1);
+    this.outcomes.set(row.number, outcome);
+    this.account(row, outcome, 1);
+    this.emit({ number: row.number, outcome, answer });
+  }
+
+  /** Keeps the billed and possibly-billed totals in step with outcomes (sign -1 removes an old outcome). */
+  private account(row: PlannedRow, outcome: RowOutcome, sign: 1 | -1): void {
+    if (outcome.status === 'done') this.totals.billedTokens += sign * (outcome.inputTokens ?? row.tokens);
+    this.totals.possiblyBilledTokens += sign * outcome.possiblyBilledAttempts * row.tokens;
+  }
+
+  private emit(update: RowUpdate): void {
+    for (const listener of this.listeners) listener(update);
+  }
+
+  private nextChange(): Promise<void> {
+    return new Promise((resolve) => {
+      const previous = this.wake;
+      this.wake = () => {
+        previous?.();
+        resolve();
+      };
+    });
+  }
+
+  private poke(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  }
+}
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+
+/** True when a row's status needs nothing more from the run. */
+export const isSettled = (status: RowStatus | undefined): boolean => status !== undefined && SETTLED.has(status);
