@@ -1,5 +1,5 @@
 // The comparison's controls: run or cancel every column, the flagging threshold, the sort order, the flagged filter.
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import type { CompareSort } from '../../../core/compare';
 
 export interface CompareToolbarProps {
@@ -31,6 +31,7 @@ export function clampThreshold(x: number): number {
 export function CompareToolbar(props: CompareToolbarProps) {
   const id = useId();
   const { threshold, onThresholdChange } = props;
+  const [draft, setDraft] = useState<string | null>(null);
   return (
     <div className="cmp-toolbar" role="toolbar" aria-label="Comparison" data-testid="compare.toolbar">
       <div className="cmp-toolbar-group">
@@ -77,16 +78,23 @@ export function CompareToolbar(props: CompareToolbarProps) {
         />
         <input
           type="number"
+          inputMode="decimal"
           min={0}
           max={1}
           step={0.01}
-          value={threshold}
+          // While the user types ("0.", "") the text is theirs; the threshold follows every value that parses.
+          value={draft ?? String(threshold)}
           aria-label="Flag threshold"
           className="cmp-threshold-number"
           onChange={(e) => {
-            const value = e.currentTarget.valueAsNumber;
-            if (!Number.isNaN(value)) onThresholdChange(clampThreshold(value));
+            const text = e.currentTarget.value;
+            setDraft(text);
+            const value = Number(text);
+            if (text.trim() !== '' && Number.isFinite(value) && value >= 0 && value <= 1) {
+              onThresholdChange(clampThreshold(value));
+            }
           }}
+          onBlur={() => setDraft(null)}
           data-testid="compare.threshold"
         />
       </div>
