@@ -1,9 +1,11 @@
 // What a run would send, read from the editors' text: the request body, and every problem located on its line.
 import { modelIdProblem, validateRequestShape } from '../contract';
-import type { EvaluateRequest, Loc } from '../contract';
-import { firstLineSpan, locateInJson, splitLoc } from './locate';
+import type { EvaluateRequest, JsonValue, Loc } from '../contract';
+import { duplicateKeys } from './lint';
+import type { LintFinding, LintFix } from './lint';
+import { LineIndex, firstLineSpan, locateInJson, splitLoc } from './locate';
 import type { LocArea, TextSpan } from './locate';
-import { parseJson, syntaxSentence } from './questionsDocument';
+import { parseJson, removeValue, setValue, syntaxSentence } from './questionsDocument';
 import type { SessionDoc } from './session';
 
 export type ProblemSeverity = 'error' | 'warning' | 'info';
@@ -17,8 +19,12 @@ export interface DraftProblem {
   message: string;
   /** Where to mark it in its editor's text; absent for the model picker and whole-request problems. */
   span?: TextSpan;
-  /** Where the problem came from: 'syntax', 'contract', 'model', 'service' or a lint rule id. */
+  /** Where the problem came from: 'syntax', 'contract', 'model', 'duplicate', 'service' or a lint rule id. */
   source: string;
+  /** Why it matters, in one line (lint rules). */
+  explanation?: string;
+  /** A quick fix: a title and the edits it makes to the editors' documents. */
+  fix?: LintFix;
 }
 
 /** The request a run would send, or why it cannot be sent. */
@@ -162,4 +168,93 @@ function sentenceCase(s: string): string {
   if (!t) return t;
   const capital = t[0]!.toUpperCase() + t.slice(1);
   return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}
+
+/** Problems from lint findings, located on their lines, with the rule's fix and explanation. */
+export function lintProblems(doc: SessionDoc, findings: readonly LintFinding[]): DraftProblem[] {
+  return findings.map((f) => ({
+    severity: f.severity,
+    loc: f.loc,
+    message: f.message,
+    source: f.ruleId,
+    explanation: f.explanation,
+    ...(f.fix ? { fix: f.fix } : {}),
+    ...locateInDoc(doc, f.loc),
+  }));
+}
+
+/**
+ * Keys written twice in one object: a parser keeps only the last, so the earlier question, label or field is dropped
+ * without a word. Each dropped occurrence is an error on its own line.
+ */
+export function duplicateProblems(doc: SessionDoc): DraftProblem[] {
+  const index = new LineIndex(doc.questionsText);
+  const all = duplicateKeys(doc.questionsText, { allLevels: true });
+  return all
+    .filter((d) => !d.kept)
+    .map((d) => {
+      const kept = all.find(
+        (k) => k.kept && k.name === d.name && k.path.join('\u0000') === d.path.join('\u0000'),
+      );
+      const keptLine = kept ? index.positionAt(kept.offset).line : undefined;
+      const what =
+        d.path.length === 0
+          ? 'question name'
+          : d.path.length === 2 && d.path[1] === 'criteria'
+            ? 'label'
+            : 'field';
+      const later = keptLine ? ` (line ${keptLine})` : '';
+      return {
+        severity: 'error' as const,
+        area: 'questions' as const,
+        loc: ['questions', ...d.path, d.name],
+        message: `Duplicate ${what} "${d.name}": this one is dropped and only the later one${later} is sent; rename or remove one.`,
+        span: index.span(d.offset, d.length),
+        source: 'duplicate',
+      };
+    });
+}
+
+const isPrefix = (a: Loc, b: Loc): boolean =>
+  a.length <= b.length && a.every((part, i) => String(part) === String(b[i]));
+
+/**
+ * Every problem of a draft in one list: the draft's own, lint findings and duplicate keys, and the service's 422
+ * errors. A contract error that a lint error already reports on the same place is dropped: the lint finding says the
+ * same with an explanation and a fix.
+ */
+export function mergeProblems(
+  draft: Draft,
+  lint: DraftProblem[],
+  extra: DraftProblem[] = [],
+): DraftProblem[] {
+  const lintErrors = lint.filter((l) => l.severity === 'error');
+  const own = draft.problems.filter(
+    (p) =>
+      p.source !== 'contract' || !lintErrors.some((l) => isPrefix(p.loc, l.loc) || isPrefix(l.loc, p.loc)),
+  );
+  // The model rule of the draft and of lint say the same about a product-line id.
+  const lintFiltered = lint.filter(
+    (l) => !(l.area === 'model' && own.some((p) => p.area === 'model' && p.severity === 'error')),
+  );
+  return sortProblems([...own, ...lintFiltered, ...extra]);
+}
+
+/** True when a problem stops the run: any error except what the service said last time (the next run re-asks it). */
+export const blocksRun = (p: DraftProblem): boolean => p.severity === 'error' && p.source !== 'service';
+
+/** Applies a lint fix to the session document; each edit applies to the text the previous one produced. */
+export function applyFix(doc: SessionDoc, fix: LintFix): SessionDoc {
+  let next = doc;
+  for (const edit of fix.edits) {
+    if (edit.document === 'state' && next.stateMode !== 'json') continue;
+    const key = edit.document === 'questions' ? 'questionsText' : 'stateText';
+    const text = next[key];
+    const changed =
+      edit.value === undefined
+        ? removeValue(text, edit.path)
+        : setValue(text, edit.path, edit.value as JsonValue);
+    next = { ...next, [key]: changed };
+  }
+  return next;
 }

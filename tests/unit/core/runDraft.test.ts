@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { draftRequest, locateInDoc, locatedProblems } from '../../../src/core/runDraft';
+import { lintRubric } from '../../../src/core/lint';
+import {
+  applyFix,
+  blocksRun,
+  draftRequest,
+  duplicateProblems,
+  lintProblems,
+  locateInDoc,
+  locatedProblems,
+  mergeProblems,
+} from '../../../src/core/runDraft';
 import { EXAMPLE_REQUEST, exampleDoc } from '../../../src/core/example';
 import type { SessionDoc } from '../../../src/core/session';
 
@@ -75,5 +85,47 @@ describe('locating service errors', () => {
       span: { start: { line: 1, column: 1 } },
     });
     expect(locateInDoc(d, ['model'])).toEqual({ area: 'model' });
+  });
+});
+
+describe('lint, duplicates and merging', () => {
+  const boolText = '{\n  "urgent": {\n    "type": "boolean",\n    "instructions": "Is it urgent?"\n  }\n}';
+
+  it('a lint error replaces the contract error on the same place and brings its fix', () => {
+    const d = doc({ questionsText: boolText });
+    const draft = draftRequest(d);
+    const findings = lintRubric({
+      state: d.stateText,
+      questions: JSON.parse(boolText),
+      model: d.model,
+      mode: 'single',
+    });
+    const merged = mergeProblems(draft, lintProblems(d, findings));
+    const typeProblems = merged.filter((p) => p.loc[1] === 'urgent' && p.severity === 'error');
+    expect(typeProblems).toHaveLength(1);
+    expect(typeProblems[0]!.source).toBe('contract/boolean-type');
+    expect(typeProblems[0]!.span?.start.line).toBe(3);
+    expect(merged.some(blocksRun)).toBe(true);
+    const fixed = applyFix(d, typeProblems[0]!.fix!);
+    expect(fixed.questionsText).toBe(boolText.replace('"boolean"', '"noul"'));
+    expect(draftRequest(fixed).blocking).toBe(false);
+  });
+
+  it('flags the dropped copy of a duplicate question name, pointing at the one that is sent', () => {
+    const questionsText = '{\n  "a": {"type": "noul"},\n  "b": {"type": "noul"},\n  "a": {"type": "noul"}\n}';
+    const problems = duplicateProblems(doc({ questionsText }));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ severity: 'error', area: 'questions', span: { start: { line: 2 } } });
+    expect(problems[0]!.message).toMatch(/Duplicate question name "a".*line 4/);
+  });
+
+  it('flags duplicate labels inside a choice', () => {
+    const questionsText = '{"q": {"type": "choice", "criteria": {"x": null, "x": "again", "y": null}}}';
+    expect(duplicateProblems(doc({ questionsText }))[0]!.message).toMatch(/Duplicate label "x"/);
+  });
+
+  it("the service's own errors are shown but do not block the next run", () => {
+    const [p] = locatedProblems(exampleDoc(), [{ loc: ['questions', 'x'], msg: 'm' }], 'service');
+    expect(blocksRun(p!)).toBe(false);
   });
 });
