@@ -1,0 +1,168 @@
+// The server's environment: process variables over `.env.local`, parsed once with zod. Reads one file from disk.
+import { existsSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { resolve } from 'node:path';
+import { parseEnv } from 'node:util';
+import { z } from 'zod';
+import { DEFAULT_EVALUATE_PATH } from '../contract';
+
+/** Variables as they come from the process or a file: every value is a string or missing. */
+export type RawEnv = Record<string, string | undefined>;
+
+/** Where a target's calls go and how they are authenticated. */
+export interface UpstreamConfig {
+  baseUrl: string;
+  evaluatePath: string;
+  apiKey: string;
+}
+
+/** What the workbench server needs from the environment. */
+export interface ServerEnv {
+  port: number;
+  host: string;
+  /** The real service, when EVAL_BASE_URL and EVAL_API_KEY are both set. */
+  direct?: UpstreamConfig;
+  /** A gateway, when EVAL_GATEWAY_URL and EVAL_GATEWAY_KEY are both set; `authHeader` carries the key. */
+  gateway?: UpstreamConfig & { authHeader: string };
+  /** Time the proxy waits for a target's answer before it answers 504. */
+  upstreamTimeoutMs: number;
+  /** Largest request body the proxy accepts, in bytes (413 above). */
+  bodyLimitBytes: number;
+  /** Sentences about the configuration worth printing at start (a half-configured target, an exposed host). */
+  warnings: string[];
+  /** Every variable, for the parts that read their own (the reference's REFERENCE_*). */
+  raw: RawEnv;
+}
+
+export const DEFAULT_PORT = 5173;
+export const DEFAULT_HOST = '127.0.0.1';
+// Longer than the client's 30 s per-attempt timeout, so in the browser the client's own timeout decides.
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
+// 64k input tokens is about 256 kB of text; JSON escaping can double it. 2 MiB leaves room without inviting abuse.
+export const DEFAULT_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
+
+// An HTTP header field name (RFC 9110 token).
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+// Headers that must never carry a key: they mean something to every hop or to the browser.
+const FORBIDDEN_AUTH_HEADERS = new Set(['host', 'cookie', 'connection', 'content-length', 'content-type', 'transfer-encoding']);
+
+const httpUrl = (name: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), {
+      message: `${name} must be an http:// or https:// URL.`,
+    });
+const path = (name: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\/[^\s?#]*$/, `${name} must be a path starting with "/" (no query), such as /v1/evaluate.`);
+const intIn = (name: string, min: number, max: number) =>
+  z.coerce
+    .number({ error: `${name} must be a number.` })
+    .int(`${name} must be a whole number.`)
+    .min(min, `${name} must be at least ${min}.`)
+    .max(max, `${name} must be at most ${max}.`);
+
+const EnvSchema = z.object({
+  PORT: intIn('PORT', 0, 65_535).default(DEFAULT_PORT),
+  HOST: z.string().trim().min(1).default(DEFAULT_HOST),
+  EVAL_BASE_URL: httpUrl('EVAL_BASE_URL').optional(),
+  EVAL_API_KEY: z.string().trim().optional(),
+  EVAL_EVALUATE_PATH: path('EVAL_EVALUATE_PATH').default(DEFAULT_EVALUATE_PATH),
+  EVAL_GATEWAY_URL: httpUrl('EVAL_GATEWAY_URL').optional(),
+  EVAL_GATEWAY_KEY: z.string().trim().optional(),
+  EVAL_GATEWAY_AUTH_HEADER: z
+    .string()
+    .trim()
+    .regex(HEADER_NAME, 'EVAL_GATEWAY_AUTH_HEADER must be a header name such as Authorization or x-api-key.')
+    .refine((h) => !FORBIDDEN_AUTH_HEADERS.has(h.toLowerCase()), {
+      message: 'EVAL_GATEWAY_AUTH_HEADER must not be Host, Cookie or another header that every hop reads.',
+    })
+    .default('Authorization'),
+  EVAL_GATEWAY_EVALUATE_PATH: path('EVAL_GATEWAY_EVALUATE_PATH').default(DEFAULT_EVALUATE_PATH),
+  PROXY_TIMEOUT_MS: intIn('PROXY_TIMEOUT_MS', 1, 600_000).default(DEFAULT_UPSTREAM_TIMEOUT_MS),
+  PROXY_BODY_LIMIT_BYTES: intIn('PROXY_BODY_LIMIT_BYTES', 1024, 64 * 1024 * 1024).default(DEFAULT_BODY_LIMIT_BYTES),
+});
+
+/** True for the loopback names and addresses a browser on this machine uses. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (h === 'localhost' || h.endsWith('.localhost') || h === '::1') return true;
+  return isIP(h) === 4 && h.startsWith('127.');
+}
+
+// An empty variable means "not set", as .env files and shells write it (`EVAL_API_KEY=`).
+const unsetEmpty = (env: RawEnv): RawEnv =>
+  Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === undefined || v.trim() === '' ? undefined : v]));
+
+/** A startup error in the environment: its message names every bad variable, never a value. */
+export class EnvError extends Error {
+  override readonly name = 'EnvError';
+}
+
+/** Parses variables into the server's settings; throws an EnvError naming each bad variable. */
+export function parseServerEnv(env: RawEnv): ServerEnv {
+  const parsed = EnvSchema.safeParse(unsetEmpty(env));
+  if (!parsed.success) {
+    throw new EnvError(parsed.error.issues.map((i) => i.message).join(' '));
+  }
+  const e = parsed.data;
+  const warnings: string[] = [];
+  const pair = (url: string | undefined, key: string | undefined, urlName: string, keyName: string, target: string) => {
+    if (url && !key) warnings.push(`${urlName} is set but ${keyName} is not: the ${target} target is off.`);
+    if (key && !url) warnings.push(`${keyName} is set but ${urlName} is not: the ${target} target is off.`);
+    return url && key ? { baseUrl: url, apiKey: key } : undefined;
+  };
+  const direct = pair(e.EVAL_BASE_URL, e.EVAL_API_KEY, 'EVAL_BASE_URL', 'EVAL_API_KEY', 'direct');
+  const gateway = pair(e.EVAL_GATEWAY_URL, e.EVAL_GATEWAY_KEY, 'EVAL_GATEWAY_URL', 'EVAL_GATEWAY_KEY', 'gateway');
+  if (!isLoopbackHost(e.HOST)) {
+    warnings.push(
+      `HOST=${e.HOST}: the workbench is reachable from other machines, and anyone who can reach it can spend the configured keys.`,
+    );
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    direct: direct && { ...direct, evaluatePath: e.EVAL_EVALUATE_PATH },
+    gateway: gateway && {
+      ...gateway,
+      evaluatePath: e.EVAL_GATEWAY_EVALUATE_PATH,
+      authHeader: e.EVAL_GATEWAY_AUTH_HEADER,
+    },
+    upstreamTimeoutMs: e.PROXY_TIMEOUT_MS,
+    bodyLimitBytes: e.PROXY_BODY_LIMIT_BYTES,
+    warnings,
+    raw: env,
+  };
+}
+
+/** Every API key the environment configures, the reference's own included: what the logger redacts. */
+export function configuredSecrets(env: ServerEnv): string[] {
+  const referenceKeys = (env.raw.REFERENCE_API_KEY ?? '').split(',').map((k) => k.trim());
+  return [env.direct?.apiKey, env.gateway?.apiKey, ...referenceKeys].filter(
+    (k): k is string => k !== undefined && k !== '',
+  );
+}
+
+export interface LoadEnvOptions {
+  /** Directory holding `.env.local`. */
+  root: string;
+  /** Process variables; they win over the file. Default process.env. */
+  processEnv?: RawEnv;
+}
+
+/**
+ * The variables the server runs with: `.env.local` under `root`, overridden by the process's own variables (as
+ * Node's --env-file does). WORKBENCH_ENV_FILE names another file; set to an empty string, no file is read.
+ */
+export function loadRawEnv({ root, processEnv = process.env }: LoadEnvOptions): RawEnv {
+  const named = processEnv.WORKBENCH_ENV_FILE;
+  const file = named === undefined ? resolve(root, '.env.local') : named.trim() === '' ? null : resolve(root, named);
+  const fromFile = file && existsSync(file) ? parseEnv(readFileSync(file, 'utf8')) : {};
+  return { ...fromFile, ...processEnv };
+}
+
+/** Loads and parses the environment in one step. */
+export const loadServerEnv = (options: LoadEnvOptions): ServerEnv => parseServerEnv(loadRawEnv(options));

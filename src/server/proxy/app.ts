@@ -1,0 +1,201 @@
+// The proxy's routes: the target list, and each target's evaluate and models routes. Nothing else answers under /api.
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { MODELS_PATH } from '../../contract';
+import { browserHeaders, forward, upstreamHeaders } from './forward';
+import type { ForwardOutcome } from './forward';
+import type { Logger } from './log';
+import { REDACTED } from './log';
+import { checkWorkbenchHeader, WORKBENCH_HEADER } from './security';
+import type { HostPolicy } from './security';
+import { targetInfo } from './targets';
+import type { ProxyTarget } from './targets';
+
+export interface ProxyAppOptions {
+  targets: readonly ProxyTarget[];
+  hostPolicy: HostPolicy;
+  /** How long to wait for a target's whole answer before answering 504. */
+  upstreamTimeoutMs: number;
+  /** Largest accepted request body in bytes; larger bodies get 413 and are never sent on. */
+  bodyLimitBytes: number;
+  logger: Logger;
+}
+
+/** The error types of the proxy's own answers, in the reference service's body shape. */
+export type ProxyErrorType =
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'payload_too_large'
+  | 'bad_gateway'
+  | 'gateway_timeout';
+
+/** An answer the proxy makes itself: JSON, one sentence, never cached. */
+export function proxyError(status: number, errorType: ProxyErrorType, message: string, headers?: HeadersInit): Response {
+  const response = Response.json({ detail: { error_type: errorType, message } }, { status, headers });
+  response.headers.set('cache-control', 'no-store');
+  return response;
+}
+
+/**
+ * Reads a request body up to `limit` bytes; null when it is larger. A declared Content-Length is checked before
+ * anything is read (Node's parser holds the body to it); a chunked body is counted as it streams and cut off.
+ */
+export async function readLimitedBody(request: Request, limit: number): Promise<Buffer<ArrayBuffer> | null> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && !request.headers.has('transfer-encoding')) {
+    if (Number(declared) > limit) return null;
+    return Buffer.from(await request.arrayBuffer());
+  }
+  if (!request.body) return Buffer.alloc(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/** The body with every secret replaced, or the same buffer when none occurs (the usual case: no copy). */
+export function redactBody(body: Buffer<ArrayBuffer>, secrets: readonly string[]): Buffer<ArrayBuffer> {
+  const found = secrets.filter((s) => s !== '' && body.includes(s));
+  if (found.length === 0) return body;
+  let text = body.toString('utf8');
+  for (const s of found.sort((a, b) => b.length - a.length)) text = text.split(s).join(REDACTED);
+  return Buffer.from(text, 'utf8');
+}
+
+const formatBytes = (n: number): string =>
+  n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MiB` : `${Math.round(n / 1024)} KiB`;
+
+/** The Hono app of the proxy; mount it at the root of the workbench server. */
+export function createProxyApp(options: ProxyAppOptions): Hono {
+  const { hostPolicy, logger, upstreamTimeoutMs, bodyLimitBytes } = options;
+  const byId = new Map(options.targets.map((t) => [t.id, t]));
+  const infos = options.targets.map(targetInfo);
+  const secrets = options.targets.map((t) => t.secret);
+  const app = new Hono();
+
+  app.use('/api/*', async (c, next) => {
+    const refusal =
+      hostPolicy.checkHost(c.req.header('host')) ??
+      hostPolicy.checkOrigin(c.req.header('origin'), c.req.header('sec-fetch-site')) ??
+      checkWorkbenchHeader(c.req.header(WORKBENCH_HEADER));
+    if (refusal) {
+      logger.warn(`[proxy] refused ${c.req.method} ${c.req.path}: ${refusal.message}`);
+      return proxyError(refusal.status, 'forbidden', refusal.message);
+    }
+    await next();
+  });
+
+  app.get('/api/targets', () => {
+    const response = Response.json({ targets: infos });
+    response.headers.set('cache-control', 'no-store');
+    return response;
+  });
+
+  const relay = async (c: Context, route: 'evaluate' | 'models'): Promise<Response> => {
+    const id = c.req.param('id') ?? '';
+    const target = byId.get(id);
+    if (!target) {
+      const known = [...byId.keys()].join(', ');
+      return proxyError(404, 'not_found', `This workbench has no target "${id}"; it has: ${known}.`);
+    }
+    let body: Buffer<ArrayBuffer> | undefined;
+    if (route === 'evaluate') {
+      const read = await readLimitedBody(c.req.raw, bodyLimitBytes);
+      if (read === null) {
+        const limit = formatBytes(bodyLimitBytes);
+        logger.warn(`[proxy] ${target.id}: refused a request body over ${limit}.`);
+        return proxyError(413, 'payload_too_large', `The request body is over the proxy's ${limit} limit; send a smaller state.`);
+      }
+      body = read;
+    }
+    const path = route === 'evaluate' ? target.evaluatePath : MODELS_PATH;
+    const method = route === 'evaluate' ? 'POST' : 'GET';
+    const outcome = await forward(target, {
+      method,
+      path,
+      headers: upstreamHeaders(c.req.raw.headers, target),
+      body,
+      timeoutMs: upstreamTimeoutMs,
+      signal: c.req.raw.signal,
+    });
+    return answer(target, `${method} ${path}`, outcome);
+  };
+
+  const answer = (target: ProxyTarget, what: string, outcome: ForwardOutcome): Response => {
+    const where = `the ${target.id} target (${target.host})`;
+    switch (outcome.type) {
+      case 'response': {
+        const headers = browserHeaders(outcome.headers);
+        headers.set('cache-control', 'no-store');
+        const leaking = [...headers].filter(([, value]) => secrets.some((s) => s !== '' && value.includes(s)));
+        for (const [name] of leaking) headers.set(name, REDACTED);
+        const body = redactBody(outcome.body, secrets);
+        if (body !== outcome.body) logger.warn(`[proxy] ${target.id}: the answer to ${what} held a key; it was redacted.`);
+        if (outcome.status === 401 || outcome.status === 403 || outcome.status >= 500) {
+          const id = outcome.headers.get('x-request-id');
+          logger.warn(`[proxy] ${target.id}: ${what} -> ${outcome.status}${id ? ` (x-request-id ${id})` : ''}`);
+        }
+        return new Response(body.byteLength === 0 ? null : body, { status: outcome.status, headers });
+      }
+      case 'timeout': {
+        const seconds = Number((outcome.timeoutMs / 1000).toFixed(3));
+        logger.error(`[proxy] ${target.id}: ${what} got no answer within ${seconds} s.`);
+        return proxyError(
+          504,
+          'gateway_timeout',
+          `No answer came from ${where} within ${seconds} s; the evaluation may have run and been billed, so treat it as unknown.`,
+        );
+      }
+      case 'redirect': {
+        const to = outcome.location && URL.canParse(outcome.location) ? new URL(outcome.location).host : 'another address';
+        logger.error(`[proxy] ${target.id}: ${what} was redirected (${outcome.status}) to ${to}; not followed.`);
+        return proxyError(
+          502,
+          'bad_gateway',
+          `${where} answered with a redirect (${outcome.status}) to ${to}; the proxy does not follow redirects with a key, so set the target's URL to the final address.`,
+        );
+      }
+      case 'unreachable':
+        logger.error(`[proxy] ${target.id}: ${what} failed: ${outcome.detail}`);
+        return proxyError(
+          502,
+          'bad_gateway',
+          `Could not reach ${where} (${outcome.detail}); check its URL and that the service is up.`,
+        );
+      case 'cancelled':
+        // The browser went away: nobody reads this answer.
+        return new Response(null, { status: 499 });
+    }
+  };
+
+  app.post('/api/targets/:id/v1/evaluate', (c) => relay(c, 'evaluate'));
+  app.get('/api/targets/:id/v1/models', (c) => relay(c, 'models'));
+  app.all('/api/targets/:id/v1/evaluate', () =>
+    proxyError(405, 'method_not_allowed', 'The evaluate route takes POST only.', { allow: 'POST' }),
+  );
+  app.all('/api/targets/:id/v1/models', () =>
+    proxyError(405, 'method_not_allowed', 'The models route takes GET only.', { allow: 'GET, HEAD' }),
+  );
+  app.all('/api/targets', () =>
+    proxyError(405, 'method_not_allowed', 'The target list takes GET only.', { allow: 'GET, HEAD' }),
+  );
+  app.all('/api/*', (c) =>
+    proxyError(
+      404,
+      'not_found',
+      `${c.req.path} is not a route of this workbench; the proxy serves /api/targets and /api/targets/<id>/v1/evaluate and /v1/models.`,
+    ),
+  );
+  return app;
+}

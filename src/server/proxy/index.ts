@@ -1,0 +1,59 @@
+// The key-holding proxy, assembled from the environment: the same code serves `npm start` and `npm run dev`.
+import type { Hono } from 'hono';
+import type { TargetInfo } from '../../client/workbenchApi';
+import type { ServerEnv } from '../env';
+import { createProxyApp } from './app';
+import type { Logger } from './log';
+import { HostPolicy } from './security';
+import type { ServedAddress } from './security';
+import { targetInfo, targetsFromEnv } from './targets';
+import type { Transport } from './targets';
+
+export { createProxyApp, proxyError, readLimitedBody, redactBody } from './app';
+export type { ProxyAppOptions, ProxyErrorType } from './app';
+export { createLogger, redact, REDACTED } from './log';
+export type { Logger, LogLevel, LogWrite } from './log';
+export { allowedHostValues, checkWorkbenchHeader, HostPolicy, WORKBENCH_HEADER } from './security';
+export type { Refusal, ServedAddress } from './security';
+export { LOCAL_LABEL, localTarget, targetInfo, targetsFromEnv } from './targets';
+export type { ProxyTarget, Transport } from './targets';
+
+/** The proxy of one workbench server. */
+export interface WorkbenchProxy {
+  app: Hono;
+  /** What GET /api/targets lists (and what start prints). */
+  targets: TargetInfo[];
+  hostPolicy: HostPolicy;
+  /** Every key the proxy holds, for redaction. */
+  secrets: string[];
+}
+
+/** Builds the proxy for a parsed environment; `servedAt` is read per request, since the port is known once listening. */
+export function createWorkbenchProxy(
+  env: ServerEnv,
+  options: { servedAt: () => ServedAddress | null; logger: Logger; transport?: Transport },
+): WorkbenchProxy {
+  const targets = targetsFromEnv(env, { transport: options.transport });
+  const hostPolicy = new HostPolicy(options.servedAt);
+  const app = createProxyApp({
+    targets,
+    hostPolicy,
+    upstreamTimeoutMs: env.upstreamTimeoutMs,
+    bodyLimitBytes: env.bodyLimitBytes,
+    logger: options.logger,
+  });
+  return { app, targets: targets.map(targetInfo), hostPolicy, secrets: targets.map((t) => t.secret) };
+}
+
+/** One line per target for a terminal: id, label, host and evaluate path; never a key. */
+export function describeTargets(targets: readonly TargetInfo[]): string[] {
+  const idWidth = Math.max(...targets.map((t) => t.id.length));
+  const labelWidth = Math.max(...targets.map((t) => t.label.length));
+  return targets.map((t) => {
+    const where = t.kind === 'local' ? 'in-process' : `${t.host}  ${t.evaluatePath}`;
+    return `  ${t.id.padEnd(idWidth)}  ${t.label.padEnd(labelWidth)}  ${where}`;
+  });
+}
+
+/** True when the local reference is the only target: the UI and the terminal then say how to add a key. */
+export const onlyLocal = (targets: readonly TargetInfo[]): boolean => targets.every((t) => t.kind === 'local');

@@ -1,0 +1,113 @@
+// The workbench server: the built SPA from dist/ and the proxy on one port. Binds a socket.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import type { TargetInfo } from '../../client/workbenchApi';
+import type { ServerEnv } from '../env';
+import { createWorkbenchProxy } from './index';
+import type { WorkbenchProxy } from './index';
+import type { Logger } from './log';
+import type { HostPolicy, ServedAddress } from './security';
+import type { Transport } from './targets';
+import { proxyError } from './app';
+
+// Vite names every file under assets/ by its content hash: a changed file gets a new name, so caching forever is safe.
+const HASHED_ASSETS = 'public, max-age=31536000, immutable';
+
+/** The headers every page and file carries: no framing (a framed workbench could be clicked into spending a key). */
+const PAGE_HEADERS: Record<string, string> = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'content-security-policy': "frame-ancestors 'none'",
+};
+
+const acceptsHtml = (accept: string | undefined): boolean => (accept ?? '').includes('text/html');
+
+/** The Hono app of the whole server: Host check, the proxy under /api, then the static SPA with its fallback. */
+export function createWorkbenchApp(options: { proxy: WorkbenchProxy; distDir: string; hostPolicy: HostPolicy }): Hono {
+  const { distDir, hostPolicy } = options;
+  const app = new Hono();
+  app.use('*', async (c, next) => {
+    const refusal = hostPolicy.checkHost(c.req.header('host'));
+    if (refusal) return proxyError(refusal.status, 'forbidden', refusal.message);
+    await next();
+    for (const [name, value] of Object.entries(PAGE_HEADERS)) c.res.headers.set(name, value);
+  });
+  app.route('/', options.proxy.app);
+  app.use(
+    '/assets/*',
+    serveStatic({ root: distDir, onFound: (_path, c) => void c.header('Cache-Control', HASHED_ASSETS) }),
+  );
+  app.use('*', serveStatic({ root: distDir, onFound: (_path, c) => void c.header('Cache-Control', 'no-cache') }));
+  // A page the SPA routes itself (a reload on a deep link) gets index.html; a missing file stays a 404.
+  app.get('*', async (c, next) => {
+    if (c.req.path.startsWith('/assets/') || !acceptsHtml(c.req.header('accept'))) return next();
+    return serveStatic({
+      root: distDir,
+      path: 'index.html',
+      onFound: (_path, ctx) => void ctx.header('Cache-Control', 'no-cache'),
+    })(c, next);
+  });
+  app.notFound((c) => c.text('Not found.', 404));
+  return app;
+}
+
+/** A running workbench server. */
+export interface WorkbenchServer {
+  /** The address to open in a browser, e.g. http://127.0.0.1:5173. */
+  url: string;
+  port: number;
+  targets: TargetInfo[];
+  close(): Promise<void>;
+}
+
+/** The URL a browser on this machine uses for a bound address (a wildcard bind is reached through 127.0.0.1). */
+export function browserUrl(host: string, port: number): string {
+  const h = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${h.includes(':') ? `[${h}]` : h}:${port}`;
+}
+
+/** Serves dist/ and the proxy on env.host:env.port (port 0: any free port); resolves once listening. */
+export async function serveWorkbench(options: {
+  env: ServerEnv;
+  distDir: string;
+  logger: Logger;
+  transport?: Transport;
+}): Promise<WorkbenchServer> {
+  const { env, logger } = options;
+  let served: ServedAddress | null = null;
+  const proxy = createWorkbenchProxy(env, { servedAt: () => served, logger, transport: options.transport });
+  const app = createWorkbenchApp({ proxy, distDir: options.distDir, hostPolicy: proxy.hostPolicy });
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`Port ${env.port} on ${env.host} is already in use: stop the other server or set PORT.`)
+          : error,
+      );
+    };
+    server.once('error', onError);
+    server.listen(env.port, env.host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  served = { hostnames: [env.host, address.address], port: address.port };
+  server.on('error', (error) => logger.error(`[server] ${error.message}`));
+  return {
+    url: browserUrl(env.host, address.port),
+    port: address.port,
+    targets: proxy.targets,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Keep-alive connections would hold close() open until they time out.
+        server.closeAllConnections();
+      }),
+  };
+}

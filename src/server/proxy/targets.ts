@@ -1,0 +1,103 @@
+// The proxy's targets: where each one's calls go and which credential it adds. Built from configuration only.
+import { DEFAULT_EVALUATE_PATH } from '../../contract';
+import type { TargetInfo, TargetKind } from '../../client/workbenchApi';
+import type { ServerEnv } from '../env';
+import { createReferenceApp } from '../reference/app';
+import { referenceOptionsFromEnv } from '../reference/options';
+
+/** Sends one request to a target's upstream and resolves with its response. */
+export type Transport = (request: Request) => Promise<Response>;
+
+/** A target as the proxy holds it: public facts plus the credential, which never leaves the server. */
+export interface ProxyTarget {
+  id: string;
+  label: string;
+  kind: TargetKind;
+  /** Upstream base URL, from configuration only. */
+  baseUrl: string;
+  evaluatePath: string;
+  /** Shown to the browser instead of the URL: a URL may carry credentials. */
+  host: string;
+  /** The header that carries the key, and its full value. */
+  credential: { header: string; value: string };
+  /** The key alone, so that it can be redacted from logs and responses. */
+  secret: string;
+  transport: Transport;
+}
+
+export const LOCAL_LABEL = 'Local reference (not a language model)';
+// The in-process reference is reached without a socket; this origin only gives its requests a well-formed URL.
+const LOCAL_ORIGIN = 'http://local-reference.invalid';
+
+/** The browser's view of a target: no key, no URL, nothing that could carry a credential. */
+export function targetInfo(target: ProxyTarget): TargetInfo {
+  return {
+    id: target.id,
+    label: target.label,
+    kind: target.kind,
+    host: target.host,
+    evaluatePath: target.evaluatePath,
+  };
+}
+
+// Bound so that a test or caller replacing globalThis.fetch later does not change where the proxy sends.
+const networkTransport: Transport = (request) => fetch(request);
+
+/** The in-process reference service, with the first of its configured keys. */
+export function localTarget(env: Readonly<Record<string, string | undefined>>): ProxyTarget {
+  const options = referenceOptionsFromEnv(env);
+  const app = createReferenceApp(options);
+  const key = options.apiKeys[0]!;
+  return {
+    id: 'local',
+    label: LOCAL_LABEL,
+    kind: 'local',
+    baseUrl: LOCAL_ORIGIN,
+    evaluatePath: DEFAULT_EVALUATE_PATH,
+    host: 'in-process',
+    credential: { header: 'Authorization', value: `Bearer ${key}` },
+    secret: key,
+    transport: async (request) => app.fetch(request),
+  };
+}
+
+/** Every target the environment configures: direct and gateway when their pairs are set, local always, last. */
+export function targetsFromEnv(env: ServerEnv, options: { transport?: Transport } = {}): ProxyTarget[] {
+  const transport = options.transport ?? networkTransport;
+  const targets: ProxyTarget[] = [];
+  if (env.direct) {
+    const host = new URL(env.direct.baseUrl).host;
+    targets.push({
+      id: 'direct',
+      label: `Evaluation Service (${host})`,
+      kind: 'direct',
+      baseUrl: env.direct.baseUrl,
+      evaluatePath: env.direct.evaluatePath,
+      host,
+      credential: { header: 'Authorization', value: `Bearer ${env.direct.apiKey}` },
+      secret: env.direct.apiKey,
+      transport,
+    });
+  }
+  if (env.gateway) {
+    const host = new URL(env.gateway.baseUrl).host;
+    const bearer = env.gateway.authHeader.toLowerCase() === 'authorization';
+    targets.push({
+      id: 'gateway',
+      label: `Gateway (${host})`,
+      kind: 'gateway',
+      baseUrl: env.gateway.baseUrl,
+      evaluatePath: env.gateway.evaluatePath,
+      host,
+      // A custom header (x-api-key and the like) carries the raw key, as gateways expect.
+      credential: {
+        header: env.gateway.authHeader,
+        value: bearer ? `Bearer ${env.gateway.apiKey}` : env.gateway.apiKey,
+      },
+      secret: env.gateway.apiKey,
+      transport,
+    });
+  }
+  targets.push(localTarget(env.raw));
+  return targets;
+}
