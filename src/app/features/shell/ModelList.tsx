@@ -1,0 +1,34 @@
+// The selected target's models, listed through the proxy by React Query.
+import { useQuery } from '@tanstack/react-query';
+import { modelsQueryOptions } from '../../queries/models';
+
+/** The model aliases a target offers, as chips with their descriptions on hover. */
+export function ModelList({ targetId }: { targetId: string }) {
+  const models = useQuery(modelsQueryOptions(targetId));
+  if (models.isPending) {
+    return (
+      <span className="muted" data-testid="shell.modelsLoading">
+        Loading models…
+      </span>
+    );
+  }
+  if (models.isError) {
+    return (
+      <span className="error-text" data-testid="shell.modelsError" title={models.error.message}>
+        Models unavailable: {models.error.message}
+      </span>
+    );
+  }
+  return (
+    <ul className="model-list" data-testid="shell.models" aria-label="Models">
+      {models.data.models.map((m) => (
+        <li key={m.name} className="model-chip" data-testid="shell.model" title={modelTitle(m)}>
+          {m.name}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const modelTitle = (m: { description?: string; release_date?: string }): string =>
+  [m.description, m.release_date && `Released ${m.release_date}`].filter(Boolean).join(' · ');

@@ -1,0 +1,46 @@
+// The target picker: every proxy target by label, with its kind (and host, for a real service) beside it.
+import type { TargetInfo } from '../../queries/targets';
+
+interface TargetPickerProps {
+  targets: readonly TargetInfo[];
+  selected: TargetInfo;
+  onSelect: (id: string) => void;
+}
+
+/** A native select (keyboard and screen readers for free) plus a badge that names the target's kind. */
+export function TargetPicker({ targets, selected, onSelect }: TargetPickerProps) {
+  return (
+    <div className="target-picker">
+      <label htmlFor="shell-target" className="visually-hidden">
+        Target
+      </label>
+      <select
+        id="shell-target"
+        data-testid="shell.targets"
+        value={selected.id}
+        onChange={(event) => onSelect(event.target.value)}
+      >
+        {targets.map((t) => (
+          <option key={t.id} value={t.id} data-kind={t.kind}>
+            {t.label}
+          </option>
+        ))}
+      </select>
+      <span className={`kind-badge kind-${selected.kind}`} data-testid="shell.targetKind" title={describeKind(selected)}>
+        {selected.kind === 'local' ? 'local' : `${selected.kind} · ${selected.host}`}
+      </span>
+    </div>
+  );
+}
+
+/** One line about where a target's requests go. */
+export function describeKind(target: TargetInfo): string {
+  switch (target.kind) {
+    case 'local':
+      return 'The local reference service, in the workbench server: free, instant, deterministic; not a language model.';
+    case 'direct':
+      return `The Evaluation Service at ${target.host}${target.evaluatePath}, with the key held by the workbench server.`;
+    case 'gateway':
+      return `A gateway at ${target.host}${target.evaluatePath}, with the key held by the workbench server.`;
+  }
+}

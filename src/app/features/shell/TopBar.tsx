@@ -1,0 +1,32 @@
+// The top bar: product name, target picker and the selected target's models.
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { TargetInfo } from '../../queries/targets';
+import { ModelList } from './ModelList';
+import { TargetPicker } from './TargetPicker';
+
+interface TopBarProps {
+  targets: UseQueryResult<TargetInfo[]>;
+  selected: TargetInfo | undefined;
+  onSelectTarget: (id: string) => void;
+}
+
+/** The app's header; shows the target list's loading and error states in place of the picker. */
+export function TopBar({ targets, selected, onSelectTarget }: TopBarProps) {
+  return (
+    <header className="top-bar" data-testid="shell.topBar">
+      <h1 className="product-name">Evaluate Workbench</h1>
+      {targets.isPending && <span className="muted">Loading targets…</span>}
+      {targets.isError && (
+        <span className="error-text" role="alert" data-testid="shell.targetsError">
+          Could not list the targets: {targets.error.message} Is <code>npm start</code> still running?
+        </span>
+      )}
+      {targets.data && selected && (
+        <>
+          <TargetPicker targets={targets.data} selected={selected} onSelect={onSelectTarget} />
+          <ModelList targetId={selected.id} />
+        </>
+      )}
+    </header>
+  );
+}
