@@ -9,6 +9,7 @@ import { exampleDoc } from '../../../src/core/example';
 import { draftRequest } from '../../../src/core/runDraft';
 import type { Compare, RunRecord, SessionDoc } from '../../../src/core/session';
 import { CompareView } from '../../../src/app/features/compare/CompareView';
+import { useCompare } from '../../../src/app/stores/compare';
 import { serveReference } from '../../../src/server/reference/serve';
 import type { RunningReference } from '../../../src/server/reference/serve';
 import { DEFAULT_API_KEY } from '../../../src/server/reference/options';
@@ -49,6 +50,7 @@ export interface HostProps {
 
 /** The CompareView as the container mounts it, with the session's comparison and runs in state. */
 export function CompareHost({ initial, doc = exampleDoc('local'), resolveTarget, onSaved }: HostProps) {
+  useState(() => useCompare.setState({ sort: 'question', onlyFlagged: false }));
   const [session, setSession] = useState<{ compare: Compare; runs: RunRecord[] }>({
     compare: initial,
     runs: [],

@@ -74,6 +74,10 @@ export function CompareColumnRunner(props: CompareColumnRunnerProps) {
 
   useEffect(() => onRunningChange(column.id, isPending), [onRunningChange, column.id, isPending]);
 
+  // Leaving the comparison (another session, or compare mode closed) stops this column's run: its answer would have
+  // no column to land in. The cancelled run is still recorded while its session is open.
+  useEffect(() => () => controller.current?.abort(), []);
+
   const status: ColumnStatus = isPending
     ? { phase: 'running', attempts }
     : mutation.isError

@@ -18,7 +18,7 @@ import {
 import { newId } from '../../../core/ids';
 import type { ComparedCell, ComparedQuestion } from '../../../core/compare';
 import type { Compare, CompareColumn, RunRecord } from '../../../core/session';
-import { useCompareView } from '../../stores/compare';
+import { useCompare } from '../../stores/compare';
 import type { ColumnControl } from './CompareColumnRunner';
 import { CompareColumnRunner } from './CompareColumnRunner';
 import { CompareQuestionRow } from './CompareQuestionRow';
@@ -55,7 +55,10 @@ const columnLabel = (c: CompareColumn): string => `${c.model.trim() || 'no model
 /** The comparison of pinned model versions. */
 export function CompareView(props: CompareViewProps) {
   const { compare, runs, onCompareChange, draftFor } = props;
-  const { sort, onlyFlagged, setSort, setOnlyFlagged } = useCompareView();
+  const sort = useCompare((s) => s.sort);
+  const onlyFlagged = useCompare((s) => s.onlyFlagged);
+  const setSort = useCompare((s) => s.setSort);
+  const setOnlyFlagged = useCompare((s) => s.setOnlyFlagged);
   const controls = useRef(new Map<string, ColumnControl>());
   const [running, setRunning] = useState<ReadonlySet<string>>(new Set());
 
