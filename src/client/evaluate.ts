@@ -93,9 +93,10 @@ interface CallResult<T> {
 
 type AttemptResult =
   | { type: 'response'; status: number; headers: Headers; text: string }
-  | { type: 'timeout' }
-  | { type: 'cancelled' }
-  | { type: 'network'; error: unknown };
+  // Without a status, but with the request id when headers came before the body stalled or broke off.
+  | { type: 'timeout'; requestId?: string }
+  | { type: 'cancelled'; requestId?: string }
+  | { type: 'network'; error: unknown; requestId?: string };
 
 /** A promise that rejects when `signal` aborts; never settles otherwise. */
 function whenAborted(signal: AbortSignal): { promise: Promise<never>; dispose: () => void } {
@@ -128,17 +129,20 @@ async function attemptOnce(
   userSignal?.addEventListener('abort', onUserAbort, { once: true });
   // NOTE: racing against the abort also stops transports that ignore the signal (an in-process app's fetch).
   const aborted = whenAborted(controller.signal);
+  let requestId: string | undefined;
   try {
     const response = await Promise.race([
       transport(url, { ...init, signal: controller.signal }),
       aborted.promise,
     ]);
+    requestId = response.headers.get('x-request-id') ?? undefined;
     const text = await Promise.race([response.text(), aborted.promise]);
     return { type: 'response', status: response.status, headers: response.headers, text };
   } catch (error) {
-    if (userSignal?.aborted) return { type: 'cancelled' };
-    if (timedOut) return { type: 'timeout' };
-    return { type: 'network', error };
+    const known = requestId === undefined ? {} : { requestId };
+    if (userSignal?.aborted) return { type: 'cancelled', ...known };
+    if (timedOut) return { type: 'timeout', ...known };
+    return { type: 'network', error, ...known };
   } finally {
     clearTimeout(timer);
     userSignal?.removeEventListener('abort', onUserAbort);
@@ -204,11 +208,11 @@ async function call<T>(
     let failure: Failure;
     let retryHeaders: Headers | null = null;
     let cause: unknown;
+    const requestId = result.type === 'response' ? result.headers.get('x-request-id') : result.requestId;
+    if (requestId) report.requestId = requestId;
 
     if (result.type === 'response') {
       report.outcome = result.status;
-      const requestId = result.headers.get('x-request-id');
-      if (requestId) report.requestId = requestId;
       if (result.status >= 200 && result.status < 300) {
         const parsed = parseJson(result.text, spec.parse);
         if (parsed.ok) {
