@@ -109,6 +109,8 @@ export class Gate {
 export class RateMeter {
   private readonly times: number[] = [];
   private head = 0;
+  /** True once a send has left the window: from then on the window is full. */
+  private spilled = false;
 
   constructor(private readonly windowMs = 10_000) {}
 
@@ -118,15 +120,20 @@ export class RateMeter {
 
   /** Sends per minute over the last window (or since the first send, when that is shorter). */
   perMinute(now: number): number {
-    while (this.head < this.times.length && this.times[this.head]! <= now - this.windowMs) this.head++;
+    while (this.head < this.times.length && this.times[this.head]! <= now - this.windowMs) {
+      this.head++;
+      this.spilled = true;
+    }
     if (this.head > 4096) {
       this.times.splice(0, this.head);
       this.head = 0;
     }
     const count = this.times.length - this.head;
     if (count === 0) return 0;
-    const span = Math.min(this.windowMs, Math.max(now - this.times[this.head]!, 1000));
-    return (count * 60_000) / span;
+    const since = now - this.times[this.head]!;
+    // A full window: sends in it over its length. Early on: intervals between sends over the time since the first.
+    if (this.spilled || since >= this.windowMs) return (count * 60_000) / this.windowMs;
+    return since < 1000 ? 0 : ((count - 1) * 60_000) / since;
   }
 }
 

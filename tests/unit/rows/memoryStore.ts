@@ -1,0 +1,30 @@
+// A RunStore in memory, for runner tests that are about the engine rather than IndexedDB.
+import type { RowOutcome, StoredAnswer } from '../../../src/core/rows/records';
+import type { RunStore } from '../../../src/core/rows/runner';
+
+export class MemoryStore implements RunStore {
+  readonly outcomes = new Map<number, RowOutcome>();
+  readonly answers = new Map<string, StoredAnswer>();
+  /** Every status written, in order, per row. */
+  readonly history = new Map<number, string[]>();
+  failNextSave: Error | null = null;
+
+  async saveOutcome(number: number, outcome: RowOutcome): Promise<void> {
+    if (this.failNextSave) {
+      const error = this.failNextSave;
+      this.failNextSave = null;
+      throw error;
+    }
+    this.outcomes.set(number, outcome);
+    this.history.set(number, [...(this.history.get(number) ?? []), outcome.status]);
+  }
+
+  async saveAnswered(number: number, outcome: RowOutcome, answer: StoredAnswer): Promise<void> {
+    this.answers.set(answer.key, answer);
+    await this.saveOutcome(number, outcome);
+  }
+
+  async findAnswer(key: string): Promise<StoredAnswer | undefined> {
+    return this.answers.get(key);
+  }
+}
