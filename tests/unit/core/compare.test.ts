@@ -16,7 +16,11 @@ import {
 } from '../../../src/core/compare';
 import type { CompareColumnInput } from '../../../src/core/compare';
 import { CompareSchema } from '../../../src/core/session';
+import type { RunRecord, Session } from '../../../src/core/session';
+import { exportFile, parseImportFile } from '../../../src/core/sessionFile';
+import { decodeShareFragment, encodeShareFragment, sessionFromShared } from '../../../src/core/shareLink';
 import { exampleRequest } from '../../helpers/fixtures';
+import { sampleSession } from '../../helpers/sessions';
 
 const request = (model: string): EvaluateRequest => ({ ...exampleRequest(), model });
 
@@ -333,5 +337,77 @@ describe('comparison edits', () => {
     const c = newComparison('local', 'model-latest', ids());
     expect(recordColumnRun(c, 'nope', 'run-1')).toBe(c);
     expect(recordColumnRun(c, 'col-2', 'run-1').runIds).toEqual({ 'col-2': 'run-1' });
+  });
+});
+
+describe('a comparison travels with its session', () => {
+  const comparedSession = (): Session => {
+    const s = sampleSession({ runs: [] });
+    const runA: RunRecord = {
+      id: 'run-a',
+      at: '2026-03-01T10:01:00.000Z',
+      targetId: 'local',
+      request: request('model-1.12.0'),
+      response: base,
+      latencyMs: 10,
+      attempts: [],
+    };
+    const runB: RunRecord = { ...runA, id: 'run-b', request: request('model-1.14.0'), response: other };
+    return {
+      ...s,
+      runs: [runA, runB],
+      compare: {
+        columns: [
+          { id: 'a', targetId: 'local', model: 'model-1.12.0' },
+          { id: 'b', targetId: 'local', model: 'model-1.14.0' },
+        ],
+        threshold: 0.3,
+        runIds: { a: 'run-a', b: 'run-b' },
+      },
+    };
+  };
+
+  /** The comparison as the view computes it from a session. */
+  const computed = (s: Session) =>
+    compareColumns(
+      s.compare!.columns.map((c) => {
+        const run = s.runs.find((r) => r.id === s.compare!.runIds[c.id]);
+        return { id: c.id, request: run?.request, response: run?.response };
+      }),
+      s.compare!.threshold,
+    );
+
+  it('through an export file and back', () => {
+    const original = comparedSession();
+    const parsed = parseImportFile(exportFile([original]));
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    const imported = parsed.sessions[0]!;
+    expect(imported.compare).toEqual(original.compare);
+    expect(computed(imported)).toEqual(computed(original));
+    // department disagrees by 0.51 > 0.3: the flag comes back too
+    expect(
+      computed(imported)
+        .questions.filter((q) => q.flagged)
+        .map((q) => q.name),
+    ).toEqual(['department']);
+  });
+
+  it('through a share link with its runs, which replay without a request', () => {
+    const original = comparedSession();
+    const decoded = decodeShareFragment(encodeShareFragment(original, { includeRuns: true }));
+    expect(decoded?.ok).toBe(true);
+    if (!decoded?.ok) return;
+    const opened = sessionFromShared(decoded.shared, 'new-id');
+    expect(opened.compare).toEqual(original.compare);
+    expect(opened.runs.every((r) => r.replayed)).toBe(true);
+    expect(computed(opened)).toEqual(computed(original));
+  });
+
+  it('through a share link without runs: columns and threshold, no run ids', () => {
+    const decoded = decodeShareFragment(encodeShareFragment(comparedSession(), { includeRuns: false }));
+    if (!decoded?.ok) throw new Error('the link did not open');
+    expect(decoded.shared.compare).toEqual({ ...comparedSession().compare, runIds: {} });
+    expect(decoded.shared.runs).toEqual([]);
   });
 });
