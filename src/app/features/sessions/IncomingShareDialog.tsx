@@ -1,0 +1,102 @@
+// Opening a share link: a preview of what it holds, imported only on confirm.
+import type { SharedSession } from '../../../core/shareLink';
+import { Dialog } from './Dialog';
+
+const PREVIEW_CHARS = 1500;
+
+/** The question names and types of a questions text, or null when the text does not parse. */
+export function questionOverview(questionsText: string): { name: string; type: string }[] | null {
+  try {
+    const value: unknown = JSON.parse(questionsText);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+    return Object.entries(value).map(([name, q]) => ({
+      name,
+      type:
+        typeof q === 'object' && q !== null && typeof (q as { type?: unknown }).type === 'string'
+          ? (q as { type: string }).type
+          : '?',
+    }));
+  } catch {
+    return null;
+  }
+}
+
+const clip = (text: string): string =>
+  text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
+
+interface IncomingShareDialogProps {
+  incoming: { ok: true; shared: SharedSession } | { ok: false; message: string };
+  onImport: () => void;
+  onDismiss: () => void;
+}
+
+/** The preview of a shared session, or why the link cannot be read. */
+export function IncomingShareDialog({ incoming, onImport, onDismiss }: IncomingShareDialogProps) {
+  if (!incoming.ok) {
+    return (
+      <Dialog title="This share link cannot be opened" onClose={onDismiss} testId="sessions.sharePreview">
+        <p role="alert" data-testid="sessions.sharePreviewError">
+          {incoming.message}
+        </p>
+        <div className="dialog-buttons">
+          <button type="button" onClick={onDismiss}>
+            Close
+          </button>
+        </div>
+      </Dialog>
+    );
+  }
+  const { shared } = incoming;
+  const questions = questionOverview(shared.doc.questionsText);
+  const runs = shared.runs.length;
+  return (
+    <Dialog title="Import a shared session?" onClose={onDismiss} testId="sessions.sharePreview">
+      <dl className="share-preview">
+        <dt>Name</dt>
+        <dd data-testid="sessions.sharePreviewName">{shared.name}</dd>
+        <dt>Target and model</dt>
+        <dd>
+          {shared.doc.targetId} · {shared.doc.model || 'no model'}
+        </dd>
+        <dt>State ({shared.doc.stateMode === 'json' ? 'JSON' : 'text'})</dt>
+        <dd>
+          <pre data-testid="sessions.sharePreviewState">{clip(shared.doc.stateText)}</pre>
+        </dd>
+        <dt>Questions</dt>
+        <dd data-testid="sessions.sharePreviewQuestions">
+          {questions ? (
+            <ul>
+              {questions.map((q) => (
+                <li key={q.name}>
+                  <code>{q.name}</code> ({q.type})
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <pre>{clip(shared.doc.questionsText)}</pre>
+          )}
+        </dd>
+        <dt>Runs</dt>
+        <dd data-testid="sessions.sharePreviewRuns">
+          {runs === 0
+            ? 'None: run it yourself after importing.'
+            : `${runs} run${runs === 1 ? '' : 's'}, whose answers are shown as they were sent, without calling the service.`}
+        </dd>
+      </dl>
+      <div className="dialog-buttons">
+        <button
+          type="button"
+          className="primary"
+          onClick={onImport}
+          data-autofocus
+          data-testid="sessions.shareImport"
+        >
+          Import session
+        </button>
+        <button type="button" onClick={onDismiss} data-testid="sessions.shareDismiss">
+          Don't import
+        </button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,89 @@
+// The save line: saved / saving / waiting, and when saving fails (a full disk above all) what to do, with the
+// unsaved change one click from a file. Also whether the browser may evict the sessions.
+import type { SaveStatus } from '../../persistence/autosave';
+import type { Persistence } from '../../persistence/storageManager';
+
+interface SaveStatusLineProps {
+  save: SaveStatus;
+  persistence: Persistence | 'unknown';
+  storageUse?: { usage: number; quota: number };
+  unavailableMessage?: string;
+  onRetry: () => void;
+  onExportUnsaved: () => void;
+}
+
+const mb = (bytes: number): string => `${(bytes / 1_000_000).toFixed(bytes < 10_000_000 ? 1 : 0)} MB`;
+const clock = (iso: string): string => new Date(iso).toLocaleTimeString(undefined, { timeStyle: 'short' });
+
+/** Storage health under the session list. */
+export function SaveStatusLine({
+  save,
+  persistence,
+  storageUse,
+  unavailableMessage,
+  onRetry,
+  onExportUnsaved,
+}: SaveStatusLineProps) {
+  if (unavailableMessage) {
+    return (
+      <div
+        className="save-status is-failed"
+        role="alert"
+        data-testid="sessions.saveStatus"
+        data-state="unavailable"
+      >
+        <p>{unavailableMessage}</p>
+        <button type="button" onClick={onExportUnsaved}>
+          Export this session
+        </button>
+      </div>
+    );
+  }
+  if (save.state === 'failed') {
+    return (
+      <div
+        className="save-status is-failed"
+        role="alert"
+        data-testid="sessions.saveStatus"
+        data-state="failed"
+      >
+        <p>{save.message}</p>
+        {save.quota && storageUse && (
+          <p className="muted">
+            This site uses {mb(storageUse.usage)} of {mb(storageUse.quota)} the browser allows.
+          </p>
+        )}
+        <div className="save-status-buttons">
+          <button type="button" onClick={onRetry} data-testid="sessions.retrySave">
+            Try again
+          </button>
+          <button type="button" onClick={onExportUnsaved} data-testid="sessions.exportUnsaved">
+            Export unsaved work
+          </button>
+        </div>
+      </div>
+    );
+  }
+  const text =
+    save.state === 'saving'
+      ? 'Saving…'
+      : save.state === 'pending'
+        ? 'Unsaved changes…'
+        : save.savedAt
+          ? `All changes saved (${clock(save.savedAt)})`
+          : 'All changes saved';
+  return (
+    <div className="save-status" data-testid="sessions.saveStatus" data-state={save.state}>
+      <span role="status">{text}</span>
+      {persistence === 'refused' && (
+        <span
+          className="muted"
+          title="The browser keeps this site's data on a best-effort basis and may clear it when the disk runs low. Export sessions you cannot lose."
+        >
+          {' '}
+          · storage not persistent
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,545 @@
+// The sessions the user keeps, as UI state: the sidebar's list and search, which session is open, the save status
+// and storage health, the undo toast, and a share link waiting for confirmation. Storage goes through the repo; the
+// open session's content lives in the workbench store and reaches here through a WorkbenchBinding.
+import { z } from 'zod';
+import { create } from 'zustand';
+import { exampleDoc } from '../../core/example';
+import { newId } from '../../core/ids';
+import type { Session, SessionDoc } from '../../core/session';
+import { describeProblem, exportFile, exportFileName, parseImportFile } from '../../core/sessionFile';
+import { matchPlace, matchesSession, queryTerms } from '../../core/sessionSearch';
+import { decodeShareFragment, encodeShareLink, sessionFromShared } from '../../core/shareLink';
+import type { SharedSession } from '../../core/shareLink';
+import { Autosave } from '../persistence/autosave';
+import type { SaveStatus } from '../persistence/autosave';
+import { installSaveLifecycle } from '../persistence/lifecycle';
+import { copyName, newSession } from '../persistence/sessionsRepo';
+import type { UnreadableRow, SessionsRepo } from '../persistence/sessionsRepo';
+import { describeStorageError } from '../persistence/storageErrors';
+import { estimateStorage, requestPersistentStorage } from '../persistence/storageManager';
+import type { Persistence } from '../persistence/storageManager';
+
+/** What the workbench holds of a session: the part that changes while the user works. */
+export type SessionContent = Pick<Session, 'doc' | 'runs' | 'compare'>;
+
+/** How the sessions store talks to the main screen, without importing it. */
+export interface WorkbenchBinding {
+  /** Shows this session in the workbench: its editors' text, its runs' answers, its comparison. */
+  load(session: Session): void;
+  /** Calls back whenever the user changes the content; returns the unsubscribe function. */
+  subscribe(onChange: (content: SessionContent) => void): () => void;
+}
+
+/** A sidebar entry: what the list shows and searches, without the runs. */
+export interface SessionSummary {
+  id: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+  runCount: number;
+  doc: SessionDoc;
+}
+
+/** The one toast: what happened, optionally with Undo. */
+export interface Notice {
+  id: number;
+  tone: 'info' | 'error';
+  text: string;
+  undoDeleteOf?: string;
+}
+
+/** A file the UI should hand to the user (download). */
+export interface FileToSave {
+  fileName: string;
+  text: string;
+}
+
+/** What sharing produced: a link to copy, or a file to save instead (with why). */
+export type ShareOutcome = { kind: 'link'; url: string } | { kind: 'file'; file: FileToSave; reason: string };
+
+export interface SessionsInit {
+  repo: SessionsRepo;
+  binding?: WorkbenchBinding;
+  /** location.hash at start, for share links. */
+  hash?: string;
+  /** The page URL links are made from (without fragment). */
+  pageUrl?: string;
+  /** Removes the share fragment from the address bar once handled. */
+  clearHash?: () => void;
+  /** Default target for new sessions when none is open. */
+  defaultTargetId?: string;
+  /** Installs page-hide flushing (off in component tests). */
+  lifecycle?: boolean;
+  autosaveDelayMs?: number;
+}
+
+export interface SessionsState {
+  phase: 'idle' | 'loading' | 'ready' | 'unavailable';
+  /** Why sessions cannot be stored in this browser (phase 'unavailable'). */
+  unavailableMessage?: string;
+  list: SessionSummary[];
+  unreadable: UnreadableRow[];
+  query: string;
+  openId: string | null;
+  /** The open session as last known here (content mirrored from the workbench). */
+  open: Session | null;
+  save: SaveStatus;
+  persistence: Persistence | 'unknown';
+  storageUse?: { usage: number; quota: number };
+  notice: Notice | null;
+  /** A share link opened with the page, waiting for the user to import it or not. */
+  incomingShare: { ok: true; shared: SharedSession } | { ok: false; message: string } | null;
+
+  init(options: SessionsInit): Promise<void>;
+  dispose(): void;
+  setQuery(query: string): void;
+  newSession(): Promise<void>;
+  openSession(id: string): Promise<void>;
+  rename(id: string, name: string): Promise<void>;
+  duplicate(id: string): Promise<void>;
+  remove(id: string): Promise<void>;
+  undoRemove(id: string): Promise<void>;
+  dismissNotice(): void;
+  /** The open session's content changed in the workbench. */
+  contentChanged(content: SessionContent): void;
+  /** Writes pending changes now (the Retry button). */
+  retrySave(): Promise<void>;
+  exportSessions(ids: readonly string[] | 'all'): Promise<FileToSave | null>;
+  /** The sessions with unsaved changes, from memory, as a file (when storage is full). */
+  exportUnsaved(): FileToSave | null;
+  importText(text: string): Promise<void>;
+  share(id: string, includeRuns: boolean): Promise<ShareOutcome | null>;
+  acceptShare(): Promise<void>;
+  dismissShare(): Promise<void>;
+}
+
+/** Deleted sessions stay recoverable this long; older ones are purged at the next start. */
+export const DELETED_RETENTION_MS = 10 * 60_000;
+const OPEN_SESSION_KEY = 'openSessionId';
+
+const summaryOf = (s: Session): SessionSummary => ({
+  id: s.id,
+  name: s.name,
+  createdAt: s.createdAt,
+  updatedAt: s.updatedAt,
+  runCount: s.runs.length,
+  doc: s.doc,
+});
+const newestFirst = (a: SessionSummary, b: SessionSummary): number =>
+  a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.id.localeCompare(b.id);
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+const sameDoc = (a: SessionDoc, b: SessionDoc): boolean =>
+  a === b ||
+  (a.stateMode === b.stateMode &&
+    a.stateText === b.stateText &&
+    a.questionsText === b.questionsText &&
+    a.targetId === b.targetId &&
+    a.model === b.model);
+// Runs are immutable records: after a load, the workbench holds the same ones (or equal copies with the same ids).
+const sameRuns = (a: Session['runs'], b: Session['runs']): boolean =>
+  a === b || (a.length === b.length && a.every((run, i) => run === b[i] || run.id === b[i]?.id));
+const sameCompare = (a: Session['compare'], b: Session['compare']): boolean =>
+  a === b || JSON.stringify(a) === JSON.stringify(b);
+
+/** "Untitled session", or "Untitled session 2" when taken. */
+export function untitledName(taken: readonly { name: string }[]): string {
+  const names = new Set(taken.map((s) => s.name));
+  if (!names.has('Untitled session')) return 'Untitled session';
+  for (let n = 2; ; n++) if (!names.has(`Untitled session ${n}`)) return `Untitled session ${n}`;
+}
+
+/** The sidebar's entries for a query, and whether each matched by name or by content. */
+export function visibleSessions(
+  list: readonly SessionSummary[],
+  query: string,
+): { session: SessionSummary; matched: 'name' | 'content' }[] {
+  const terms = queryTerms(query);
+  return list
+    .filter((s) => matchesSession(s, terms))
+    .map((session) => ({ session, matched: terms.length === 0 ? 'name' : matchPlace(session, terms) }));
+}
+
+/** Makes a sessions store; the app uses the one below, tests may make their own. */
+export function createSessionsStore() {
+  let repo: SessionsRepo | null = null;
+  let binding: WorkbenchBinding | undefined;
+  let autosave: Autosave<Session> | null = null;
+  let teardown: (() => void)[] = [];
+  let noticeSeq = 0;
+  let options: SessionsInit | null = null;
+  // Set while the store itself loads a session into the workbench, so the echo is not taken for an edit.
+  let loading = false;
+
+  return create<SessionsState>()((set, get) => {
+    const notify = (tone: Notice['tone'], text: string, undoDeleteOf?: string): void => {
+      noticeSeq += 1;
+      set({ notice: { id: noticeSeq, tone, text, ...(undoDeleteOf ? { undoDeleteOf } : {}) } });
+    };
+
+    const upsertSummary = (session: Session): void => {
+      const list = get().list.filter((s) => s.id !== session.id);
+      list.push(summaryOf(session));
+      set({ list: list.sort(newestFirst) });
+    };
+
+    /** The latest content of a session: the open one from memory, others from storage. */
+    const current = async (id: string): Promise<Session | undefined> => {
+      const open = get().open;
+      if (open && open.id === id) return open;
+      const unsaved = autosave?.unsaved().find((s) => s.id === id);
+      return unsaved ?? (await repo?.get(id));
+    };
+
+    const show = async (session: Session): Promise<void> => {
+      set({ open: session, openId: session.id });
+      loading = true;
+      try {
+        binding?.load(session);
+      } finally {
+        loading = false;
+      }
+      try {
+        await repo?.setMeta(OPEN_SESSION_KEY, session.id);
+      } catch {
+        // Remembering the open session is a convenience; the save line reports storage trouble.
+      }
+    };
+
+    const createAndShow = async (doc: SessionDoc, name: string): Promise<void> => {
+      const session = newSession(doc, name);
+      upsertSummary(session);
+      await show(session);
+      if (!repo) return;
+      autosave?.schedule(session);
+      await autosave?.flush();
+    };
+
+    const templateDoc = (): SessionDoc =>
+      exampleDoc(get().open?.doc.targetId ?? options?.defaultTargetId ?? 'local');
+
+    const refreshStorageUse = async (): Promise<void> => {
+      const use = await estimateStorage();
+      if (use) set({ storageUse: use });
+    };
+
+    return {
+      phase: 'idle',
+      list: [],
+      unreadable: [],
+      query: '',
+      openId: null,
+      open: null,
+      save: { state: 'idle', quota: false },
+      persistence: 'unknown',
+      notice: null,
+      incomingShare: null,
+
+      async init(init) {
+        if (get().phase !== 'idle') return;
+        options = init;
+        repo = init.repo;
+        binding = init.binding;
+        set({ phase: 'loading' });
+        autosave = new Autosave<Session>({
+          write: (s) => init.repo.put(s),
+          keyOf: (s) => s.id,
+          delayMs: init.autosaveDelayMs ?? 400,
+          onStatus: (save) => {
+            set({ save });
+            if (save.quota) void refreshStorageUse();
+          },
+        });
+        if (init.lifecycle !== false && typeof window !== 'undefined') {
+          const saver = autosave;
+          teardown.push(
+            installSaveLifecycle({
+              flush: () => saver.flush(),
+              hasUnsaved: () => saver.unsaved().length > 0,
+              failed: () => saver.current.state === 'failed',
+            }),
+          );
+        }
+        if (binding) {
+          teardown.push(
+            binding.subscribe((content) => {
+              if (!loading) get().contentChanged(content);
+            }),
+          );
+        }
+        if (init.hash) {
+          const decoded = decodeShareFragment(init.hash);
+          if (decoded) set({ incomingShare: decoded });
+        }
+
+        let listing;
+        try {
+          await init.repo.purgeDeleted(DELETED_RETENTION_MS);
+          listing = await init.repo.listAll();
+        } catch (error) {
+          // No IndexedDB (a locked-down profile, a failed upgrade): the workbench still runs, unsaved.
+          repo = null;
+          autosave.dispose();
+          autosave = null;
+          set({
+            phase: 'unavailable',
+            unavailableMessage: `Sessions cannot be saved in this browser (${errorText(error).replace(/\.$/, '')}); export your work to keep it.`,
+          });
+          await show(newSession(templateDoc(), 'Untitled session'));
+          return;
+        }
+        set({ list: listing.sessions.map(summaryOf), unreadable: listing.unreadable, phase: 'ready' });
+        void requestPersistentStorage().then((persistence) => set({ persistence }));
+
+        const lastOpen = await init.repo.getMeta(OPEN_SESSION_KEY, z.string()).catch(() => undefined);
+        const first = listing.sessions.find((s) => s.id === lastOpen) ?? listing.sessions[0];
+        if (first) await show(first);
+        // A first visit through a share link opens the shared session on confirm, not an example beside it.
+        else if (!get().incomingShare?.ok) await createAndShow(templateDoc(), 'Example session');
+      },
+
+      dispose() {
+        for (const off of teardown) off();
+        teardown = [];
+        autosave?.dispose();
+        autosave = null;
+        repo = null;
+        binding = undefined;
+        options = null;
+      },
+
+      setQuery(query) {
+        set({ query });
+      },
+
+      async newSession() {
+        await autosave?.flush();
+        await createAndShow(templateDoc(), untitledName(get().list));
+      },
+
+      async openSession(id) {
+        if (get().openId === id) return;
+        await autosave?.flush();
+        try {
+          const session = await current(id);
+          if (!session) {
+            notify('error', 'That session is no longer stored; it may have been deleted in another tab.');
+            set({ list: get().list.filter((s) => s.id !== id) });
+            return;
+          }
+          await show(session);
+        } catch (error) {
+          notify('error', `This session could not be opened: ${errorText(error)}`);
+        }
+      },
+
+      async rename(id, rawName) {
+        const name = rawName.trim();
+        if (name === '') return;
+        const session = await current(id);
+        if (!session || session.name === name) return;
+        const renamed = { ...session, name, updatedAt: new Date().toISOString() };
+        if (get().openId === id) set({ open: renamed });
+        upsertSummary(renamed);
+        autosave?.schedule(renamed);
+        await autosave?.flush();
+      },
+
+      async duplicate(id) {
+        await autosave?.flush();
+        const session = await current(id);
+        if (!session) return;
+        const at = new Date().toISOString();
+        const copy: Session = {
+          ...session,
+          id: newId(),
+          name: copyName(session.name),
+          createdAt: at,
+          updatedAt: at,
+        };
+        upsertSummary(copy);
+        await show(copy);
+        autosave?.schedule(copy);
+        await autosave?.flush();
+      },
+
+      async remove(id) {
+        const summary = get().list.find((s) => s.id === id);
+        if (!summary) return;
+        await autosave?.flush();
+        autosave?.forget(id);
+        try {
+          await repo?.remove(id);
+        } catch (error) {
+          notify('error', `“${summary.name}” could not be deleted: ${describeStorageError(error)}`);
+          return;
+        }
+        const list = get().list.filter((s) => s.id !== id);
+        set({ list });
+        notify('info', `Deleted “${summary.name}”.`, id);
+        if (get().openId === id) {
+          const next = list[0] ? await current(list[0].id) : undefined;
+          if (next) await show(next);
+          else await createAndShow(templateDoc(), untitledName(list));
+        }
+      },
+
+      async undoRemove(id) {
+        try {
+          const session = await repo?.undoRemove(id);
+          if (!session) {
+            notify('error', 'That session can no longer be restored.');
+            return;
+          }
+          upsertSummary(session);
+          set({ notice: null });
+          await show(session);
+        } catch (error) {
+          notify('error', `The session could not be restored: ${describeStorageError(error)}`);
+        }
+      },
+
+      dismissNotice() {
+        set({ notice: null });
+      },
+
+      contentChanged(content) {
+        const open = get().open;
+        if (!open) return;
+        if (
+          sameDoc(open.doc, content.doc) &&
+          sameRuns(open.runs, content.runs) &&
+          sameCompare(open.compare, content.compare)
+        ) {
+          return;
+        }
+        const { compare, ...rest } = content;
+        const { compare: _old, ...base } = open;
+        const next: Session = {
+          ...base,
+          ...rest,
+          ...(compare ? { compare } : {}),
+          updatedAt: new Date().toISOString(),
+        };
+        set({ open: next });
+        upsertSummary(next);
+        autosave?.schedule(next);
+      },
+
+      async retrySave() {
+        await autosave?.flush();
+      },
+
+      async exportSessions(ids) {
+        await autosave?.flush();
+        const wanted = ids === 'all' ? get().list.map((s) => s.id) : ids;
+        const sessions: Session[] = [];
+        for (const id of wanted) {
+          const session = await current(id).catch(() => undefined);
+          if (session) sessions.push(session);
+        }
+        if (sessions.length === 0) {
+          notify('error', 'There is no session to export.');
+          return null;
+        }
+        return { fileName: exportFileName(sessions), text: exportFile(sessions) };
+      },
+
+      exportUnsaved() {
+        const unsaved = autosave?.unsaved() ?? [];
+        const open = get().open;
+        const sessions = unsaved.length > 0 ? unsaved : open ? [open] : [];
+        if (sessions.length === 0) return null;
+        return { fileName: exportFileName(sessions), text: exportFile(sessions) };
+      },
+
+      async importText(text) {
+        const parsed = parseImportFile(text);
+        if (!parsed.ok) {
+          notify('error', `Nothing was imported. ${parsed.message}`);
+          return;
+        }
+        if (!repo) {
+          notify('error', get().unavailableMessage ?? 'Sessions cannot be stored in this browser.');
+          return;
+        }
+        let result;
+        try {
+          result = await repo.importSessions(parsed.sessions);
+        } catch (error) {
+          notify('error', `Nothing was imported: ${describeStorageError(error)}`);
+          return;
+        }
+        for (const session of result.sessions) upsertSummary(session);
+        const parts = [`Imported ${plural(result.sessions.length, 'session')}`];
+        if (result.copies > 0)
+          parts.push(`${result.copies} as ${result.copies === 1 ? 'a copy' : 'copies'} (the id was taken)`);
+        let message = `${parts.join(', ')}.`;
+        if (parsed.problems.length > 0) {
+          const first = parsed.problems[0]!;
+          message += ` ${plural(parsed.problems.length, 'session')} could not be read: ${describeProblem(first)}: ${first.message}`;
+        }
+        notify(parsed.problems.length > 0 ? 'error' : 'info', message);
+        const firstImported = result.sessions[0];
+        if (firstImported) {
+          await autosave?.flush();
+          await show(firstImported);
+        }
+      },
+
+      async share(id, includeRuns) {
+        await autosave?.flush();
+        const session = await current(id);
+        if (!session) return null;
+        const link = encodeShareLink(session, {
+          pageUrl:
+            options?.pageUrl ?? (typeof location !== 'undefined' ? location.href : 'http://localhost/'),
+          includeRuns,
+        });
+        if (link.ok) return { kind: 'link', url: link.url };
+        return {
+          kind: 'file',
+          file: { fileName: exportFileName([session]), text: exportFile([session]) },
+          reason: link.reason,
+        };
+      },
+
+      async acceptShare() {
+        const incoming = get().incomingShare;
+        if (!incoming?.ok) return;
+        const session = sessionFromShared(incoming.shared, newId());
+        set({ incomingShare: null });
+        options?.clearHash?.();
+        if (repo) {
+          try {
+            await repo.importSessions([session]);
+          } catch (error) {
+            notify(
+              'error',
+              `The shared session is open but could not be saved: ${describeStorageError(error)}`,
+            );
+          }
+        }
+        await autosave?.flush();
+        upsertSummary(session);
+        await show(session);
+        const runs = session.runs.length;
+        notify(
+          'info',
+          `Imported the shared session “${session.name}”${runs > 0 ? ` with ${plural(runs, 'stored run')} (shown as sent, not run again)` : ''}.`,
+        );
+      },
+
+      async dismissShare() {
+        set({ incomingShare: null });
+        options?.clearHash?.();
+        if (!get().open) await createAndShow(templateDoc(), 'Example session');
+      },
+    };
+  });
+}
+
+/** The app's sessions store. */
+export const useSessions = createSessionsStore();
+export type SessionsStore = ReturnType<typeof createSessionsStore>;
