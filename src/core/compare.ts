@@ -12,7 +12,8 @@ import type {
 } from '../contract';
 import { disagreementOf, choiceMetrics, noulMetrics, scoreMetrics } from './metrics';
 import type { PairMetrics } from './metrics';
-import type { Compare, CompareColumn } from './session';
+import { draftRequest } from './runDraft';
+import type { Compare, CompareColumn, SessionDoc } from './session';
 
 /** What one column contributes: the request its latest run sent and the response it got, if any. */
 export interface CompareColumnInput {
@@ -344,3 +345,16 @@ export const recordColumnRun = (compare: Compare, columnId: string, runId: strin
   compare.columns.some((c) => c.id === columnId)
     ? { ...compare, runIds: { ...compare.runIds, [columnId]: runId } }
     : compare;
+
+/** What a column would send: the session's state and questions with the column's model, or the first reason not to. */
+export function columnDraft(
+  doc: SessionDoc,
+  model: string,
+  listedModels: readonly string[] = [],
+): { request: EvaluateRequest | null; problem: string | null } {
+  const draft = draftRequest({ ...doc, model }, listedModels);
+  if (draft.request && !draft.blocking) return { request: draft.request, problem: null };
+  const first = draft.problems.find((p) => p.severity === 'error');
+  const where = first?.area === 'model' ? '' : first ? `In the ${first.area}: ` : '';
+  return { request: null, problem: first ? `${where}${first.message}` : 'The request cannot be sent.' };
+}

@@ -3,11 +3,10 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import type { ClientTarget } from '../../../src/client';
-import { recordColumnRun } from '../../../src/core/compare';
+import { columnDraft, recordColumnRun } from '../../../src/core/compare';
 import type { ComparedCell, ComparedQuestion } from '../../../src/core/compare';
 import { exampleDoc } from '../../../src/core/example';
-import { draftRequest } from '../../../src/core/runDraft';
-import type { Compare, RunRecord, SessionDoc } from '../../../src/core/session';
+import type { Compare, CompareColumn, RunRecord, SessionDoc } from '../../../src/core/session';
 import { CompareView } from '../../../src/app/features/compare/CompareView';
 import { useCompare } from '../../../src/app/stores/compare';
 import { serveReference } from '../../../src/server/reference/serve';
@@ -64,17 +63,7 @@ export function CompareHost({ initial, doc = exampleDoc('local'), resolveTarget,
       }),
     [onSaved],
   );
-  const draftFor = useCallback(
-    (model: string) => {
-      const d = draftRequest({ ...doc, model });
-      const first = d.problems.find((p) => p.severity === 'error');
-      return {
-        request: d.request,
-        problem: d.request ? null : (first?.message ?? 'The request cannot be sent.'),
-      };
-    },
-    [doc],
-  );
+  const draftFor = useCallback((column: CompareColumn) => columnDraft(doc, column.model), [doc]);
   return (
     <CompareView
       sessionId="session-1"

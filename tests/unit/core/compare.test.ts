@@ -3,6 +3,7 @@ import type { EvaluateRequest, EvaluateResponse } from '../../../src/contract';
 import {
   DEFAULT_THRESHOLD,
   addColumn,
+  columnDraft,
   compareColumns,
   newComparison,
   pinColumn,
@@ -19,6 +20,7 @@ import { CompareSchema } from '../../../src/core/session';
 import type { RunRecord, Session } from '../../../src/core/session';
 import { exportFile, parseImportFile } from '../../../src/core/sessionFile';
 import { decodeShareFragment, encodeShareFragment, sessionFromShared } from '../../../src/core/shareLink';
+import { exampleDoc } from '../../../src/core/example';
 import { exampleRequest } from '../../helpers/fixtures';
 import { sampleSession } from '../../helpers/sessions';
 
@@ -409,5 +411,22 @@ describe('a comparison travels with its session', () => {
     if (!decoded?.ok) throw new Error('the link did not open');
     expect(decoded.shared.compare).toEqual({ ...comparedSession().compare, runIds: {} });
     expect(decoded.shared.runs).toEqual([]);
+  });
+});
+
+describe('columnDraft', () => {
+  it('sends the session request with the column model', () => {
+    const d = columnDraft(exampleDoc('local'), 'model-1.14.0');
+    expect(d.problem).toBeNull();
+    expect(d.request?.model).toBe('model-1.14.0');
+    expect(Object.keys(d.request!.questions)).toEqual(['is_urgent', 'department', 'frustration']);
+  });
+
+  it('says why a column cannot run: its model id, or the editors', () => {
+    expect(columnDraft(exampleDoc('local'), 'model-1.13').problem).toMatch(/product line/);
+    const broken = { ...exampleDoc('local'), questionsText: '{ "a": ' };
+    const d = columnDraft(broken, 'model-1.14.0');
+    expect(d.request).toBeNull();
+    expect(d.problem).toMatch(/^In the questions: /);
   });
 });

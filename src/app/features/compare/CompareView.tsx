@@ -31,7 +31,7 @@ export interface CompareViewProps {
   compare: Compare;
   runs: readonly RunRecord[];
   /** The request a column would send with its model, or why it cannot be sent (syntax or contract errors). */
-  draftFor: (model: string) => { request: EvaluateRequest | null; problem: string | null };
+  draftFor: (column: CompareColumn) => { request: EvaluateRequest | null; problem: string | null };
   resolveTarget: (targetId: string) => ClientTarget;
   /** Applies an edit to the session's comparison (functional, so parallel columns never overwrite each other). */
   onCompareChange: (edit: (compare: Compare) => Compare) => void;
@@ -85,7 +85,7 @@ export function CompareView(props: CompareViewProps) {
   const listed = sortQuestions(comparison.questions, sort).filter((q) => !onlyFlagged || q.flagged);
 
   const drafts = useMemo(
-    () => new Map(compare.columns.map((c) => [c.id, draftFor(c.model)])),
+    () => new Map(compare.columns.map((c) => [c.id, draftFor(c)])),
     [compare.columns, draftFor],
   );
   const blocked = [...drafts.values()].find((d) => d.problem !== null)?.problem ?? null;
