@@ -18,7 +18,7 @@ export function fakeWorkbench(): FakeWorkbench {
     content: () => store.getState().content,
     load(session) {
       bench.loads += 1;
-      store.setState({ content: { doc: session.doc, runs: session.runs, compare: session.compare } });
+      store.setState({ content: { doc: session.doc, runs: session.runs } });
     },
     subscribe(onChange) {
       return store.subscribe((state) => {

@@ -19,8 +19,11 @@ import { describeStorageError } from '../persistence/storageErrors';
 import { estimateStorage, requestPersistentStorage } from '../persistence/storageManager';
 import type { Persistence } from '../persistence/storageManager';
 
-/** What the workbench holds of a session: the part that changes while the user works. */
-export type SessionContent = Pick<Session, 'doc' | 'runs' | 'compare'>;
+/**
+ * What the workbench holds of a session: the editors' document and the runs it has on screen. The workbench may keep
+ * only the latest runs in memory; the session keeps every run it ever recorded.
+ */
+export type SessionContent = Pick<Session, 'doc' | 'runs'>;
 
 /** How the sessions store talks to the main screen, without importing it. */
 export interface WorkbenchBinding {
@@ -102,6 +105,12 @@ export interface SessionsState {
   dismissNotice(): void;
   /** The open session's content changed in the workbench. */
   contentChanged(content: SessionContent): void;
+  /** Replaces the open session's comparison (the comparison view saves through this). */
+  setCompare(compare: Session['compare']): void;
+  /** Adds a run to the open session's history (runs made outside the workbench store, e.g. comparison columns). */
+  recordRun(run: Session['runs'][number]): void;
+  /** The address's fragment changed (a share link pasted into an open tab). */
+  receiveHash(hash: string): void;
   /** Writes pending changes now (the Retry button). */
   retrySave(): Promise<void>;
   exportSessions(ids: readonly string[] | 'all'): Promise<FileToSave | null>;
@@ -137,11 +146,16 @@ const sameDoc = (a: SessionDoc, b: SessionDoc): boolean =>
     a.questionsText === b.questionsText &&
     a.targetId === b.targetId &&
     a.model === b.model);
-// Runs are immutable records: after a load, the workbench holds the same ones (or equal copies with the same ids).
-const sameRuns = (a: Session['runs'], b: Session['runs']): boolean =>
-  a === b || (a.length === b.length && a.every((run, i) => run === b[i] || run.id === b[i]?.id));
-const sameCompare = (a: Session['compare'], b: Session['compare']): boolean =>
-  a === b || JSON.stringify(a) === JSON.stringify(b);
+/**
+ * The session's runs plus those the workbench recorded since: runs are immutable and only ever appended, so the union
+ * by id, in order, loses none (the workbench keeps only its latest runs in memory). Same array when nothing is new.
+ */
+export function mergeRuns(saved: Session['runs'], onScreen: Session['runs']): Session['runs'] {
+  if (saved === onScreen) return saved;
+  const known = new Set(saved.map((r) => r.id));
+  const added = onScreen.filter((r) => !known.has(r.id));
+  return added.length === 0 ? saved : [...saved, ...added];
+}
 
 /** "Untitled session", or "Untitled session 2" when taken. */
 export function untitledName(taken: readonly { name: string }[]): string {
@@ -216,6 +230,14 @@ export function createSessionsStore() {
       await autosave?.flush();
     };
 
+    /** A user's change to the open session: kept in memory at once, saved after the debounce. */
+    const change = (next: Session): void => {
+      const changed = { ...next, updatedAt: new Date().toISOString() };
+      set({ open: changed });
+      upsertSummary(changed);
+      autosave?.schedule(changed);
+    };
+
     const templateDoc = (): SessionDoc =>
       exampleDoc(get().open?.doc.targetId ?? options?.defaultTargetId ?? 'local');
 
@@ -268,10 +290,7 @@ export function createSessionsStore() {
             }),
           );
         }
-        if (init.hash) {
-          const decoded = decodeShareFragment(init.hash);
-          if (decoded) set({ incomingShare: decoded });
-        }
+        if (init.hash) get().receiveHash(init.hash);
 
         let listing;
         try {
@@ -407,24 +426,27 @@ export function createSessionsStore() {
       contentChanged(content) {
         const open = get().open;
         if (!open) return;
-        if (
-          sameDoc(open.doc, content.doc) &&
-          sameRuns(open.runs, content.runs) &&
-          sameCompare(open.compare, content.compare)
-        ) {
-          return;
-        }
-        const { compare, ...rest } = content;
-        const { compare: _old, ...base } = open;
-        const next: Session = {
-          ...base,
-          ...rest,
-          ...(compare ? { compare } : {}),
-          updatedAt: new Date().toISOString(),
-        };
-        set({ open: next });
-        upsertSummary(next);
-        autosave?.schedule(next);
+        const runs = mergeRuns(open.runs, content.runs);
+        if (sameDoc(open.doc, content.doc) && runs === open.runs) return;
+        change({ ...open, doc: content.doc, runs });
+      },
+
+      setCompare(compare) {
+        const open = get().open;
+        if (!open || open.compare === compare) return;
+        const { compare: _previous, ...rest } = open;
+        change(compare ? { ...rest, compare } : rest);
+      },
+
+      recordRun(run) {
+        const open = get().open;
+        if (!open || open.runs.some((r) => r.id === run.id)) return;
+        change({ ...open, runs: [...open.runs, run] });
+      },
+
+      receiveHash(hash) {
+        const decoded = decodeShareFragment(hash);
+        if (decoded) set({ incomingShare: decoded });
       },
 
       async retrySave() {

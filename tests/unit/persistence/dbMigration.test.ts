@@ -42,7 +42,7 @@ describe('opening a database of the first schema version', () => {
     // The rows themselves were rewritten at the new schema version, so they parse without migrating.
     const rows = await db.sessions.toArray();
     for (const row of rows) expect(SessionSchema.safeParse(row).success).toBe(true);
-    expect(db.verno).toBe(2);
+    expect(db.verno).toBeGreaterThanOrEqual(2);
   });
 
   it('keeps a record that does not migrate, as it was, and reports it', async () => {
@@ -67,7 +67,7 @@ describe('opening a database of the first schema version', () => {
     const db = new WorkbenchDb(name);
     opened.push(db);
     await db.open();
-    expect(db.tables.map((t) => t.name).sort()).toEqual(['meta', 'sessions']);
+    expect(db.tables.map((t) => t.name)).toEqual(expect.arrayContaining(['meta', 'sessions']));
     expect(await db.sessions.orderBy('updatedAt').primaryKeys()).toEqual(['v1-beta']);
   });
 });

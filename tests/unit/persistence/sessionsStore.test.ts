@@ -2,7 +2,12 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WorkbenchDb } from '../../../src/app/persistence/db';
 import { SessionsRepo } from '../../../src/app/persistence/sessionsRepo';
-import { createSessionsStore, untitledName, visibleSessions } from '../../../src/app/stores/sessions';
+import {
+  createSessionsStore,
+  mergeRuns,
+  untitledName,
+  visibleSessions,
+} from '../../../src/app/stores/sessions';
 import type { SessionsStore } from '../../../src/app/stores/sessions';
 import { exportFile } from '../../../src/core/sessionFile';
 import { decodeShareFragment, encodeShareFragment } from '../../../src/core/shareLink';
@@ -68,7 +73,7 @@ describe('sessions store', () => {
     await reload();
     expect(store.getState().openId).toBe(before.id);
     expect(store.getState().open).toEqual(before);
-    expect(bench.content()).toEqual({ doc: before.doc, runs: before.runs, compare: undefined });
+    expect(bench.content()).toEqual({ doc: before.doc, runs: before.runs });
     expect(store.getState().list.map((s) => s.name)).toEqual(['Untitled session', 'Example session']);
   });
 
@@ -209,6 +214,49 @@ describe('sessions store', () => {
     expect((await new SessionsRepo(quotaDb).get(store.getState().openId!))?.doc.stateText).toBe(
       'precious words',
     );
+  });
+
+  it('keeps every run of the session when the workbench holds only its latest ones', async () => {
+    const run = sampleSession().runs[0]!;
+    const many = Array.from({ length: 60 }, (_, i) => ({ ...run, id: `r${i}` }));
+    await new SessionsRepo(db).put(sampleSession({ runs: many }));
+    await start();
+    // The screen keeps the latest 50 and records a new one.
+    bench.load({ ...sampleSession(), runs: many.slice(-50) });
+    bench.addRun({ ...run, id: 'r60' });
+    await store.getState().retrySave();
+    const saved = await new SessionsRepo(db).get('session-1');
+    expect(saved!.runs.map((r) => r.id)).toEqual([...many.map((r) => r.id), 'r60']);
+    expect(mergeRuns(many, many.slice(-50))).toBe(many);
+  });
+
+  it('saves the comparison and runs recorded outside the workbench', async () => {
+    await new SessionsRepo(db).put(sampleSession({ runs: [] }));
+    await start();
+    const compare = {
+      columns: [
+        { id: 'a', targetId: 'local', model: 'model-1.12.0' },
+        { id: 'b', targetId: 'local', model: 'model-1.13.0' },
+      ],
+      threshold: 0.2,
+      runIds: { a: 'run-1' },
+    };
+    store.getState().setCompare(compare);
+    store.getState().recordRun(sampleSession().runs[0]!);
+    store.getState().recordRun(sampleSession().runs[0]!);
+    await reload();
+    expect(store.getState().open).toMatchObject({ compare, runs: [sampleSession().runs[0]] });
+    store.getState().setCompare(undefined);
+    await reload();
+    expect(store.getState().open).not.toHaveProperty('compare');
+  });
+
+  it('notices a share link pasted into an open tab', async () => {
+    await start();
+    store.getState().receiveHash('#section');
+    expect(store.getState().incomingShare).toBeNull();
+    store.getState().receiveHash(encodeShareFragment(sampleSession(), { includeRuns: false }));
+    expect(store.getState().incomingShare).toMatchObject({ ok: true, shared: { name: 'Support triage' } });
   });
 
   it('names new sessions without clashing', () => {
