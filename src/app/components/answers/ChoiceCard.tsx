@@ -1,0 +1,148 @@
+// A choice answer: every option as a horizontal bar, most probable first, the chosen label highlighted.
+import { useState } from 'react';
+import { Bar, BarChart, CartesianGrid, LabelList, Tooltip, XAxis, YAxis } from 'recharts';
+import type { ChoiceAnswer } from '../../../contract';
+import { CHOICE_TOP, barChartHeight, choiceSeries, formatFixed2 } from '../../../core/answerSeries';
+import type { ChoiceBar } from '../../../core/answerSeries';
+import { useElementWidth } from '../useElementWidth';
+import { CHART, clip, labelColumnWidth } from './chartTheme';
+import { Confidence } from './Confidence';
+import { ProbabilityTable } from './ProbabilityTable';
+
+export interface ChoiceCardProps {
+  name: string;
+  answer: ChoiceAnswer;
+  /** The criteria as sent: descriptions and the order ties are broken in. */
+  criteria?: unknown;
+  /** Upper end of the probability axis (default 1); comparisons share one. */
+  probabilityMax?: number;
+}
+
+const TICKS = [0, 0.25, 0.5, 0.75, 1];
+
+/** The chart and its text equivalent for one choice answer. */
+export function ChoiceCard({ name, answer, criteria, probabilityMax = 1 }: ChoiceCardProps) {
+  const [showAll, setShowAll] = useState(false);
+  const series = choiceSeries(answer, criteria, { showAll });
+  const [ref, width] = useElementWidth<HTMLDivElement>();
+  const labelWidth = labelColumnWidth(series.shown.map((b) => b.label));
+  const data = series.shown.map((b) => ({ ...b, fill: b.chosen ? CHART.chosen : CHART.bar }));
+  const height = barChartHeight(data.length);
+  const chosen = series.all.find((b) => b.chosen);
+  const tableId = `answers-${name}-table`;
+
+  return (
+    <>
+      <p className="answer-headline">
+        <span className="answer-headline__value" data-testid="answers.choice">
+          {answer.choice}
+        </span>
+        {chosen && <span className="num answer-headline__p">p = {formatFixed2(chosen.probability)}</span>}
+        <Confidence value={answer.confidence} />
+      </p>
+      {series.tiedAtTop.length > 0 && (
+        <p className="answer-note" data-testid="answers.tie">
+          Tie at the top: {series.tiedAtTop.join(', ')} ({formatFixed2(series.all[0]!.probability)} each). The
+          service picks the first in criteria order.
+        </p>
+      )}
+      <div
+        ref={ref}
+        className={`answer-chart${series.shown.length > CHOICE_TOP ? ' answer-chart--scroll' : ''}`}
+        aria-hidden="true"
+        data-testid="answers.chart"
+      >
+        <BarChart
+          layout="vertical"
+          width={width}
+          height={height}
+          data={data}
+          margin={{ top: 2, right: 40, bottom: 2, left: 4 }}
+          barCategoryGap={3}
+          accessibilityLayer={false}
+        >
+          <CartesianGrid horizontal={false} stroke={CHART.grid} />
+          <XAxis
+            type="number"
+            domain={[0, probabilityMax]}
+            ticks={TICKS.filter((t) => t <= probabilityMax)}
+            tickFormatter={formatTick}
+            tick={{ fontSize: CHART.fontSize, fill: CHART.axis }}
+            allowDataOverflow
+          />
+          <YAxis
+            type="category"
+            dataKey="label"
+            width={labelWidth}
+            interval={0}
+            tickFormatter={(l: string) => clip(l)}
+            tick={{ fontSize: CHART.fontSize, fill: CHART.axis }}
+          />
+          <Tooltip
+            cursor={{ fill: 'rgba(35, 87, 198, 0.06)' }}
+            content={<ChoiceTooltip />}
+            isAnimationActive={false}
+          />
+          <Bar dataKey="probability" isAnimationActive={false} radius={[0, 2, 2, 0]}>
+            <LabelList
+              dataKey="probability"
+              position="right"
+              formatter={formatLabel}
+              className="chart-value"
+            />
+          </Bar>
+        </BarChart>
+      </div>
+      {series.all.length > CHOICE_TOP && (
+        <button
+          type="button"
+          className="link-button"
+          aria-expanded={showAll}
+          aria-controls={tableId}
+          onClick={() => setShowAll((s) => !s)}
+          data-testid="answers.showAll"
+        >
+          {showAll
+            ? `Show the top ${CHOICE_TOP}`
+            : `Show all ${series.all.length} options (${series.hidden} more)`}
+        </button>
+      )}
+      <ProbabilityTable
+        id={tableId}
+        caption={`${name}: probability of each option, most probable first`}
+        columns={['Option', 'Probability', 'Description']}
+        rows={series.all.map((b) => [
+          b.chosen ? `${b.label} (chosen)` : b.label,
+          formatFixed2(b.probability),
+          b.description,
+        ])}
+      />
+    </>
+  );
+}
+
+const formatTick = (t: number): string => (t === 0 || t === 1 ? String(t) : t.toFixed(2).replace(/^0/, ''));
+const formatLabel = (v: unknown): string => (typeof v === 'number' ? formatFixed2(v) : '');
+
+interface TooltipProps {
+  active?: boolean;
+  payload?: readonly { payload?: ChoiceBar }[];
+}
+
+/** The exact numbers of one option, on hover. */
+function ChoiceTooltip({ active, payload }: TooltipProps) {
+  const bar = payload?.[0]?.payload;
+  if (!active || !bar) return null;
+  return (
+    <div className="chart-tooltip">
+      <div className="chart-tooltip__title">
+        {bar.label}
+        {bar.chosen ? ' · chosen' : ''}
+      </div>
+      <div className="num">
+        p = {formatFixed2(bar.probability)} · rank {bar.rank}
+      </div>
+      {bar.description && <div className="chart-tooltip__text">{bar.description}</div>}
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+// The exact numbers of a chart as a table for screen readers (visually hidden; the chart itself is aria-hidden).
+
+export interface ProbabilityTableProps {
+  id?: string;
+  caption: string;
+  columns: readonly string[];
+  rows: readonly (readonly string[])[];
+}
+
+/** A visually hidden table: the text equivalent of a chart. */
+export function ProbabilityTable({ id, caption, columns, rows }: ProbabilityTableProps) {
+  return (
+    <table id={id} className="visually-hidden" data-testid="answers.table">
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          {columns.map((c) => (
+            <th key={c} scope="col">
+              {c}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row, i) => (
+          <tr key={i}>
+            {row.map((cell, j) =>
+              j === 0 ? (
+                <th key={j} scope="row">
+                  {cell}
+                </th>
+              ) : (
+                <td key={j}>{cell}</td>
+              ),
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,122 @@
+// A score answer: one bar per level in level order, labelled with its legend text, and the expected score marked.
+import { Bar, BarChart, CartesianGrid, LabelList, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
+import type { ScoreAnswer } from '../../../contract';
+import { formatFixed2, scoreSeries } from '../../../core/answerSeries';
+import type { ScoreBar } from '../../../core/answerSeries';
+import { useElementWidth } from '../useElementWidth';
+import { CHART, clip, labelColumnWidth } from './chartTheme';
+import { Confidence } from './Confidence';
+import { ProbabilityTable } from './ProbabilityTable';
+
+export interface ScoreCardProps {
+  name: string;
+  answer: ScoreAnswer;
+  /** The levels as sent, for labels when the answer has no legend. */
+  criteria?: unknown;
+  probabilityMax?: number;
+}
+
+/** Rows are taller than choice rows: a score has at most 10 levels and their texts are longer. */
+const ROW = 30;
+
+/** The chart and its text equivalent for one score answer. */
+export function ScoreCard({ name, answer, criteria, probabilityMax = 1 }: ScoreCardProps) {
+  const series = scoreSeries(answer, criteria);
+  const [ref, width] = useElementWidth<HTMLDivElement>();
+  const labels = series.bars.map((b) => `${b.level} · ${b.label}`);
+  const labelWidth = labelColumnWidth(labels, 34);
+  const data = series.bars.map((b) => ({ ...b, fill: b.mostLikely ? CHART.barStrong : CHART.bar }));
+  const height = series.bars.length * ROW + 30;
+  const ticks = series.bars.map((b) => b.level);
+
+  return (
+    <>
+      <p className="answer-headline">
+        <span className="answer-headline__value num" data-testid="answers.score">
+          {formatFixed2(series.expected)}
+        </span>
+        <span className="muted">expected level on 0–{series.maxLevel}</span>
+        <Confidence value={answer.confidence} />
+      </p>
+      <div ref={ref} className="answer-chart" aria-hidden="true" data-testid="answers.chart">
+        <BarChart
+          layout="vertical"
+          width={width}
+          height={height}
+          data={data}
+          margin={{ top: 12, right: 40, bottom: 2, left: 4 }}
+          accessibilityLayer={false}
+        >
+          <CartesianGrid horizontal={false} stroke={CHART.grid} />
+          <XAxis
+            type="number"
+            domain={[0, probabilityMax]}
+            tickFormatter={(t: number) => formatFixed2(t)}
+            tick={{ fontSize: CHART.fontSize, fill: CHART.axis }}
+            allowDataOverflow
+          />
+          <YAxis
+            type="number"
+            dataKey="level"
+            domain={[-0.5, series.maxLevel + 0.5]}
+            ticks={ticks}
+            interval={0}
+            width={labelWidth}
+            tickFormatter={(level: number) => clip(labels[level] ?? String(level), 34)}
+            tick={{ fontSize: CHART.fontSize, fill: CHART.axis }}
+          />
+          <Tooltip
+            cursor={{ fill: 'rgba(35, 87, 198, 0.06)' }}
+            content={<ScoreTooltip />}
+            isAnimationActive={false}
+          />
+          <Bar dataKey="probability" barSize={ROW - 10} isAnimationActive={false} radius={[0, 2, 2, 0]}>
+            <LabelList
+              dataKey="probability"
+              position="right"
+              formatter={formatLabel}
+              className="chart-value"
+            />
+          </Bar>
+          <ReferenceLine
+            y={series.expected}
+            stroke={CHART.reference}
+            strokeDasharray="4 3"
+            ifOverflow="extendDomain"
+            label={{
+              value: `expected ${formatFixed2(series.expected)}`,
+              position: 'insideTopRight',
+              fill: CHART.reference,
+              fontSize: 11,
+            }}
+          />
+        </BarChart>
+      </div>
+      <ProbabilityTable
+        caption={`${name}: probability of each level, lowest first; expected level ${formatFixed2(series.expected)}`}
+        columns={['Level', 'Probability', 'Description']}
+        rows={series.bars.map((b) => [String(b.level), formatFixed2(b.probability), b.label])}
+      />
+    </>
+  );
+}
+
+const formatLabel = (v: unknown): string => (typeof v === 'number' ? formatFixed2(v) : '');
+
+interface TooltipProps {
+  active?: boolean;
+  payload?: readonly { payload?: ScoreBar }[];
+}
+
+/** The exact numbers of one level, on hover. */
+function ScoreTooltip({ active, payload }: TooltipProps) {
+  const bar = payload?.[0]?.payload;
+  if (!active || !bar) return null;
+  return (
+    <div className="chart-tooltip">
+      <div className="chart-tooltip__title">Level {bar.level}</div>
+      <div className="num">p = {formatFixed2(bar.probability)}</div>
+      <div className="chart-tooltip__text">{bar.label}</div>
+    </div>
+  );
+}

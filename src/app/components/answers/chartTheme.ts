@@ -1,0 +1,27 @@
+// Chart colours and sizes, matching the CSS tokens in styles/base.css (SVG attributes take plain colours).
+
+export const CHART = {
+  chosen: '#2357c6',
+  bar: '#a9b6c8',
+  barStrong: '#6f86a6',
+  yes: '#2357c6',
+  no: '#a9b6c8',
+  grid: '#e3e7ed',
+  axis: '#556070',
+  reference: '#b42318',
+  fontSize: 12,
+} as const;
+
+/** Longest label drawn on an axis before it is cut with an ellipsis (the full text is in the tooltip and the table). */
+export const AXIS_LABEL_CHARS = 28;
+
+/** A label cut to `max` characters with an ellipsis. */
+export const clip = (text: string, max = AXIS_LABEL_CHARS): string =>
+  text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+
+/** Width of the label column for a set of labels, in pixels, within sensible bounds. */
+export function labelColumnWidth(labels: readonly string[], max = AXIS_LABEL_CHARS): number {
+  const longest = labels.reduce((n, l) => Math.max(n, Math.min(l.length, max)), 0);
+  // About 6.6 px per character at 12 px in the system UI font, plus the tick gap.
+  return Math.max(48, Math.min(220, Math.round(longest * 6.6) + 14));
+}
