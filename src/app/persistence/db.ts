@@ -4,6 +4,7 @@ import Dexie from 'dexie';
 import type { Table } from 'dexie';
 import { migrateSession } from '../../core/sessionMigrations';
 import type { Session } from '../../core/session';
+import type { RowItem, RowRun, StoredAnswer } from '../../core/rows/records';
 
 /** Name of the database in the browser profile. */
 export const DB_NAME = 'evaluate-workbench';
@@ -22,12 +23,16 @@ export interface MetaRow {
  * Version 2: session records of schema version 2 (`doc`, run ids and attempts), indexes for the sidebar's order and
  * for soft-deleted rows, and the `meta` table.
  *
- * NOTE (issue 7): a file of rows gets its own tables at version 3, e.g. `rowFiles: 'id, sessionId'` and
- * `rowResults: '[fileId+index], fileId'`, so a large file never bloats the session record the sidebar reads.
+ * Version 3 (issue 7): runs of a file of rows in their own tables, so a large file never bloats the session record the
+ * sidebar reads: `rowRuns` (one per run), `rowItems` (each row's input and outcome, keyed [runId+number]) and
+ * `rowAnswers` (answers by dedup key, shared by every run). Read and parsed by rowsRepo.ts.
  */
 export class WorkbenchDb extends Dexie {
   sessions!: Table<SessionRow, string>;
   meta!: Table<MetaRow, string>;
+  rowRuns!: Table<RowRun, string>;
+  rowItems!: Table<RowItem, [string, number]>;
+  rowAnswers!: Table<StoredAnswer, string>;
 
   constructor(name: string = DB_NAME) {
     super(name);
@@ -49,6 +54,7 @@ export class WorkbenchDb extends Dexie {
             }
           }),
       );
+    this.version(3).stores({ rowRuns: 'id, sessionId, updatedAt', rowItems: '[runId+number], runId', rowAnswers: 'key' });
   }
 }
 

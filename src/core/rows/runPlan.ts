@@ -1,10 +1,11 @@
 // Before a run: which rows will be sent, which will not and why, and what the whole file should cost.
 import { estimateCost, MAX_REQUEST_INPUT_TOKENS, MAX_STATE_PLUS_QUESTION_TOKENS } from '../../contract';
-import type { Question, Questions, State } from '../../contract';
+import type { JsonValue, Question, Questions, State } from '../../contract';
 import type { RowMapping } from './mapping';
 import { mapRow, rowId } from './mapping';
 import type { RowIssue, SourceRow } from './parse';
 import type { Pacing } from './pacer';
+import type { RowOutcome } from './records';
 import { pacedDurationMs } from './pacer';
 
 /** The tokenizer's two counts a plan needs; src/core/tokens provides them (loaded lazily in the browser). */
@@ -136,3 +137,24 @@ export const planDurationMs = (plan: Pick<RunPlan, 'rows' | 'totalTokens'>, paci
 /** Issues sorted by line, then record number, for listing before the run. */
 export const sortIssues = (issues: readonly RowIssue[]): RowIssue[] =>
   [...issues].sort((a, b) => a.line - b.line || (a.number ?? 0) - (b.number ?? 0));
+
+/** Rows and stored outcomes of a run, as the runner takes them, from its stored items and mapping (resume). */
+export function plannedFromItems(
+  items: readonly { number: number; line: number; id: string; data: JsonValue; tokens: number; outcome?: RowOutcome }[],
+  mapping: RowMapping,
+): { rows: PlannedRow[]; outcomes: Map<number, RowOutcome>; unmappable: number[] } {
+  const rows: PlannedRow[] = [];
+  const outcomes = new Map<number, RowOutcome>();
+  const unmappable: number[] = [];
+  for (const item of items) {
+    const mapped = mapRow(item.data, mapping);
+    // The mapping is pure and stored with the run, so this only fails for a record edited by hand.
+    if (!mapped.ok) {
+      unmappable.push(item.number);
+      continue;
+    }
+    rows.push({ number: item.number, line: item.line, id: item.id, state: mapped.state, tokens: item.tokens });
+    if (item.outcome) outcomes.set(item.number, item.outcome);
+  }
+  return { rows, outcomes, unmappable };
+}

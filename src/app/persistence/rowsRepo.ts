@@ -1,0 +1,135 @@
+// Runs of a file of rows in IndexedDB: the run record, every row's input and outcome as it arrives, and answers by
+// dedup key. Owns those writes; every record read is parsed, and one that does not parse is reported, never dropped.
+import type { z } from 'zod';
+import { RowItemSchema, RowOutcomeSchema, RowRunSchema, StoredAnswerSchema } from '../../core/rows/records';
+import type { RowItem, RowOutcome, RowRun, StoredAnswer } from '../../core/rows/records';
+import type { RunStore } from '../../core/rows/runner';
+import type { WorkbenchDb } from './db';
+
+/** Rows written per transaction when a run is created: large enough to be quick, small enough to report progress. */
+const CREATE_CHUNK = 5000;
+
+/** What loading a run's rows found: the rows that parse and the row numbers that do not. */
+export interface LoadedItems {
+  items: RowItem[];
+  unreadable: number[];
+}
+
+const issueText = (error: z.ZodError): string => {
+  const first = error.issues[0];
+  return first ? `${first.path.join('.') || 'record'}: ${first.message}` : 'unreadable record';
+};
+
+export class RowsRepo {
+  constructor(private readonly db: WorkbenchDb) {}
+
+  /**
+   * Stores a new run and its rows. The rows go first and the run record last, in one transaction: a run either exists
+   * with every row or not at all, even if the page closes halfway through a 100,000-row import.
+   */
+  async createRun(run: RowRun, items: readonly RowItem[], onProgress?: (written: number) => void): Promise<void> {
+    const parsedRun = RowRunSchema.parse(run);
+    await this.db.transaction('rw', this.db.rowRuns, this.db.rowItems, async () => {
+      for (let i = 0; i < items.length; i += CREATE_CHUNK) {
+        await this.db.rowItems.bulkAdd(items.slice(i, i + CREATE_CHUNK));
+        onProgress?.(Math.min(items.length, i + CREATE_CHUNK));
+      }
+      await this.db.rowRuns.add(parsedRun);
+    });
+  }
+
+  /** Every run that parses, newest change first, and the ids of those that do not. */
+  async listRuns(): Promise<{ runs: RowRun[]; unreadable: string[] }> {
+    const raw = await this.db.rowRuns.orderBy('updatedAt').reverse().toArray();
+    const runs: RowRun[] = [];
+    const unreadable: string[] = [];
+    for (const r of raw) {
+      const parsed = RowRunSchema.safeParse(r);
+      if (parsed.success) runs.push(parsed.data);
+      else unreadable.push(typeof (r as { id?: unknown }).id === 'string' ? (r as { id: string }).id : '?');
+    }
+    return { runs, unreadable };
+  }
+
+  /** One run, or undefined when it does not exist; throws with the reason when it exists but cannot be read. */
+  async getRun(id: string): Promise<RowRun | undefined> {
+    const raw = await this.db.rowRuns.get(id);
+    if (raw === undefined) return undefined;
+    const parsed = RowRunSchema.safeParse(raw);
+    if (!parsed.success) throw new Error(`The stored run ${id} cannot be read (${issueText(parsed.error)}).`);
+    return parsed.data;
+  }
+
+  /** Changes a run's settings or status; `updatedAt` moves with every change. */
+  async updateRun(id: string, patch: Partial<Omit<RowRun, 'id' | 'schemaVersion'>>, now = Date.now()): Promise<void> {
+    const changed = await this.db.rowRuns.update(id, { ...patch, updatedAt: now });
+    if (changed === 0) throw new Error(`The run ${id} is no longer stored.`);
+  }
+
+  /** A run's rows in file order, each parsed. */
+  async loadItems(runId: string): Promise<LoadedItems> {
+    const raw = await this.db.rowItems.where('runId').equals(runId).toArray();
+    const items: RowItem[] = [];
+    const unreadable: number[] = [];
+    for (const r of raw) {
+      const parsed = RowItemSchema.safeParse(r);
+      if (parsed.success) items.push(parsed.data);
+      else unreadable.push(typeof (r as { number?: unknown }).number === 'number' ? (r as { number: number }).number : -1);
+    }
+    items.sort((a, b) => a.number - b.number);
+    return { items, unreadable };
+  }
+
+  /** Stored answers for the given keys (missing or unreadable ones are left out). */
+  async answers(keys: readonly string[]): Promise<Map<string, StoredAnswer>> {
+    const unique = [...new Set(keys)];
+    const found = await this.db.rowAnswers.bulkGet(unique);
+    const out = new Map<string, StoredAnswer>();
+    found.forEach((raw) => {
+      const parsed = StoredAnswerSchema.safeParse(raw);
+      if (raw !== undefined && parsed.success) out.set(parsed.data.key, parsed.data);
+    });
+    return out;
+  }
+
+  /** Deletes a run and its rows. Answers stay: they are the dedup store every run shares. */
+  async deleteRun(id: string): Promise<void> {
+    await this.db.transaction('rw', this.db.rowRuns, this.db.rowItems, async () => {
+      await this.db.rowItems.where('runId').equals(id).delete();
+      await this.db.rowRuns.delete(id);
+    });
+  }
+
+  /** Forgets every stored answer, so nothing is reused any more; returns how many there were. */
+  async clearAnswers(): Promise<number> {
+    const n = await this.db.rowAnswers.count();
+    await this.db.rowAnswers.clear();
+    return n;
+  }
+
+  /** The runner's store for one run: outcomes written as they arrive, answers with their row in one transaction. */
+  runStore(runId: string): RunStore {
+    const db = this.db;
+    const setOutcome = async (number: number, outcome: RowOutcome): Promise<void> => {
+      const changed = await db.rowItems.update([runId, number], { outcome: RowOutcomeSchema.parse(outcome) });
+      if (changed === 0) throw new Error(`Row ${number} of run ${runId} is no longer stored.`);
+    };
+    return {
+      saveOutcome: setOutcome,
+      async saveAnswered(number, outcome, answer) {
+        const parsed = StoredAnswerSchema.parse(answer);
+        await db.transaction('rw', db.rowItems, db.rowAnswers, async () => {
+          await db.rowAnswers.put(parsed);
+          await setOutcome(number, outcome);
+        });
+      },
+      async findAnswer(key) {
+        const raw = await db.rowAnswers.get(key);
+        if (raw === undefined) return undefined;
+        const parsed = StoredAnswerSchema.safeParse(raw);
+        // An answer that no longer parses is not reused: the row is sent again rather than trusted blindly.
+        return parsed.success ? parsed.data : undefined;
+      },
+    };
+  }
+}
