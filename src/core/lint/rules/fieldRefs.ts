@@ -28,11 +28,9 @@ export function notFieldNames(q: QuestionView): Set<string> {
 /** The head of a dotted field reference: `customer.name` refers to the state field `customer`. */
 export const refHead = (ref: string): string => ref.split('.')[0] ?? ref;
 
-/** Backtick field references in a text that name fields (not labels or literals). */
-export const fieldRefsIn = (text: string, q: QuestionView): string[] => {
-  const skip = notFieldNames(q);
-  return backtickFields(text).filter((ref) => !skip.has(ref));
-};
+/** Backtick field references in a text that name fields (not labels or literals); `skip` from notFieldNames. */
+export const fieldRefsIn = (text: string, skip: ReadonlySet<string>): string[] =>
+  text.includes('`') ? backtickFields(text).filter((ref) => !skip.has(ref)) : [];
 
 /** Spellings of a field name as words: `customer_name` and `customerName` read as "customer name". */
 function wordForms(field: string): string[] {
@@ -45,10 +43,12 @@ function wordForms(field: string): string[] {
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** True when a text mentions a field as a whole word, in any of its spellings, ignoring case. */
-export function mentionsField(text: string, field: string): boolean {
-  return wordForms(field).some((form) => {
-    const words = form.split(' ').map(escape).join('[\\s_-]+');
-    return new RegExp(`(?<![\\p{L}\\p{N}_])${words}(?![\\p{L}\\p{N}_])`, 'iu').test(text);
-  });
+/** A test for whether a text mentions a field as a whole word, in any of its spellings, ignoring case. */
+export function fieldMention(field: string): (text: string) => boolean {
+  const forms = wordForms(field).map((form) => form.split(' ').map(escape).join('[\\s_-]+'));
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}_])(?:${forms.join('|')})(?![\\p{L}\\p{N}_])`, 'iu');
+  return (text) => pattern.test(text);
 }
+
+/** True when a text mentions a field as a whole word, in any of its spellings, ignoring case. */
+export const mentionsField = (text: string, field: string): boolean => fieldMention(field)(text);

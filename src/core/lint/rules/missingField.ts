@@ -2,7 +2,7 @@
 import { stateHasField } from '../stateFields';
 import type { LintFix, LintRule, RuleHit } from '../types';
 import { isRecord, questionLoc } from '../util';
-import { fieldRefsIn, instructionTexts, refHead } from './fieldRefs';
+import { fieldRefsIn, instructionTexts, notFieldNames, refHead } from './fieldRefs';
 
 /** Adds a missing (possibly nested) field as null, when every existing step of its path is an object. */
 function addFieldFix(state: unknown, ref: string): LintFix | undefined {
@@ -29,8 +29,9 @@ export const missingField: LintRule = {
     for (const q of questions) {
       if (!q.obj) continue;
       const instructions = q.obj.instructions;
+      const skip = notFieldNames(q);
       for (const { text, path } of instructionTexts(q)) {
-        for (const ref of fieldRefsIn(text, q)) {
+        for (const ref of fieldRefsIn(text, skip)) {
           if (stateHasField(input.state, ref)) continue;
           // An instructions object may carry the referenced data itself, next to the question text.
           if (isRecord(instructions) && Object.hasOwn(instructions, refHead(ref))) continue;

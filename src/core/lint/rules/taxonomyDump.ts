@@ -12,13 +12,12 @@ export const NEAR_IDENTICAL_SHARE = 0.5;
 export const PATH_LABELS_MIN = 5;
 
 const PATH_LABEL = /\s>\s|\s\/\s|::|\s»\s/;
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A description reduced to its template: the label's own words and all numbers replaced, case and spacing folded. */
 export function descriptionTemplate(label: string, description: string): string {
   let t = description.toLowerCase();
   const l = label.trim().toLowerCase();
-  if (l !== '') t = t.replace(new RegExp(escape(l), 'g'), '<label>');
+  if (l !== '') t = t.split(l).join('<label>');
   return t
     .replace(/\d+(?:[.,]\d+)*/g, '#')
     .replace(/[^\p{L}\p{N}<>#]+/gu, ' ')
