@@ -1,4 +1,14 @@
 // The rubric linter: every rule over the editors' parsed content, findings in document order.
+//
+// Decisions, each documented at its rule:
+// - a score level is numeric when it holds only numbers and framing words ("3", "3/5", "Level 3", "three"); any
+//   describing word makes it descriptive ("3 - good"). JSON numbers are errors (422), numeric strings warnings.
+// - a state field counts as used when a question names it in backticks or mentions it as a whole word (any
+//   spelling: customer_name ~ "customer name") in instructions, labels or descriptions. When no field is used at all,
+//   the questions judge the state as a whole and nothing is flagged.
+// - backticks name a field only around an identifier (`claim`, `customer.name`), and not around the question's own
+//   labels or true/false/null/yes/no; a text state (or one that does not parse) is not checked for fields.
+// - taxonomy thresholds are named in rules/taxonomyDump.ts; the linter never loads the tokenizer (see core/cost.ts).
 import type { Loc } from '../../contract';
 import { lintContext } from './context';
 import { criteriaShape, missingCriteria } from './rules/criteriaShape';

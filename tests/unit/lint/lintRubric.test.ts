@@ -94,6 +94,16 @@ describe('lintRubric', () => {
     );
   });
 
+  it('does not read a field name across two separate texts', () => {
+    const inp = input({
+      state: { customer_name: 'Ann', claim: 'c' },
+      questions: {
+        a: { type: 'choice', instructions: 'Is `claim` right?', criteria: { customer: null, name: null } },
+      },
+    });
+    expect(lintRubric(inp).map((f) => f.loc)).toEqual([['state', 'customer_name']]);
+  });
+
   it('says nothing about the contract example', () => {
     const found = lintRubric(
       input({
