@@ -9,16 +9,18 @@ import { IncomingShareDialog } from './IncomingShareDialog';
 import { NoticeToast } from './NoticeToast';
 import { SaveStatusLine } from './SaveStatusLine';
 import { SessionItem } from './SessionItem';
+import { useStartSessions } from './connect';
 import { ShareDialog } from './ShareDialog';
 import './sessions.css';
 
 interface SessionsSidebarProps {
-  /** The store to show; the app's by default, a fresh one in tests. */
+  /** The store to show; the app's by default (started on mount), a fresh one in tests (started by the test). */
   store?: SessionsStore;
 }
 
 /** The sidebar. */
 export function SessionsSidebar({ store = useSessions }: SessionsSidebarProps) {
+  useStartSessions(store === useSessions);
   const phase = store((s) => s.phase);
   const list = store((s) => s.list);
   const query = store((s) => s.query);
