@@ -158,13 +158,4 @@ describe('requestToPython', () => {
     expect(code).toContain('os.environ["EVAL_API_KEY"]');
     expect(code).toMatch(/# Retry policy of the service: at most 2 retries/);
   });
-
-  it('runs against the local reference where requests is installed', { timeout: 30_000 }, async () => {
-    // NOTE: requests is a third-party package; where it is missing, the parse check above is what runs.
-    if (spawnSync('python3', ['-c', 'import requests']).status !== 0) return;
-    const file = join(dir, 'evaluate.py');
-    writeFileSync(file, requestToPython(trickyRequest(), { baseUrl: reference.url }));
-    const { stdout } = await run('python3', [file], { env: keyEnv });
-    expectAnswered(stdout);
-  });
 });
