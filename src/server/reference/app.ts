@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import type { ErrorType, FieldError } from '../../contract';
+import type { ErrorType, FieldError, Loc } from '../../contract';
 import {
   errorBody,
   formatLoc,
@@ -75,6 +75,22 @@ function validationMessage(errors: FieldError[]): string {
   return errors.length === 1
     ? `The request failed validation at ${where}: ${msg}.`
     : `The request failed validation in ${errors.length} places; the first is ${where}: ${msg}.`;
+}
+
+/**
+ * Keys a plain object cannot hold as data: parsing a record would turn "__proto__" into a prototype and drop the entry,
+ * so a question or label of that name would go silently unanswered. Refused instead, where they are.
+ */
+function reservedKeyErrors(value: unknown, at: Loc = []): FieldError[] {
+  if (value === null || typeof value !== 'object') return [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => reservedKeyErrors(v, [...at, i]));
+  const errors: FieldError[] = [];
+  for (const key of Object.keys(value)) {
+    if (key === '__proto__')
+      errors.push({ loc: [...at, key], msg: 'The name "__proto__" is reserved: rename this key.' });
+    else errors.push(...reservedKeyErrors((value as Json)[key], [...at, key]));
+  }
+  return errors;
 }
 
 type BodyRead = { ok: true; text: string } | { ok: false };
@@ -187,12 +203,12 @@ export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hon
     }
 
     const shape = validateRequestShape(parsed);
-    const errors: FieldError[] = shape.ok ? [] : [...shape.errors];
+    const errors: FieldError[] = [...reservedKeyErrors(parsed), ...(shape.ok ? [] : shape.errors)];
     const model = (parsed as Json | null)?.model;
     const resolved = typeof model === 'string' && model !== '' ? resolveModel(model) : null;
     if (resolved && !resolved.ok && !errors.some((e) => e.loc.length === 1 && e.loc[0] === 'model'))
       errors.push(resolved.error);
-    if (!shape.ok || errors.length || !resolved?.ok) {
+    if (!shape.ok || errors.length > 0 || !resolved?.ok) {
       return fail(422, 'invalid_request', validationMessage(errors), errors);
     }
     const request = shape.value;

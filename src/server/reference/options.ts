@@ -192,5 +192,14 @@ export function resolveReferenceOptions(options: Partial<ReferenceOptions> = {})
   }
   if (!(o.faultRetryAfterMs >= 0) || !(o.timeoutHoldMs >= 0))
     throw new Error('Fault delays must not be negative.');
+  const { p429, p529, timeout, reset, latency } = o.faults;
+  if (
+    [p429, p529, timeout, reset].some((p) => !(p >= 0 && p <= 1)) ||
+    p429 + p529 + timeout + reset > 1 + 1e-9
+  ) {
+    throw new Error('faults: each probability is between 0 and 1, and together they add up to at most 1.');
+  }
+  if (latency && !(latency[0] >= 0 && latency[1] >= latency[0]))
+    throw new Error('faults: latency is [min, max] in ms.');
   return o;
 }

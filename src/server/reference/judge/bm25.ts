@@ -2,7 +2,10 @@
 import type { TextProfile } from './text';
 import { CONCEPT, NEG } from './text';
 
-/** The criteria texts of one question, indexed: feature -> [document, BM25 weight] postings. */
+/**
+ * The criteria texts of one question, indexed for scoring: feature -> [document, signed weight] postings. A posting
+ * under a feature's opposite polarity carries minus the negation penalty, so scoring needs one lookup per state term.
+ */
 export interface Collection {
   size: number;
   postings: Map<string, Array<readonly [number, number]>>;
@@ -16,49 +19,53 @@ export interface Bm25Settings {
   negationPenalty: number;
 }
 
-/** Indexes documents: each posting holds idf * saturated, length-normalised term frequency. */
-export function buildCollection(docs: readonly TextProfile[], s: Pick<Bm25Settings, 'k1' | 'b'>): Collection {
+/** The same feature with the other polarity: "refund" <-> "¬refund". */
+export const flip = (term: string): string => (term.startsWith(NEG) ? term.slice(NEG.length) : NEG + term);
+const isConcept = (term: string): boolean => term.startsWith(CONCEPT) || term.startsWith(NEG + CONCEPT);
+
+/**
+ * Indexes documents. Each posting holds idf * saturated, length-normalised term frequency, scaled down for concept
+ * tags; a state term with the same polarity adds it, one with the opposite polarity ("no refund" against "refunds")
+ * subtracts it times the negation penalty.
+ */
+export function buildCollection(docs: readonly TextProfile[], s: Bm25Settings): Collection {
   const n = docs.length;
   const avgLength = docs.reduce((sum, d) => sum + d.length, 0) / Math.max(1, n);
   const df = new Map<string, number>();
   for (const doc of docs) for (const term of doc.terms.keys()) df.set(term, (df.get(term) ?? 0) + 1);
   const postings = new Map<string, Array<readonly [number, number]>>();
+  const post = (term: string, doc: number, weight: number): void => {
+    const list = postings.get(term);
+    if (list) list.push([doc, weight]);
+    else postings.set(term, [[doc, weight]]);
+  };
   docs.forEach((doc, i) => {
     const norm = avgLength > 0 ? 1 - s.b + (s.b * doc.length) / avgLength : 1;
     for (const [term, tf] of doc.terms) {
       const d = df.get(term)!;
       // BM25's idf, in its non-negative form: a term in every document still counts a little.
       const idf = Math.log(1 + (n - d + 0.5) / (d + 0.5));
-      const weight = (idf * tf * (s.k1 + 1)) / (tf + s.k1 * norm);
-      const list = postings.get(term) ?? [];
-      list.push([i, weight]);
-      postings.set(term, list);
+      const weight = ((idf * tf * (s.k1 + 1)) / (tf + s.k1 * norm)) * (isConcept(term) ? s.conceptWeight : 1);
+      post(term, i, weight);
+      if (s.negationPenalty) post(flip(term), i, -s.negationPenalty * weight);
     }
   });
   return { size: n, postings };
 }
 
-/** The same feature with the other polarity: "refund" <-> "¬refund". */
-const flip = (term: string): string => (term.startsWith(NEG) ? term.slice(NEG.length) : NEG + term);
-
-/**
- * Scores the query against every document. A query term that matches with the same polarity adds; with the opposite
- * polarity ("no refund" against "refunds") it subtracts, scaled by the negation penalty. Concept tags count less.
- */
+/** Scores the state (query) against every document; repeated state terms saturate (BM25's k3). */
 export function scoreQuery(
   collection: Collection,
   query: ReadonlyMap<string, number>,
-  s: Bm25Settings,
+  s: Pick<Bm25Settings, 'k3'>,
 ): Float64Array {
   const scores = new Float64Array(collection.size);
+  const k3 = s.k3;
   for (const [term, count] of query) {
-    const same = collection.postings.get(term);
-    const opposite = collection.postings.get(flip(term));
-    if (!same && !opposite) continue;
-    const isConcept = term.startsWith(CONCEPT) || term.startsWith(NEG + CONCEPT);
-    const qw = (((s.k3 + 1) * count) / (s.k3 + count)) * (isConcept ? s.conceptWeight : 1);
-    if (same) for (const [doc, w] of same) scores[doc]! += qw * w;
-    if (opposite) for (const [doc, w] of opposite) scores[doc]! -= s.negationPenalty * qw * w;
+    const list = collection.postings.get(term);
+    if (!list) continue;
+    const qw = ((k3 + 1) * count) / (k3 + count);
+    for (const [doc, w] of list) scores[doc] = scores[doc]! + qw * w;
   }
   return scores;
 }

@@ -1,0 +1,2 @@
+import { run } from './.tmp-rows';
+await run();

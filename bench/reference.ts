@@ -1,0 +1,125 @@
+// Bench section "reference": the standalone reference service under load, a 2 kB state and three questions.
+import { fileURLToPath } from 'node:url';
+import { startChildServer } from './lib/child';
+import { load } from './lib/load';
+import { memoryRows } from './lib/memory';
+import { printTable } from './lib/table';
+import type { SectionResult } from './lib/section';
+
+/** A support ticket of 2 kB (2,049 bytes): the state of the bench request. */
+export const BENCH_STATE = [
+  'Hello support team, I am writing about our account for the third time this month.',
+  'Since Monday our payouts have been failing with an error on the dashboard, and two customers were charged twice',
+  'for the same order. We issued refunds by hand, but the refund for order 4471 never reached the customer and the',
+  'bank says the transaction is still pending. Our finance lead needs a clear answer today because the month closes',
+  'on Friday and the invoice totals no longer match the payouts report. The webhook that should notify our shop of',
+  'each payment stopped firing after your maintenance window; our developers checked the integration logs and see',
+  'timeouts from the API around 02:00 UTC every night. We have not changed anything on our side. We rely on this for',
+  'about 3,000 orders a week, so every day without payouts costs us real money and a lot of angry emails. Please tell',
+  'us whether the failed payouts will be retried automatically, whether the duplicate charges were reversed, and what',
+  'we should do about the webhook. If we cannot get this sorted by the end of the week we will have to consider moving',
+  'to another provider, which nobody here wants. Order numbers affected so far: 4471, 4480, 4492, 4503, 4519 and',
+  '4527. The account email is the usual one. Thanks for looking into this quickly, and please escalate if needed.',
+  'For context: we moved to the new checkout two weeks ago and everything worked until the maintenance. Our plan is',
+  'the annual business subscription, renewed in March. We also noticed the fee on the last invoice is higher than the',
+  'price on your website, which may be related to the duplicate charges, or may be a separate billing mistake. Our',
+  'developers can join a call at any time; they would like to know whether the API version we pin is still supported,',
+  'and whether the nightly timeouts are a known incident on your status page. A short written summary of the cause',
+  'and of the steps you took would also help us answer our own customers and our auditors. Kind regards, the operations',
+  'team of the shop (ticket reference 88123).',
+].join(' ');
+
+/** The contract's three questions, one per kind. */
+export const BENCH_QUESTIONS = {
+  is_urgent: {
+    type: 'noul',
+    instructions: 'Does this convey urgency?',
+    criteria: { true: 'Explicitly time-sensitive', false: 'No urgency expressed' },
+  },
+  department: {
+    type: 'choice',
+    instructions: 'Which team should handle this?',
+    criteria: { billing: 'Payments and refunds', technical: 'Bugs and integrations', other: null },
+  },
+  frustration: {
+    type: 'score',
+    instructions: 'How frustrated is the customer?',
+    criteria: ['Calm, just stating facts', 'Frustrated but civil', 'Angry or threatening to leave'],
+  },
+} as const;
+
+const REQUESTS = 100_000;
+const WARMUP_REQUESTS = 5_000;
+const CONNECTIONS = 50;
+const TARGET_RPS = 2_000;
+const TARGET_P99_MS = 20;
+// Heap growth over the run that still counts as flat (allocation noise, caches filling once).
+const FLAT_HEAP_MB = 5;
+
+/** Runs the section and returns its headline figures. */
+export async function run(): Promise<SectionResult> {
+  const server = await startChildServer(fileURLToPath(new URL('./servers/reference.ts', import.meta.url)));
+  try {
+    const body = JSON.stringify({ state: BENCH_STATE, model: 'model-latest', questions: BENCH_QUESTIONS });
+    const request = {
+      url: `${server.url}/v1/evaluate`,
+      method: 'POST' as const,
+      headers: { authorization: 'Bearer local-dev-key', 'content-type': 'application/json' },
+      body,
+      connections: CONNECTIONS,
+    };
+    console.log(
+      `reference: POST /v1/evaluate, state ${Buffer.byteLength(BENCH_STATE)} B, 3 questions, ${CONNECTIONS} connections`,
+    );
+    await load({ ...request, amount: WARMUP_REQUESTS });
+    const before = await server.memory();
+    const result = await load({ ...request, amount: REQUESTS });
+    const after = await server.memory();
+
+    const rpsOk = result.rps >= TARGET_RPS;
+    const p99Ok = result.p99 < TARGET_P99_MS;
+    const heapGrowth = after.heapUsedMb - before.heapUsedMb;
+    const flat = heapGrowth < FLAT_HEAP_MB;
+    const clean = result.non2xx === 0 && result.errors === 0;
+    printTable(
+      `reference: ${result.requests.toLocaleString('en-US')} requests in ${result.durationS.toFixed(1)} s`,
+      [
+        {
+          measure: 'requests/s',
+          value: Math.round(result.rps),
+          target: `>= ${TARGET_RPS}`,
+          ok: rpsOk ? 'yes' : 'NO',
+        },
+        { measure: 'p50 latency (ms)', value: result.p50, target: '', ok: '' },
+        {
+          measure: 'p99 latency (ms)',
+          value: result.p99,
+          target: `< ${TARGET_P99_MS}`,
+          ok: p99Ok ? 'yes' : 'NO',
+        },
+        {
+          measure: 'non-2xx / errors',
+          value: `${result.non2xx} / ${result.errors}`,
+          target: '0 / 0',
+          ok: clean ? 'yes' : 'NO',
+        },
+      ],
+    );
+    printTable(
+      `reference: server memory before/after ${REQUESTS.toLocaleString('en-US')} requests (after GC)`,
+      [...memoryRows(before, after)],
+    );
+    return {
+      section: 'reference',
+      ok: rpsOk && p99Ok && flat && clean,
+      figures: {
+        'req/s': Math.round(result.rps),
+        'p50 ms': result.p50,
+        'p99 ms': result.p99,
+        'heap growth MB': Number(heapGrowth.toFixed(2)),
+      },
+    };
+  } finally {
+    await server.stop();
+  }
+}
