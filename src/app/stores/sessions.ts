@@ -111,6 +111,8 @@ export interface SessionsState {
   recordRun(run: Session['runs'][number]): void;
   /** The address's fragment changed (a share link pasted into an open tab). */
   receiveHash(hash: string): void;
+  /** Re-reads storage (the tab became visible: another tab may have changed sessions meanwhile). */
+  refresh(): Promise<void>;
   /** Writes pending changes now (the Retry button). */
   retrySave(): Promise<void>;
   exportSessions(ids: readonly string[] | 'all'): Promise<FileToSave | null>;
@@ -447,6 +449,32 @@ export function createSessionsStore() {
       receiveHash(hash) {
         const decoded = decodeShareFragment(hash);
         if (decoded) set({ incomingShare: decoded });
+      },
+
+      async refresh() {
+        if (!repo || get().phase !== 'ready') return;
+        let listing;
+        try {
+          listing = await repo.listAll();
+        } catch {
+          return; // the save line reports storage trouble when the next write fails
+        }
+        const unsaved = new Set(autosave?.unsaved().map((s) => s.id));
+        // Sessions with changes not yet written here keep this tab's version.
+        const fromHere = get().list.filter((s) => unsaved.has(s.id));
+        const list = [...listing.sessions.filter((s) => !unsaved.has(s.id)).map(summaryOf), ...fromHere];
+        set({ list: list.sort(newestFirst), unreadable: listing.unreadable });
+        const open = get().open;
+        if (!open || unsaved.has(open.id)) return;
+        const stored = listing.sessions.find((s) => s.id === open.id);
+        if (!stored) {
+          notify('info', `“${open.name}” was deleted in another tab.`, open.id);
+          const next = list[0] ? await current(list[0].id) : undefined;
+          if (next) await show(next);
+          else await createAndShow(templateDoc(), untitledName(list));
+        } else if (stored.updatedAt > open.updatedAt) {
+          await show(stored); // changed in another tab since this one last saved
+        }
       },
 
       async retrySave() {

@@ -259,6 +259,29 @@ describe('sessions store', () => {
     expect(store.getState().incomingShare).toMatchObject({ ok: true, shared: { name: 'Support triage' } });
   });
 
+  it('picks up what another tab changed when it becomes visible again', async () => {
+    await new SessionsRepo(db).put(sampleSession());
+    await start();
+    const otherTab = new SessionsRepo(new WorkbenchDb(dbName));
+    await otherTab.put({
+      ...sampleSession(),
+      name: 'Renamed elsewhere',
+      updatedAt: '2030-01-01T00:00:00.000Z',
+    });
+    await otherTab.put(
+      sampleSession({ id: 'added', name: 'Added elsewhere', updatedAt: '2029-01-01T00:00:00.000Z' }),
+    );
+    await store.getState().refresh();
+    expect(store.getState().list.map((s) => s.name)).toEqual(['Renamed elsewhere', 'Added elsewhere']);
+    expect(store.getState().open?.name).toBe('Renamed elsewhere');
+
+    await otherTab.remove('session-1');
+    await store.getState().refresh();
+    expect(store.getState().openId).toBe('added');
+    expect(store.getState().notice?.text).toBe('“Renamed elsewhere” was deleted in another tab.');
+    otherTab.db.close();
+  });
+
   it('names new sessions without clashing', () => {
     expect(untitledName([])).toBe('Untitled session');
     expect(untitledName([{ name: 'Untitled session' }, { name: 'Untitled session 2' }])).toBe(

@@ -74,6 +74,10 @@ export function startSessions(store: SessionsStore = useSessions): void {
   });
   void connectLayout(repo);
   window.addEventListener('hashchange', () => store.getState().receiveHash(location.hash));
+  // Another tab may have edited, added or deleted sessions while this one was in the background.
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') void store.getState().refresh();
+  });
 }
 
 /** Starts the app's sessions when the component using it mounts (idempotent, so StrictMode's double mount is fine). */
