@@ -1,2 +1,0 @@
-import { run } from './.tmp-rows';
-await run();
