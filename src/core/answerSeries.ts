@@ -61,12 +61,13 @@ const criteriaOrder = (criteria: unknown): string[] =>
 
 /**
  * The bars of a choice answer, sorted by probability; equal probabilities keep the order the criteria were written in
- * (the order the service breaks ties in), then the answer's own order for labels the criteria lack.
+ * (the order the service breaks ties in), then the answer's own order for labels the criteria lack. With `order`, the
+ * bars follow that order instead (a comparison's shared option order); ranks stay by probability.
  */
 export function choiceSeries(
   answer: ChoiceAnswer,
   criteria?: unknown,
-  options: { showAll?: boolean; top?: number } = {},
+  options: { showAll?: boolean; top?: number; order?: readonly string[] } = {},
 ): ChoiceSeries {
   const top = options.top ?? CHOICE_TOP;
   const written = criteriaOrder(criteria);
@@ -76,7 +77,7 @@ export function choiceSeries(
   });
   const descriptions = (criteria ?? {}) as Record<string, unknown>;
   const labels = [...order.keys()].filter((l) => l in answer.probabilities);
-  const all = labels
+  const ranked = labels
     .map((label) => ({ label, probability: answer.probabilities[label]! }))
     .sort((a, b) => b.probability - a.probability || order.get(a.label)! - order.get(b.label)!)
     .map((bar, i) => ({
@@ -85,8 +86,13 @@ export function choiceSeries(
       chosen: bar.label === answer.choice,
       rank: i + 1,
     }));
-  const highest = all[0]?.probability ?? 0;
-  const tiedAtTop = all.filter((b) => b.probability === highest).map((b) => b.label);
+  const highest = ranked[0]?.probability ?? 0;
+  const tiedAtTop = ranked.filter((b) => b.probability === highest).map((b) => b.label);
+  // A comparison draws every column in one shared option order; labels it lacks follow by rank.
+  const shared = options.order ? new Map(options.order.map((label, i) => [label, i])) : null;
+  const position = (b: ChoiceBar): number =>
+    shared ? (shared.get(b.label) ?? shared.size + b.rank) : b.rank;
+  const all = shared ? [...ranked].sort((a, b) => position(a) - position(b)) : ranked;
   const shown = options.showAll || all.length <= top ? all : all.slice(0, top);
   return {
     all,

@@ -1,5 +1,5 @@
 // A choice answer: every option as a horizontal bar, most probable first, the chosen label highlighted.
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, LabelList, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ChoiceAnswer } from '../../../contract';
 import { CHOICE_TOP, barChartHeight, choiceSeries, formatFixed2 } from '../../../core/answerSeries';
@@ -16,20 +16,23 @@ export interface ChoiceCardProps {
   criteria?: unknown;
   /** Upper end of the probability axis (default 1); comparisons share one. */
   probabilityMax?: number;
+  /** Draw the options in this order instead of by probability (a comparison's shared order). */
+  optionOrder?: readonly string[];
 }
 
 const TICKS = [0, 0.25, 0.5, 0.75, 1];
 
 /** The chart and its text equivalent for one choice answer. */
-export function ChoiceCard({ name, answer, criteria, probabilityMax = 1 }: ChoiceCardProps) {
+export function ChoiceCard({ name, answer, criteria, probabilityMax = 1, optionOrder }: ChoiceCardProps) {
   const [showAll, setShowAll] = useState(false);
-  const series = choiceSeries(answer, criteria, { showAll });
+  const series = choiceSeries(answer, criteria, { showAll, order: optionOrder });
   const [ref, width] = useElementWidth<HTMLDivElement>();
   const labelWidth = labelColumnWidth(series.shown.map((b) => b.label));
   const data = series.shown.map((b) => ({ ...b, fill: b.chosen ? CHART.chosen : CHART.bar }));
   const height = barChartHeight(data.length);
   const chosen = series.all.find((b) => b.chosen);
-  const tableId = `answers-${name}-table`;
+  // A comparison shows one card per column for the same question: the id must be unique per card, not per name.
+  const tableId = `answers-${useId()}-table`;
 
   return (
     <>
@@ -42,8 +45,9 @@ export function ChoiceCard({ name, answer, criteria, probabilityMax = 1 }: Choic
       </p>
       {series.tiedAtTop.length > 0 && (
         <p className="answer-note" data-testid="answers.tie">
-          Tie at the top: {series.tiedAtTop.join(', ')} ({formatFixed2(series.all[0]!.probability)} each). The
-          service picks the first in criteria order.
+          Tie at the top: {series.tiedAtTop.join(', ')} (
+          {formatFixed2(series.all.find((b) => b.rank === 1)!.probability)} each). The service picks the first
+          in criteria order.
         </p>
       )}
       <div
@@ -109,7 +113,7 @@ export function ChoiceCard({ name, answer, criteria, probabilityMax = 1 }: Choic
       )}
       <ProbabilityTable
         id={tableId}
-        caption={`${name}: probability of each option, most probable first`}
+        caption={`${name}: probability of each option, ${optionOrder ? 'in the order shared by the compared answers' : 'most probable first'}`}
         columns={['Option', 'Probability', 'Description']}
         rows={series.all.map((b) => [
           b.chosen ? `${b.label} (chosen)` : b.label,
