@@ -5,6 +5,7 @@ import { printTable } from './lib/table';
 /** Sections by name; each module exports `run(): Promise<SectionResult>`. Loaded lazily, so one section runs alone. */
 const SECTIONS: Record<string, () => Promise<{ run(): Promise<SectionResult> }>> = {
   reference: () => import('./reference'),
+  rows: () => import('./rows'),
 };
 
 async function main(): Promise<void> {

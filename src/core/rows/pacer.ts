@@ -24,9 +24,15 @@ export const DEFAULT_PACING: Pacing = {
   tokensPerSecond: RATE_LIMIT_INPUT_TOKENS_PER_SECOND,
 };
 
+/** Sends a schedule may fall behind (a stall, a slow lookup) and still catch up on, as a number of intervals. */
+export const CATCH_UP_SENDS = 5;
+
 /**
- * Spaces sends evenly: request k may go no sooner than 60000/rpm ms after request k-1, and a request of t tokens
- * pushes the next one back by t/tps s. No bursts, so a pause never turns into a catch-up burst that trips a limit.
+ * Spaces sends evenly: request k may go no sooner than 60000/rpm ms after request k-1's slot, and a request of t
+ * tokens pushes the next slot back by t/tps s. A send that goes late (the event loop stalled, every place was taken)
+ * keeps its schedule for up to CATCH_UP_SENDS intervals (at most 1 s), so short stalls do not lower the achieved rate;
+ * beyond that the schedule restarts from now, so a pause or a long stall never turns into a burst (at most
+ * CATCH_UP_SENDS sends close together, far inside a per-minute budget).
  */
 export class Pacer {
   private nextRequestAt = -Infinity;
@@ -48,9 +54,15 @@ export class Pacer {
 
   /** Books the earliest send time for a request of `tokens` input tokens and returns it (clock ms). */
   reserve(tokens: number): number {
-    const at = Math.max(this.clock.now(), this.nextRequestAt, this.nextTokensAt);
-    this.nextRequestAt = at + 60_000 / this.pacing.requestsPerMinute;
-    this.nextTokensAt = at + (Math.max(0, tokens) * 1000) / this.pacing.tokensPerSecond;
+    const now = this.clock.now();
+    const interval = 60_000 / this.pacing.requestsPerMinute;
+    const slack = Math.max(interval, Math.min(CATCH_UP_SENDS * interval, 1000));
+    // The first send starts the schedule: nothing to catch up on yet.
+    if (this.nextRequestAt === -Infinity) this.nextRequestAt = now;
+    if (this.nextTokensAt === -Infinity) this.nextTokensAt = now;
+    const at = Math.max(now, this.nextRequestAt, this.nextTokensAt);
+    this.nextRequestAt = Math.max(this.nextRequestAt, at - slack) + interval;
+    this.nextTokensAt = Math.max(this.nextTokensAt, at - slack) + (Math.max(0, tokens) * 1000) / this.pacing.tokensPerSecond;
     return at;
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EvaluateRequest, EvaluateResponse } from '../../../src/contract';
 import type { CallOptions, ClientTarget, EvaluateResult } from '../../../src/client';
-import { Gate, Pacer, RateMeter, pacedDurationMs } from '../../../src/core/rows/pacer';
+import { CATCH_UP_SENDS, Gate, Pacer, RateMeter, pacedDurationMs } from '../../../src/core/rows/pacer';
 import type { PlannedRow } from '../../../src/core/rows/runPlan';
 import { RowRunner } from '../../../src/core/rows/runner';
 import { ManualClock } from './manualClock';
@@ -12,6 +12,12 @@ const pacing = (requestsPerMinute: number, concurrency: number, tokensPerSecond 
   concurrency,
   tokensPerSecond,
 });
+
+/** Moves the manual clock to `to` ms. */
+async function advance(clock: ManualClock, to: number): Promise<void> {
+  void clock.sleep(to - clock.now());
+  await clock.step();
+}
 
 describe('Pacer', () => {
   it('spaces requests evenly at the configured rate', () => {
@@ -25,21 +31,27 @@ describe('Pacer', () => {
     const pacer = new Pacer(pacing(6000, 4, 1000), clock);
     expect(pacer.reserve(500)).toBe(0); // next by tokens at 500 ms, by requests at 10 ms
     expect(pacer.reserve(100)).toBe(500);
-    expect(pacer.reserve(0)).toBe(600);
-    expect(pacer.reserve(0)).toBe(610);
+    expect(pacer.reserve(10)).toBe(600);
+    expect(pacer.reserve(10)).toBe(610);
+    expect(pacer.reserve(10)).toBe(620);
   });
 
-  it('does not burst to catch up after an idle spell, and holds sends when the service asks to wait', async () => {
+  it('catches up a short stall, but never more than a few sends after an idle spell', async () => {
     const clock = new ManualClock();
     const pacer = new Pacer(pacing(600, 4), clock);
-    pacer.reserve(0);
-    void clock.sleep(5000);
-    await clock.step();
-    expect(clock.now()).toBe(5000);
-    expect(pacer.reserve(0)).toBe(5000);
-    expect(pacer.reserve(0)).toBe(5100);
+    expect(pacer.reserve(0)).toBe(0);
+    expect(pacer.reserve(0)).toBe(100);
+    // The next send is 30 ms late (a stall): the one after keeps the original schedule.
+    await advance(clock, 230);
+    expect(pacer.reserve(0)).toBe(230);
+    expect(pacer.reserve(0)).toBe(300);
+    // Idle for 5 s: at most CATCH_UP_SENDS sends go early, then the even spacing is back.
+    await advance(clock, 5000);
+    const times = Array.from({ length: CATCH_UP_SENDS + 3 }, () => pacer.reserve(0));
+    expect(times).toEqual([5000, 5000, 5000, 5000, 5000, 5000, 5100, 5200]);
     pacer.holdUntil(7000);
     expect(pacer.reserve(0)).toBe(7000);
+    expect(pacer.reserve(0)).toBe(7100);
   });
 
   it('applies new settings from the next reservation', () => {
