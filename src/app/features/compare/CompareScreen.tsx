@@ -1,0 +1,161 @@
+// Compare mode of the workbench, wired to the app: the open session's comparison (sessions store), the editors'
+// state and questions (workbench store), the proxy's targets and models (React Query), the answer cards.
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useId, useMemo } from 'react';
+import { columnDraft, newComparison, recordColumnRun } from '../../../core/compare';
+import type { ComparedCell, ComparedQuestion } from '../../../core/compare';
+import { newId } from '../../../core/ids';
+import type { Compare, CompareColumn, RunRecord } from '../../../core/session';
+import { ChoiceCard, NoulCard, ScoreCard } from '../../components/answers';
+import '../../components/answers/answers.css';
+import { modelsQueryOptions } from '../../queries/models';
+import { proxyTarget, targetsQueryOptions } from '../../queries/targets';
+import type { TargetInfo } from '../../queries/targets';
+import { useSessions } from '../../stores/sessions';
+import { useWorkbench } from '../../stores/workbench';
+import { ModelPicker } from '../workbench/ModelPicker';
+import { CompareView } from './CompareView';
+
+/** A column's target: a native select of the proxy's targets. */
+function ColumnTargetSelect(props: {
+  value: string;
+  targets: readonly TargetInfo[];
+  onChange: (id: string) => void;
+}) {
+  const id = useId();
+  const known = props.targets.some((t) => t.id === props.value);
+  return (
+    <div className="cmp-target">
+      <label htmlFor={id} className="toolbar-label">
+        Target
+      </label>
+      <select
+        id={id}
+        value={props.value}
+        onChange={(e) => props.onChange(e.currentTarget.value)}
+        data-testid="compare.target"
+      >
+        {/* A session from another workbench may name a target this server lacks: keep it visible, not swapped. */}
+        {!known && <option value={props.value}>{props.value} (not on this server)</option>}
+        {props.targets.map((t) => (
+          <option key={t.id} value={t.id}>
+            {t.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** Compare mode: starts a comparison in the open session the first time, then shows it. */
+export function CompareScreen() {
+  const sessionId = useSessions((s) => s.openId);
+  const compare = useSessions((s) => s.open?.compare);
+  const runs = useSessions((s) => s.open?.runs);
+  const doc = useWorkbench((s) => s.doc);
+  const targets = useQuery(targetsQueryOptions());
+
+  // A session opened in compare mode without a comparison gets one: the session's model against another version.
+  useEffect(() => {
+    const { open, setCompare } = useSessions.getState();
+    if (open && !open.compare) setCompare(newComparison(doc.targetId, doc.model, newId));
+  }, [sessionId, compare, doc.targetId, doc.model]);
+
+  const targetIds = useMemo(
+    () => [...new Set(compare?.columns.map((c) => c.targetId) ?? [])],
+    [compare?.columns],
+  );
+  const models = useQueries({
+    queries: targetIds.map((id) => ({ ...modelsQueryOptions(id), enabled: targets.isSuccess })),
+  });
+  const listedKey = models.map((m) => m.data?.models.map((c) => c.name).join(',') ?? '').join('|');
+  const listedByTarget = useMemo(() => {
+    const map = new Map<string, string[]>();
+    listedKey.split('|').forEach((names, i) => map.set(targetIds[i] ?? '', names ? names.split(',') : []));
+    return map;
+  }, [listedKey, targetIds]);
+
+  const draftFor = useCallback(
+    (column: CompareColumn) => columnDraft(doc, column.model, listedByTarget.get(column.targetId) ?? []),
+    [doc, listedByTarget],
+  );
+
+  const onCompareChange = useCallback((edit: (c: Compare) => Compare) => {
+    const { open, setCompare } = useSessions.getState();
+    if (open?.compare) setCompare(edit(open.compare));
+  }, []);
+
+  const onRunRecorded = useCallback(
+    (columnId: string, run: RunRecord) => {
+      const sessions = useSessions.getState();
+      // NOTE: a run that settles after the user opened another session must not land in that one.
+      if (sessions.openId !== sessionId) return;
+      sessions.recordRun(run);
+      const open = useSessions.getState().open;
+      if (open?.compare) sessions.setCompare(recordColumnRun(open.compare, columnId, run.id));
+    },
+    [sessionId],
+  );
+
+  const runById = useMemo(() => new Map((runs ?? []).map((r) => [r.id, r])), [runs]);
+  const renderAnswer = useCallback(
+    (cell: ComparedCell, question: ComparedQuestion, columnIndex: number) => {
+      const column = compare?.columns[columnIndex];
+      const runId = column ? compare?.runIds[column.id] : undefined;
+      const asked = runId ? runById.get(runId)?.request.questions[question.name] : undefined;
+      const criteria = asked?.criteria;
+      const a = cell.answer;
+      if (!a) return null;
+      if (a.type === 'choice')
+        return (
+          <ChoiceCard
+            name={question.name}
+            answer={a}
+            criteria={criteria}
+            probabilityMax={question.probabilityMax}
+            optionOrder={question.labels}
+          />
+        );
+      if (a.type === 'score')
+        return (
+          <ScoreCard
+            name={question.name}
+            answer={a}
+            criteria={criteria}
+            probabilityMax={question.probabilityMax}
+          />
+        );
+      return <NoulCard name={question.name} answer={a} criteria={criteria} />;
+    },
+    [compare, runById],
+  );
+
+  if (!sessionId || !compare || !runs) {
+    return (
+      <p className="cmp-empty" data-testid="compare.loading">
+        Opening the comparison…
+      </p>
+    );
+  }
+
+  return (
+    <CompareView
+      // A new session gets fresh columns: runs of the previous one are cancelled as their columns unmount.
+      key={sessionId}
+      sessionId={sessionId}
+      compare={compare}
+      runs={runs}
+      draftFor={draftFor}
+      resolveTarget={proxyTarget}
+      onCompareChange={onCompareChange}
+      onRunRecorded={onRunRecorded}
+      renderTargetPicker={(column, _index, onChange) => (
+        <ColumnTargetSelect value={column.targetId} targets={targets.data ?? []} onChange={onChange} />
+      )}
+      renderModelPicker={(column, _index, onChange) => (
+        <ModelPicker targetId={column.targetId} value={column.model} onChange={onChange} />
+      )}
+      renderAnswer={renderAnswer}
+    />
+  );
+}
