@@ -27,7 +27,11 @@ export class RowsRepo {
    * Stores a new run and its rows. The rows go first and the run record last, in one transaction: a run either exists
    * with every row or not at all, even if the page closes halfway through a 100,000-row import.
    */
-  async createRun(run: RowRun, items: readonly RowItem[], onProgress?: (written: number) => void): Promise<void> {
+  async createRun(
+    run: RowRun,
+    items: readonly RowItem[],
+    onProgress?: (written: number) => void,
+  ): Promise<void> {
     const parsedRun = RowRunSchema.parse(run);
     await this.db.transaction('rw', this.db.rowRuns, this.db.rowItems, async () => {
       for (let i = 0; i < items.length; i += CREATE_CHUNK) {
@@ -61,7 +65,11 @@ export class RowsRepo {
   }
 
   /** Changes a run's settings or status; `updatedAt` moves with every change. */
-  async updateRun(id: string, patch: Partial<Omit<RowRun, 'id' | 'schemaVersion'>>, now = Date.now()): Promise<void> {
+  async updateRun(
+    id: string,
+    patch: Partial<Omit<RowRun, 'id' | 'schemaVersion'>>,
+    now = Date.now(),
+  ): Promise<void> {
     const changed = await this.db.rowRuns.update(id, { ...patch, updatedAt: now });
     if (changed === 0) throw new Error(`The run ${id} is no longer stored.`);
   }
@@ -74,7 +82,10 @@ export class RowsRepo {
     for (const r of raw) {
       const parsed = RowItemSchema.safeParse(r);
       if (parsed.success) items.push(parsed.data);
-      else unreadable.push(typeof (r as { number?: unknown }).number === 'number' ? (r as { number: number }).number : -1);
+      else
+        unreadable.push(
+          typeof (r as { number?: unknown }).number === 'number' ? (r as { number: number }).number : -1,
+        );
     }
     items.sort((a, b) => a.number - b.number);
     return { items, unreadable };

@@ -5,7 +5,11 @@ import type { SourceRow } from './parse';
 
 export const RowMappingSchema = z.discriminatedUnion('mode', [
   z.object({ mode: z.literal('fields'), idColumn: z.string().nullable().default(null) }),
-  z.object({ mode: z.literal('text'), column: z.string().min(1), idColumn: z.string().nullable().default(null) }),
+  z.object({
+    mode: z.literal('text'),
+    column: z.string().min(1),
+    idColumn: z.string().nullable().default(null),
+  }),
   z.object({
     mode: z.literal('columns'),
     columns: z.array(z.string().min(1)).min(1),
@@ -30,7 +34,10 @@ const blank = (v: JsonValue | undefined): boolean =>
 export function mapRow(data: JsonValue, mapping: RowMapping): Mapped {
   if (mapping.mode === 'fields') {
     if (!isObject(data)) {
-      if (typeof data === 'string') return data.trim() === '' ? { ok: false, reason: 'The row is empty text.' } : { ok: true, state: data };
+      if (typeof data === 'string')
+        return data.trim() === ''
+          ? { ok: false, reason: 'The row is empty text.' }
+          : { ok: true, state: data };
       if (Array.isArray(data)) return { ok: true, state: data };
       return data === null ? { ok: false, reason: 'The row is null.' } : { ok: true, state: String(data) };
     }
@@ -49,7 +56,10 @@ export function mapRow(data: JsonValue, mapping: RowMapping): Mapped {
   const state: Record<string, JsonValue> = {};
   for (const c of mapping.columns) if (c in data) state[c] = data[c] ?? null;
   if (Object.values(state).every(blank)) {
-    return { ok: false, reason: `The chosen fields (${mapping.columns.map((c) => `\`${c}\``).join(', ')}) are all empty.` };
+    return {
+      ok: false,
+      reason: `The chosen fields (${mapping.columns.map((c) => `\`${c}\``).join(', ')}) are all empty.`,
+    };
   }
   return { ok: true, state };
 }
@@ -64,7 +74,17 @@ export function rowId(row: SourceRow, mapping: RowMapping): string {
 }
 
 const ID_NAMES = ['id', 'row_id', 'rowid', 'uuid', 'key', 'ticket_id', 'message_id'];
-const TEXT_NAMES = ['text', 'message', 'content', 'body', 'comment', 'review', 'description', 'transcript', 'prompt'];
+const TEXT_NAMES = [
+  'text',
+  'message',
+  'content',
+  'body',
+  'comment',
+  'review',
+  'description',
+  'transcript',
+  'prompt',
+];
 
 /** A sensible first mapping for a file's columns: an id column if one is named like it, one text column if obvious. */
 export function suggestMapping(columns: readonly string[], objectRows = true): RowMapping {

@@ -62,7 +62,8 @@ export class Pacer {
     if (this.nextTokensAt === -Infinity) this.nextTokensAt = now;
     const at = Math.max(now, this.nextRequestAt, this.nextTokensAt);
     this.nextRequestAt = Math.max(this.nextRequestAt, at - slack) + interval;
-    this.nextTokensAt = Math.max(this.nextTokensAt, at - slack) + (Math.max(0, tokens) * 1000) / this.pacing.tokensPerSecond;
+    this.nextTokensAt =
+      Math.max(this.nextTokensAt, at - slack) + (Math.max(0, tokens) * 1000) / this.pacing.tokensPerSecond;
     return at;
   }
 

@@ -83,7 +83,13 @@ class Accumulator {
 
   private flushBlanks(): void {
     for (const b of this.heldBlank) {
-      this.pushIssue({ line: b.line, number: b.number, kind: 'empty', severity: 'skip', reason: 'Empty row: nothing to evaluate.' });
+      this.pushIssue({
+        line: b.line,
+        number: b.number,
+        kind: 'empty',
+        severity: 'skip',
+        reason: 'Empty row: nothing to evaluate.',
+      });
     }
     this.heldBlank = [];
   }
@@ -112,7 +118,13 @@ class Accumulator {
     this.flushBlanks();
     this.records++;
     if (isBlankValue(data)) {
-      this.pushIssue({ line, number: this.records, kind: 'empty', severity: 'skip', reason: 'Empty row: every field is blank.' });
+      this.pushIssue({
+        line,
+        number: this.records,
+        kind: 'empty',
+        severity: 'skip',
+        reason: 'Empty row: every field is blank.',
+      });
       return;
     }
     if (data !== null && typeof data === 'object' && !Array.isArray(data)) this.addColumns(Object.keys(data));
@@ -218,7 +230,8 @@ export class CsvRowParser implements RowParser {
         }
         this.header = headerNames(fields);
         this.acc.addColumns(this.header);
-        if (errors.length > 0) this.acc.fileIssue(line, `The header line is malformed: ${errors[0]!.message}.`);
+        if (errors.length > 0)
+          this.acc.fileIssue(line, `The header line is malformed: ${errors[0]!.message}.`);
         return;
       }
       this.header = fields.map((_, i) => `column_${i + 1}`);
@@ -226,7 +239,8 @@ export class CsvRowParser implements RowParser {
     }
 
     if (errors.length > 0) {
-      const what = errors[0]!.code === 'MissingQuotes' ? 'a quoted field is never closed' : errors[0]!.message;
+      const what =
+        errors[0]!.code === 'MissingQuotes' ? 'a quoted field is never closed' : errors[0]!.message;
       this.acc.malformed(line, `Malformed CSV: ${what.replace(/\.$/, '')}.`);
       return;
     }
@@ -253,7 +267,8 @@ export class CsvRowParser implements RowParser {
   }
 
   finish(): ParseSummary {
-    if (this.header === null && this.useHeader) this.acc.fileIssue(1, 'The file is empty: no header and no rows.');
+    if (this.header === null && this.useHeader)
+      this.acc.fileIssue(1, 'The file is empty: no header and no rows.');
     return this.acc.summary();
   }
 }
@@ -392,7 +407,10 @@ export function parseJsonArrayText(input: string): ParseBatch & { summary: Parse
     return done();
   }
   if (text.charCodeAt(i) !== Ch.OpenBracket) {
-    acc.fileIssue(line, 'A JSON file must hold an array of rows, [ {...}, {...} ]; use JSON Lines for one row per line.');
+    acc.fileIssue(
+      line,
+      'A JSON file must hold an array of rows, [ {...}, {...} ]; use JSON Lines for one row per line.',
+    );
     return done();
   }
   i++;
@@ -450,7 +468,8 @@ export function parseJsonArrayText(input: string): ParseBatch & { summary: Parse
     const slice = text.slice(start, end === -1 ? n : end);
     if (slice.trim() === '') {
       // "[1,,2]": a hole between commas holds no data; a trailing comma before "]" is only a typo.
-      if (end !== -1 && text.charCodeAt(end) === Ch.Comma) acc.malformed(startLine, 'Nothing between two commas.');
+      if (end !== -1 && text.charCodeAt(end) === Ch.Comma)
+        acc.malformed(startLine, 'Nothing between two commas.');
     } else {
       try {
         acc.row(startLine, JSON.parse(slice) as JsonValue);

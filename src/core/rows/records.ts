@@ -79,7 +79,15 @@ export const RowIssueSchema = z.object({
   reason: z.string(),
 });
 
-export const HALT_REASONS = ['paused', 'cancelled', 'auth', 'budget', 'failing', 'target', 'storage'] as const;
+export const HALT_REASONS = [
+  'paused',
+  'cancelled',
+  'auth',
+  'budget',
+  'failing',
+  'target',
+  'storage',
+] as const;
 export const HaltSchema = z.object({ reason: z.enum(HALT_REASONS), message: z.string() });
 export type Halt = z.infer<typeof HaltSchema>;
 

@@ -159,7 +159,11 @@ export function rowMatches(row: ResultRow, filter: ResultFilter, columns: readon
 }
 
 /** Indices of the rows that pass the filter, in order. */
-export function filterRows(rows: readonly ResultRow[], filter: ResultFilter, columns: readonly AnswerColumn[]): number[] {
+export function filterRows(
+  rows: readonly ResultRow[],
+  filter: ResultFilter,
+  columns: readonly AnswerColumn[],
+): number[] {
   const out: number[] = [];
   for (let i = 0; i < rows.length; i++) if (rowMatches(rows[i]!, filter, columns)) out.push(i);
   return out;
@@ -193,7 +197,13 @@ export function histogram(values: Iterable<number>, min: number, max: number, bi
 const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;
 
 export type QuestionAggregate =
-  | { question: string; type: 'choice'; answered: number; counts: { label: string; count: number }[]; confidence: Bin[] }
+  | {
+      question: string;
+      type: 'choice';
+      answered: number;
+      counts: { label: string; count: number }[];
+      confidence: Bin[];
+    }
   | { question: string; type: 'score'; answered: number; levels: number; scores: Bin[]; confidence: Bin[] }
   | { question: string; type: 'noul'; answered: number; yes: Bin[] };
 
@@ -303,7 +313,9 @@ const inputCell = (data: JsonValue, column: string): CellValue => {
 /** Input columns to export: the file's columns, or `value` for rows that are not objects. */
 export function exportInputColumns(rows: readonly ResultRow[], columns: readonly string[]): string[] {
   if (columns.length > 0) return [...columns];
-  return rows.some((r) => r.data === null || typeof r.data !== 'object' || Array.isArray(r.data)) ? ['value'] : [];
+  return rows.some((r) => r.data === null || typeof r.data !== 'object' || Array.isArray(r.data))
+    ? ['value']
+    : [];
 }
 
 // A cell that starts like a spreadsheet formula is prefixed with ' so opening the file cannot run it; plain numbers
@@ -323,11 +335,13 @@ export function exportCsv(
   const config = { escapeFormulae: FORMULA, newline: '\r\n' };
   parts.push(`${Papa.unparse([header], config)}\r\n`);
   for (let start = 0; start < rows.length; start += chunkRows) {
-    const chunk = rows.slice(start, start + chunkRows).map((row) => [
-      ...metaCells(row),
-      ...columns.map((c) => cellOf(row, c)),
-      ...inputColumns.map((c) => inputCell(row.data, c)),
-    ]);
+    const chunk = rows
+      .slice(start, start + chunkRows)
+      .map((row) => [
+        ...metaCells(row),
+        ...columns.map((c) => cellOf(row, c)),
+        ...inputColumns.map((c) => inputCell(row.data, c)),
+      ]);
     parts.push(`${Papa.unparse(chunk, config)}\r\n`);
   }
   return parts;
@@ -348,7 +362,13 @@ export function exportJsonlLine(row: ResultRow): string {
     answers: row.response?.answers ?? null,
     input: row.data,
   };
-  if (o?.error) record.error = { kind: o.error.kind, message: o.error.message, status: o.error.status ?? null, fields: o.error.fieldErrors };
+  if (o?.error)
+    record.error = {
+      kind: o.error.kind,
+      message: o.error.message,
+      status: o.error.status ?? null,
+      fields: o.error.fieldErrors,
+    };
   return JSON.stringify(record);
 }
 
@@ -356,7 +376,12 @@ export function exportJsonlLine(row: ResultRow): string {
 export function exportJsonl(rows: readonly ResultRow[], chunkRows = 2000): string[] {
   const parts: string[] = [];
   for (let start = 0; start < rows.length; start += chunkRows) {
-    parts.push(`${rows.slice(start, start + chunkRows).map(exportJsonlLine).join('\n')}\n`);
+    parts.push(
+      `${rows
+        .slice(start, start + chunkRows)
+        .map(exportJsonlLine)
+        .join('\n')}\n`,
+    );
   }
   return parts;
 }

@@ -83,13 +83,25 @@ export function planRun(
   for (const row of rows) {
     const mapped = mapRow(row.data, mapping);
     if (!mapped.ok) {
-      issues.push({ line: row.line, number: row.number, kind: 'unmappable', severity: 'skip', reason: mapped.reason });
+      issues.push({
+        line: row.line,
+        number: row.number,
+        kind: 'unmappable',
+        severity: 'skip',
+        reason: mapped.reason,
+      });
       continue;
     }
     const t = rowTokens(stateTokensOf(row, mapped.state), q);
     const tooLarge = tooLargeReason(t.total, t.statePlusLongest);
     if (tooLarge) {
-      issues.push({ line: row.line, number: row.number, kind: 'too_large', severity: 'skip', reason: tooLarge });
+      issues.push({
+        line: row.line,
+        number: row.number,
+        kind: 'too_large',
+        severity: 'skip',
+        reason: tooLarge,
+      });
       continue;
     }
     const id = rowId(row, mapping);
@@ -140,7 +152,14 @@ export const sortIssues = (issues: readonly RowIssue[]): RowIssue[] =>
 
 /** Rows and stored outcomes of a run, as the runner takes them, from its stored items and mapping (resume). */
 export function plannedFromItems(
-  items: readonly { number: number; line: number; id: string; data: JsonValue; tokens: number; outcome?: RowOutcome }[],
+  items: readonly {
+    number: number;
+    line: number;
+    id: string;
+    data: JsonValue;
+    tokens: number;
+    outcome?: RowOutcome;
+  }[],
   mapping: RowMapping,
 ): { rows: PlannedRow[]; outcomes: Map<number, RowOutcome>; unmappable: number[] } {
   const rows: PlannedRow[] = [];
@@ -153,7 +172,13 @@ export function plannedFromItems(
       unmappable.push(item.number);
       continue;
     }
-    rows.push({ number: item.number, line: item.line, id: item.id, state: mapped.state, tokens: item.tokens });
+    rows.push({
+      number: item.number,
+      line: item.line,
+      id: item.id,
+      state: mapped.state,
+      tokens: item.tokens,
+    });
     if (item.outcome) outcomes.set(item.number, item.outcome);
   }
   return { rows, outcomes, unmappable };

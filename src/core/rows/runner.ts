@@ -7,7 +7,13 @@
 // run goes on; a timeout is never acted on; the run stops before the budget cap would be passed.
 import { estimateCost } from '../../contract';
 import type { EvaluateRequest, FieldError, Questions } from '../../contract';
-import type { AttemptReport, CallOptions, ClientTarget, EvaluateResult, EvaluationErrorKind } from '../../client';
+import type {
+  AttemptReport,
+  CallOptions,
+  ClientTarget,
+  EvaluateResult,
+  EvaluationErrorKind,
+} from '../../client';
 import type { AnswerIdentity } from './dedup';
 import { dedupKey, pinnedModel } from './dedup';
 import type { Clock, Pacing } from './pacer';
@@ -16,7 +22,11 @@ import type { Halt, RowError, RowOutcome, RowStatus, StoredAnswer } from './reco
 import type { PlannedRow } from './runPlan';
 
 /** The client's evaluate, injected. */
-export type EvaluateFn = (target: ClientTarget, request: EvaluateRequest, options: CallOptions) => Promise<EvaluateResult>;
+export type EvaluateFn = (
+  target: ClientTarget,
+  request: EvaluateRequest,
+  options: CallOptions,
+) => Promise<EvaluateResult>;
 
 /** Where the run keeps its progress; IndexedDB in the app, memory or fake-indexeddb in tests. */
 export interface RunStore {
@@ -103,9 +113,12 @@ interface ErrorLike {
 }
 
 const isErrorLike = (e: unknown): e is ErrorLike =>
-  e instanceof Error && typeof (e as Partial<ErrorLike>).kind === 'string' && Array.isArray((e as Partial<ErrorLike>).attempts);
+  e instanceof Error &&
+  typeof (e as Partial<ErrorLike>).kind === 'string' &&
+  Array.isArray((e as Partial<ErrorLike>).attempts);
 
-const countBilled = (attempts: readonly AttemptReport[]): number => attempts.filter((a) => a.possiblyBilled === true).length;
+const countBilled = (attempts: readonly AttemptReport[]): number =>
+  attempts.filter((a) => a.possiblyBilled === true).length;
 
 /** Statuses that end a row for good unless the user asks for a retry. */
 const SETTLED: ReadonlySet<RowStatus> = new Set(['done', 'reused', 'invalid', 'failed', 'unknown']);
@@ -154,7 +167,8 @@ export class RowRunner {
           possiblyBilledAttempts: outcome.possiblyBilledAttempts + 1,
           error: {
             kind: 'interrupted',
-            message: 'The page closed while this row was in flight; it may have been evaluated and billed. Retry it on request.',
+            message:
+              'The page closed while this row was in flight; it may have been evaluated and billed. Retry it on request.',
             fieldErrors: [],
             possiblyBilled: true,
           },
@@ -199,8 +213,12 @@ export class RowRunner {
 
   /** Stops now: rows in flight are aborted and, since they may have been evaluated, marked unknown. */
   cancel(): void {
-    this.requestStop('cancelling', { reason: 'cancelled', message: 'Cancelled: rows that were in flight may have been billed.' });
-    for (const controller of this.inFlight.values()) controller.abort(new DOMException('Run cancelled.', 'AbortError'));
+    this.requestStop('cancelling', {
+      reason: 'cancelled',
+      message: 'Cancelled: rows that were in flight may have been billed.',
+    });
+    for (const controller of this.inFlight.values())
+      controller.abort(new DOMException('Run cancelled.', 'AbortError'));
   }
 
   /** Puts failed or unknown rows back in the queue, on the user's request (an unknown row may be billed again). */
@@ -232,10 +250,25 @@ export class RowRunner {
   }
 
   progress(): RunProgress {
-    const counts: Record<RowStatus, number> = { pending: 0, sending: 0, done: 0, reused: 0, invalid: 0, failed: 0, unknown: 0 };
+    const counts: Record<RowStatus, number> = {
+      pending: 0,
+      sending: 0,
+      done: 0,
+      reused: 0,
+      invalid: 0,
+      failed: 0,
+      unknown: 0,
+    };
     for (const o of this.outcomes.values()) counts[o.status]++;
     const total = this.rows.size;
-    const pending = total - counts.done - counts.reused - counts.invalid - counts.failed - counts.unknown - this.inFlight.size;
+    const pending =
+      total -
+      counts.done -
+      counts.reused -
+      counts.invalid -
+      counts.failed -
+      counts.unknown -
+      this.inFlight.size;
     const now = this.deps.clock.now();
     const rate = this.meter.perMinute(now);
     const pace = rate > 0 ? rate : this.pacer.settings.requestsPerMinute;
@@ -273,7 +306,10 @@ export class RowRunner {
       await this.flushInterrupted();
       await this.dispatch(stop.signal);
     } catch (error) {
-      this.halt({ reason: 'storage', message: `Progress could not be saved (${errorText(error)}); nothing more was sent.` });
+      this.halt({
+        reason: 'storage',
+        message: `Progress could not be saved (${errorText(error)}); nothing more was sent.`,
+      });
     }
     while (this.inFlight.size > 0) await this.nextChange();
     this.stop = null;
@@ -430,7 +466,13 @@ export class RowRunner {
       );
       const response = result.response;
       const answerKey = await this.keyOf(this.identity(row, response.model));
-      answer = { key: answerKey, targetId: this.input.targetId, model: response.model, response, at: this.deps.clock.now() };
+      answer = {
+        key: answerKey,
+        targetId: this.input.targetId,
+        model: response.model,
+        response,
+        at: this.deps.clock.now(),
+      };
       const outcome: RowOutcome = {
         status: 'done',
         at: answer.at,
@@ -451,18 +493,28 @@ export class RowRunner {
         // Answered, but the answer could not be stored: keep it in memory (results and export still have it) and stop.
         const outcome = this.outcomes.get(row.number);
         if (outcome?.status === 'sending') {
-          this.setOutcome(row, {
-            ...outcome,
-            status: 'done',
-            answerKey: answer.key,
-            model: answer.model,
-            inputTokens: answer.response.usage.input_tokens,
-          }, answer);
+          this.setOutcome(
+            row,
+            {
+              ...outcome,
+              status: 'done',
+              answerKey: answer.key,
+              model: answer.model,
+              inputTokens: answer.response.usage.input_tokens,
+            },
+            answer,
+          );
         }
-        this.halt({ reason: 'storage', message: `An answer could not be saved (${errorText(error)}); the run stopped.` });
+        this.halt({
+          reason: 'storage',
+          message: `An answer could not be saved (${errorText(error)}); the run stopped.`,
+        });
       } else {
         await this.failed(row, base, error, sent).catch((storeError: unknown) => {
-          this.halt({ reason: 'storage', message: `Progress could not be saved (${errorText(storeError)}); the run stopped.` });
+          this.halt({
+            reason: 'storage',
+            message: `Progress could not be saved (${errorText(storeError)}); the run stopped.`,
+          });
         });
       }
     } finally {
@@ -551,7 +603,10 @@ export class RowRunner {
         outcome = outcomeWith('pending');
         this.queue.unshift(row.number);
       }
-    } else if (error.kind === 'validation' || (error.kind === 'http' && status >= 400 && status < 500 && status !== 408)) {
+    } else if (
+      error.kind === 'validation' ||
+      (error.kind === 'http' && status >= 400 && status < 500 && status !== 408)
+    ) {
       // The row itself is wrong (422, 413, 400): mark it with the service's reason and go on.
       outcome = outcomeWith('invalid');
       this.streak = 0;
@@ -639,7 +694,9 @@ export class RowRunner {
   }
 }
 
-const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+const errorText = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
 
 /** True when a row's status needs nothing more from the run. */
-export const isSettled = (status: RowStatus | undefined): boolean => status !== undefined && SETTLED.has(status);
+export const isSettled = (status: RowStatus | undefined): boolean =>
+  status !== undefined && SETTLED.has(status);

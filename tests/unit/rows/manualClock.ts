@@ -67,7 +67,8 @@ export class ManualClock implements Clock {
       const moved = await this.step();
       if (!moved && !settled) {
         await flush(20);
-        if (!settled && this.timers.length === 0) throw new Error('Nothing left to run, but the promise has not settled.');
+        if (!settled && this.timers.length === 0)
+          throw new Error('Nothing left to run, but the promise has not settled.');
       }
     }
     return result;

@@ -103,7 +103,11 @@ function fakeService(clock: ManualClock, latency: number) {
   const sends: { at: number; state: unknown }[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
-  const evaluate = async (_t: ClientTarget, request: EvaluateRequest, options: CallOptions): Promise<EvaluateResult> => {
+  const evaluate = async (
+    _t: ClientTarget,
+    request: EvaluateRequest,
+    options: CallOptions,
+  ): Promise<EvaluateResult> => {
     sends.push({ at: clock.now(), state: request.state });
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
@@ -117,13 +121,24 @@ function fakeService(clock: ManualClock, latency: number) {
       answers: { q: { type: 'noul', noul: 0.5 } },
       usage: { input_tokens: 10 },
     };
-    return { response, attempts: [{ attempt: 0, outcome: 200, durationMs: latency }], latencyMs: latency, possiblyBilledAttempts: 0 };
+    return {
+      response,
+      attempts: [{ attempt: 0, outcome: 200, durationMs: latency }],
+      latencyMs: latency,
+      possiblyBilledAttempts: 0,
+    };
   };
   return { evaluate, sends, maxInFlight: () => maxInFlight };
 }
 
 const rowsOf = (n: number, tokens = 10): PlannedRow[] =>
-  Array.from({ length: n }, (_, i) => ({ number: i + 1, line: i + 2, id: String(i + 1), state: `row ${i + 1}`, tokens }));
+  Array.from({ length: n }, (_, i) => ({
+    number: i + 1,
+    line: i + 2,
+    id: String(i + 1),
+    state: `row ${i + 1}`,
+    tokens,
+  }));
 
 const keyOf = async (id: { state: unknown; model: string }) => `${id.model}:${JSON.stringify(id.state)}`;
 
@@ -141,7 +156,12 @@ describe('RowRunner pacing on a manual clock', () => {
   it('sends at the exact times rate and concurrency allow', async () => {
     const clock = new ManualClock();
     const service = fakeService(clock, 250);
-    const runner = new RowRunner(input(rowsOf(8), pacing(600, 2)), { evaluate: service.evaluate, clock, store: new MemoryStore(), keyOf });
+    const runner = new RowRunner(input(rowsOf(8), pacing(600, 2)), {
+      evaluate: service.evaluate,
+      clock,
+      store: new MemoryStore(),
+      keyOf,
+    });
     const end = await clock.runUntil(runner.run());
     // 100 ms apart by rate; a third request waits for a free place (250 ms latency, 2 at once).
     expect(service.sends.map((s) => s.at)).toEqual([0, 100, 250, 350, 500, 600, 750, 850]);
@@ -152,7 +172,12 @@ describe('RowRunner pacing on a manual clock', () => {
   it('is bound by the rate alone when latency is short', async () => {
     const clock = new ManualClock();
     const service = fakeService(clock, 5);
-    const runner = new RowRunner(input(rowsOf(6), pacing(1200, 4)), { evaluate: service.evaluate, clock, store: new MemoryStore(), keyOf });
+    const runner = new RowRunner(input(rowsOf(6), pacing(1200, 4)), {
+      evaluate: service.evaluate,
+      clock,
+      store: new MemoryStore(),
+      keyOf,
+    });
     await clock.runUntil(runner.run());
     expect(service.sends.map((s) => s.at)).toEqual([0, 50, 100, 150, 200, 250]);
   });
@@ -173,16 +198,30 @@ describe('RowRunner pacing on a manual clock', () => {
   it('never has more requests in flight than the concurrency, however fast the rate', async () => {
     const clock = new ManualClock();
     const service = fakeService(clock, 1000);
-    const runner = new RowRunner(input(rowsOf(12), pacing(600_000, 3)), { evaluate: service.evaluate, clock, store: new MemoryStore(), keyOf });
+    const runner = new RowRunner(input(rowsOf(12), pacing(600_000, 3)), {
+      evaluate: service.evaluate,
+      clock,
+      store: new MemoryStore(),
+      keyOf,
+    });
     await clock.runUntil(runner.run());
     expect(service.maxInFlight()).toBe(3);
-    expect(service.sends.map((s) => s.at)).toEqual([0, 0.1, 0.2, 1000, 1000.1, 1000.2, 2000, 2000.1, 2000.2, 3000, 3000.1, 3000.2].map((t) => expect.closeTo(t, 6)));
+    expect(service.sends.map((s) => s.at)).toEqual(
+      [0, 0.1, 0.2, 1000, 1000.1, 1000.2, 2000, 2000.1, 2000.2, 3000, 3000.1, 3000.2].map((t) =>
+        expect.closeTo(t, 6),
+      ),
+    );
   });
 
   it('reports the current rate and an ETA while running', async () => {
     const clock = new ManualClock();
     const service = fakeService(clock, 5);
-    const runner = new RowRunner(input(rowsOf(100), pacing(1200, 4)), { evaluate: service.evaluate, clock, store: new MemoryStore(), keyOf });
+    const runner = new RowRunner(input(rowsOf(100), pacing(1200, 4)), {
+      evaluate: service.evaluate,
+      clock,
+      store: new MemoryStore(),
+      keyOf,
+    });
     const done = runner.run();
     while (clock.now() < 2000) await clock.step();
     const mid = runner.progress();

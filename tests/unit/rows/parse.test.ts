@@ -22,7 +22,13 @@ describe('CSV', () => {
       { number: 2, line: 3, data: { id: '2', text: 'world' } },
     ]);
     expect(out.issues).toEqual([]);
-    expect(out.summary).toMatchObject({ format: 'csv', columns: ['id', 'text'], records: 2, rows: 2, issues: 0 });
+    expect(out.summary).toMatchObject({
+      format: 'csv',
+      columns: ['id', 'text'],
+      records: 2,
+      rows: 2,
+      issues: 0,
+    });
   });
 
   it('reads quoted fields with commas, doubled quotes and newlines, and keeps counting lines after them', () => {
@@ -91,7 +97,10 @@ describe('CSV', () => {
   });
 
   it('reads a single-column file and names blank and duplicate headers', () => {
-    expect(parseCsvText('text\nhello\nworld\n').rows.map((r) => r.data)).toEqual([{ text: 'hello' }, { text: 'world' }]);
+    expect(parseCsvText('text\nhello\nworld\n').rows.map((r) => r.data)).toEqual([
+      { text: 'hello' },
+      { text: 'world' },
+    ]);
     expect(headerNames(['a', '', 'a', ' b '])).toEqual(['a', 'column_2', 'a_2', 'b']);
   });
 
@@ -110,7 +119,10 @@ describe('CSV', () => {
   });
 
   it('gives the same lines when PapaParse is fed in chunks (as the worker streams a File)', () => {
-    const rows = Array.from({ length: 500 }, (_, i) => `${i},"text ${i}${i % 7 === 0 ? '\nsecond line' : ''}"`);
+    const rows = Array.from(
+      { length: 500 },
+      (_, i) => `${i},"text ${i}${i % 7 === 0 ? '\nsecond line' : ''}"`,
+    );
     const text = `id,text\n${rows.join('\n')}\n`;
     const whole = parseCsvText(text);
     const parser = new CsvRowParser();

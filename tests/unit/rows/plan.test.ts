@@ -2,7 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { estimateCost, MAX_STATE_PLUS_QUESTION_TOKENS } from '../../../src/contract';
 import { questionTokens, requestTokens, stateTokens } from '../../../src/core/tokens';
-import { canonicalJson, dedupKey, dedupText, pinnedModel, sha256Hex } from '../../../src/core/rows/dedup';
+import {
+  canonicalJson,
+  dedupKey,
+  dedupText,
+  pinnedModel,
+  sha256Hex,
+  sha256HexSync,
+} from '../../../src/core/rows/dedup';
 import { describeMapping, mapRow, rowId, suggestMapping } from '../../../src/core/rows/mapping';
 import { parseCsvText } from '../../../src/core/rows/parse';
 import { budgetFit, planDurationMs, planRun, sortIssues } from '../../../src/core/rows/runPlan';
@@ -22,9 +29,18 @@ describe('mapping a row to the state', () => {
   });
 
   it('takes one column as text, and says why when it cannot', () => {
-    expect(mapRow(data, { mode: 'text', column: 'text', idColumn: null })).toEqual({ ok: true, state: 'Refund please' });
-    expect(mapRow(data, { mode: 'text', column: 'empty', idColumn: null })).toEqual({ ok: false, reason: 'The field `empty` is empty.' });
-    expect(mapRow(data, { mode: 'text', column: 'nope', idColumn: null })).toEqual({ ok: false, reason: 'The row has no field `nope`.' });
+    expect(mapRow(data, { mode: 'text', column: 'text', idColumn: null })).toEqual({
+      ok: true,
+      state: 'Refund please',
+    });
+    expect(mapRow(data, { mode: 'text', column: 'empty', idColumn: null })).toEqual({
+      ok: false,
+      reason: 'The field `empty` is empty.',
+    });
+    expect(mapRow(data, { mode: 'text', column: 'nope', idColumn: null })).toEqual({
+      ok: false,
+      reason: 'The row has no field `nope`.',
+    });
     expect(mapRow('just text', { mode: 'text', column: 'x', idColumn: null })).toMatchObject({ ok: false });
   });
 
@@ -33,7 +49,9 @@ describe('mapping a row to the state', () => {
       ok: true,
       state: { locale: 'en', text: 'Refund please' },
     });
-    expect(mapRow(data, { mode: 'columns', columns: ['empty'], idColumn: null })).toMatchObject({ ok: false });
+    expect(mapRow(data, { mode: 'columns', columns: ['empty'], idColumn: null })).toMatchObject({
+      ok: false,
+    });
   });
 
   it('maps rows that are not objects (JSON Lines of strings) as they are', () => {
@@ -51,7 +69,11 @@ describe('mapping a row to the state', () => {
 
   it('suggests a mapping from column names', () => {
     expect(suggestMapping(['id', 'text'])).toEqual({ mode: 'text', column: 'text', idColumn: 'id' });
-    expect(suggestMapping(['ticket_id', 'message', 'locale'])).toEqual({ mode: 'text', column: 'message', idColumn: 'ticket_id' });
+    expect(suggestMapping(['ticket_id', 'message', 'locale'])).toEqual({
+      mode: 'text',
+      column: 'message',
+      idColumn: 'ticket_id',
+    });
     expect(suggestMapping(['claim', 'quote', 'source'])).toEqual({ mode: 'fields', idColumn: null });
     expect(suggestMapping([], false)).toEqual({ mode: 'fields', idColumn: null });
     expect(describeMapping({ mode: 'text', column: 'text', idColumn: 'id' })).toMatch(/`text` as text.*`id`/);
@@ -60,10 +82,16 @@ describe('mapping a row to the state', () => {
 
 describe('dedup keys', () => {
   it('are the same whatever the key order, and differ when anything that matters differs', async () => {
-    expect(canonicalJson({ b: 1, a: [{ d: 2, c: null }], e: undefined })).toBe('{"a":[{"c":null,"d":2}],"b":1}');
+    expect(canonicalJson({ b: 1, a: [{ d: 2, c: null }], e: undefined })).toBe(
+      '{"a":[{"c":null,"d":2}],"b":1}',
+    );
     const { questions } = exampleRequest();
     const base = { targetId: 'local', model: 'model-1.13.0', state: { a: '1', b: '2' }, questions };
-    const reordered = { ...base, state: { b: '2', a: '1' }, questions: Object.fromEntries(Object.entries(questions).reverse()) };
+    const reordered = {
+      ...base,
+      state: { b: '2', a: '1' },
+      questions: Object.fromEntries(Object.entries(questions).reverse()),
+    };
     expect(await dedupKey(base)).toBe(await dedupKey(reordered));
     expect(await dedupKey(base)).toMatch(/^[0-9a-f]{64}$/);
     for (const change of [{ model: 'model-1.12.0' }, { targetId: 'prod' }, { state: { a: '1', b: '3' } }]) {
@@ -74,6 +102,19 @@ describe('dedup keys', () => {
 
   it('computes SHA-256 exactly (known vector)', async () => {
     expect(await sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+
+  it('gives the same digest without Web Crypto (pages served over plain http from a LAN address)', async () => {
+    const enc = (t: string) => new TextEncoder().encode(t);
+    for (const text of [
+      '',
+      'abc',
+      'é'.repeat(55),
+      'x'.repeat(64),
+      canonicalJson({ long: 'y'.repeat(1000) }),
+    ]) {
+      expect(sha256HexSync(enc(text))).toBe(await sha256Hex(text));
+    }
   });
 
   it('only pins versioned ids; aliases move', () => {
@@ -114,7 +155,9 @@ describe('the plan before a run', () => {
     const parsed = parseCsvText('id,text\n1,a\n1,b\n');
     const plan = planRun(parsed.rows, { mode: 'text', column: 'text', idColumn: 'id' }, questions, counter);
     expect(plan.rows).toHaveLength(2);
-    expect(plan.issues).toEqual([expect.objectContaining({ line: 3, kind: 'duplicate_id', severity: 'warn' })]);
+    expect(plan.issues).toEqual([
+      expect.objectContaining({ line: 3, kind: 'duplicate_id', severity: 'warn' }),
+    ]);
   });
 
   it('says how many rows a budget cap lets through, and how long the run should take', () => {
@@ -123,6 +166,8 @@ describe('the plan before a run', () => {
     expect(budgetFit(rows, estimateCost(2500))).toEqual({ rowsWithin: 2, fitsAll: false });
     expect(budgetFit(rows, estimateCost(3000))).toEqual({ rowsWithin: 3, fitsAll: true });
     const plan = { rows: Array.from({ length: 1201 }, () => ({ tokens: 100 })), totalTokens: 120_100 };
-    expect(planDurationMs(plan as never, { requestsPerMinute: 1200, concurrency: 4, tokensPerSecond: 250_000 })).toBe(60_000);
+    expect(
+      planDurationMs(plan as never, { requestsPerMinute: 1200, concurrency: 4, tokensPerSecond: 250_000 }),
+    ).toBe(60_000);
   });
 });

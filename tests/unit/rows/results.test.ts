@@ -15,7 +15,11 @@ import {
 } from '../../../src/core/rows/results';
 
 const questions: Questions = {
-  dept: { type: 'choice', instructions: 'Team?', criteria: { billing: 'Money', technical: 'Bugs', other: null } },
+  dept: {
+    type: 'choice',
+    instructions: 'Team?',
+    criteria: { billing: 'Money', technical: 'Bugs', other: null },
+  },
   mood: { type: 'score', instructions: 'Mood?', criteria: ['calm', 'annoyed', 'angry'] },
   urgent: { type: 'noul', instructions: 'Urgent?' },
 };
@@ -23,8 +27,19 @@ const questions: Questions = {
 const response = (choice: string, conf: number, score: number, yes: number): EvaluateResponse => ({
   model: 'model-1.13.0',
   answers: {
-    dept: { type: 'choice', choice, confidence: conf, probabilities: { billing: 0.1, technical: 0.1, other: 0.1, [choice]: 0.8 } },
-    mood: { type: 'score', score, confidence: conf, legend: { 0: 'calm', 1: 'annoyed', 2: 'angry' }, probabilities: { 0: 0.2, 1: 0.5, 2: 0.3 } },
+    dept: {
+      type: 'choice',
+      choice,
+      confidence: conf,
+      probabilities: { billing: 0.1, technical: 0.1, other: 0.1, [choice]: 0.8 },
+    },
+    mood: {
+      type: 'score',
+      score,
+      confidence: conf,
+      legend: { 0: 'calm', 1: 'annoyed', 2: 'angry' },
+      probabilities: { 0: 0.2, 1: 0.5, 2: 0.3 },
+    },
     urgent: { type: 'noul', noul: yes },
   },
   usage: { input_tokens: 120, output_tokens: 0 },
@@ -35,7 +50,17 @@ const done = (number: number, text: string, r: EvaluateResponse): ResultRow => (
   line: number + 1,
   id: `t${number}`,
   data: { id: `t${number}`, text },
-  outcome: { status: 'done', at: 0, attempts: 1, possiblyBilledAttempts: 0, requeues: 0, latencyMs: 12.4, model: r.model, inputTokens: 120, answerKey: 'k' },
+  outcome: {
+    status: 'done',
+    at: 0,
+    attempts: 1,
+    possiblyBilledAttempts: 0,
+    requeues: 0,
+    latencyMs: 12.4,
+    model: r.model,
+    inputTokens: 120,
+    answerKey: 'k',
+  },
   response: r,
 });
 
@@ -53,7 +78,12 @@ const rows: ResultRow[] = [
       attempts: 1,
       possiblyBilledAttempts: 0,
       requeues: 0,
-      error: { kind: 'validation', message: 'The request failed validation (422).', fieldErrors: [], possiblyBilled: false },
+      error: {
+        kind: 'validation',
+        message: 'The request failed validation (422).',
+        fieldErrors: [],
+        possiblyBilled: false,
+      },
     },
   },
   { number: 4, line: 5, id: 't4', data: { id: 't4', text: 'not yet' } },
@@ -81,8 +111,16 @@ describe('filters', () => {
     expect(filterRows(rows, { ...NO_FILTER, status: 'problems' }, columns)).toEqual([2]);
     expect(filterRows(rows, { ...NO_FILTER, status: 'pending' }, columns)).toEqual([3]);
     expect(filterRows(rows, { ...NO_FILTER, lowConfidenceBelow: 0.5 }, columns)).toEqual([1]);
-    expect(filterRows(rows, { ...NO_FILTER, thresholds: [{ column: 'urgent.yes', op: '>=', value: 0.5 }] }, columns)).toEqual([0]);
-    expect(filterRows(rows, { ...NO_FILTER, thresholds: [{ column: 'mood.score', op: '<', value: 1 }] }, columns)).toEqual([1]);
+    expect(
+      filterRows(
+        rows,
+        { ...NO_FILTER, thresholds: [{ column: 'urgent.yes', op: '>=', value: 0.5 }] },
+        columns,
+      ),
+    ).toEqual([0]);
+    expect(
+      filterRows(rows, { ...NO_FILTER, thresholds: [{ column: 'mood.score', op: '<', value: 1 }] }, columns),
+    ).toEqual([1]);
     expect(filterRows(rows, { ...NO_FILTER, text: 'CRASH' }, columns)).toEqual([1]);
     expect(filterRows(rows, { ...NO_FILTER, text: 'validation' }, columns)).toEqual([2]);
   });
@@ -90,16 +128,32 @@ describe('filters', () => {
 
 describe('aggregates', () => {
   it('bins values in equal bins and puts the maximum in the last one', () => {
-    expect(histogram([0, 0.05, 0.1, 0.95, 1, 1.2, Number.NaN], 0, 1, 10).map((b) => b.count)).toEqual([2, 1, 0, 0, 0, 0, 0, 0, 0, 2]);
+    expect(histogram([0, 0.05, 0.1, 0.95, 1, 1.2, Number.NaN], 0, 1, 10).map((b) => b.count)).toEqual([
+      2, 1, 0, 0, 0, 0, 0, 0, 0, 2,
+    ]);
   });
 
   it('counts choices per label (every label, in criteria order) and bins scores, P(yes) and confidence', () => {
     const [dept, mood, urgent] = aggregate(rows, questions);
-    expect(dept).toMatchObject({ type: 'choice', answered: 2, counts: [{ label: 'billing', count: 1 }, { label: 'technical', count: 1 }, { label: 'other', count: 0 }] });
-    if (dept?.type !== 'choice' || mood?.type !== 'score' || urgent?.type !== 'noul') throw new Error('kinds');
+    expect(dept).toMatchObject({
+      type: 'choice',
+      answered: 2,
+      counts: [
+        { label: 'billing', count: 1 },
+        { label: 'technical', count: 1 },
+        { label: 'other', count: 0 },
+      ],
+    });
+    if (dept?.type !== 'choice' || mood?.type !== 'score' || urgent?.type !== 'noul')
+      throw new Error('kinds');
     expect(dept.confidence[9]!.count).toBe(1);
     expect(dept.confidence[3]!.count).toBe(1);
-    expect(mood.scores.map((b) => [b.x0, b.x1])).toEqual([[0, 0.5], [0.5, 1], [1, 1.5], [1.5, 2]]);
+    expect(mood.scores.map((b) => [b.x0, b.x1])).toEqual([
+      [0, 0.5],
+      [0.5, 1],
+      [1, 1.5],
+      [1.5, 2],
+    ]);
     expect(mood.scores.map((b) => b.count)).toEqual([1, 0, 1, 0]);
     expect(urgent.yes[8]!.count).toBe(1);
     expect(urgent.yes[1]!.count).toBe(1);
@@ -112,7 +166,17 @@ describe('export', () => {
     const parsed = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true });
     expect(parsed.errors).toEqual([]);
     expect(parsed.data).toHaveLength(4);
-    expect(parsed.meta.fields?.slice(0, 9)).toEqual(['row_id', 'line', 'status', 'error', 'model', 'input_tokens', 'latency_ms', 'attempts', 'possibly_billed_attempts']);
+    expect(parsed.meta.fields?.slice(0, 9)).toEqual([
+      'row_id',
+      'line',
+      'status',
+      'error',
+      'model',
+      'input_tokens',
+      'latency_ms',
+      'attempts',
+      'possibly_billed_attempts',
+    ]);
     expect(parsed.data[0]).toMatchObject({
       row_id: 't1',
       line: '2',
@@ -126,14 +190,22 @@ describe('export', () => {
       'urgent.yes': '0.8',
       'input.text': 'charged twice',
     });
-    expect(parsed.data[2]).toMatchObject({ status: 'invalid', error: 'The request failed validation (422).', 'dept.label': '' });
+    expect(parsed.data[2]).toMatchObject({
+      status: 'invalid',
+      error: 'The request failed validation (422).',
+      'dept.label': '',
+    });
     // A cell that looks like a formula cannot run when the file is opened in a spreadsheet.
     expect(parsed.data[2]!['input.text']).toBe(`'=HYPERLINK("x")`);
     expect(parsed.data[3]).toMatchObject({ status: 'pending', row_id: 't4' });
   });
 
   it('writes JSONL with the full answers, usage and input', () => {
-    const lines = exportJsonl(rows, 3).join('').trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = exportJsonl(rows, 3)
+      .join('')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(4);
     expect(lines[0]).toMatchObject({
       row_id: 't1',

@@ -16,40 +16,78 @@ type Behaviour = 'ok' | '401' | '422' | 'timeout' | '429' | '529' | 'slow';
 /** A service on the manual clock whose answer to each row is scripted by the row's state. */
 function scriptedService(clock: ManualClock, script: (state: string, sendIndex: number) => Behaviour) {
   const sends: string[] = [];
-  const evaluate = async (_t: ClientTarget, request: EvaluateRequest, options: CallOptions): Promise<EvaluateResult> => {
+  const evaluate = async (
+    _t: ClientTarget,
+    request: EvaluateRequest,
+    options: CallOptions,
+  ): Promise<EvaluateResult> => {
     const state = request.state as string;
     const behaviour = script(state, sends.filter((s) => s === state).length);
     sends.push(state);
     await clock.sleep(behaviour === 'slow' ? 10_000 : 10, options.signal).catch(() => {
-      const attempts: AttemptReport[] = [{ attempt: 0, outcome: 'cancelled', durationMs: 10, possiblyBilled: true }];
+      const attempts: AttemptReport[] = [
+        { attempt: 0, outcome: 'cancelled', durationMs: 10, possiblyBilled: true },
+      ];
       throw toEvaluationError({ type: 'cancelled' }, attempts);
     });
     const fail = (failure: Failure, attempts: AttemptReport[]): never => {
       throw toEvaluationError(failure, attempts);
     };
     const status = (s: number, billed: boolean): AttemptReport[] =>
-      [0, 1, 2].map((attempt) => ({ attempt, outcome: s, durationMs: 10, possiblyBilled: billed, requestId: `r-${attempt}` }));
+      [0, 1, 2].map((attempt) => ({
+        attempt,
+        outcome: s,
+        durationMs: 10,
+        possiblyBilled: billed,
+        requestId: `r-${attempt}`,
+      }));
     switch (behaviour) {
       case '401':
-        return fail({ type: 'status', status: 401, serviceMessage: 'bad key', fieldErrors: [] }, [{ attempt: 0, outcome: 401, durationMs: 10 }]);
+        return fail({ type: 'status', status: 401, serviceMessage: 'bad key', fieldErrors: [] }, [
+          { attempt: 0, outcome: 401, durationMs: 10 },
+        ]);
       case '422':
         return fail(
-          { type: 'status', status: 422, serviceMessage: 'bad', fieldErrors: [{ loc: ['state'], msg: 'too long' }] },
+          {
+            type: 'status',
+            status: 422,
+            serviceMessage: 'bad',
+            fieldErrors: [{ loc: ['state'], msg: 'too long' }],
+          },
           [{ attempt: 0, outcome: 422, durationMs: 10 }],
         );
       case 'timeout':
-        return fail({ type: 'timeout', timeoutMs: 30_000 }, [0, 1, 2].map((attempt) => ({ attempt, outcome: 'timeout' as const, durationMs: 30_000, possiblyBilled: true })));
+        return fail(
+          { type: 'timeout', timeoutMs: 30_000 },
+          [0, 1, 2].map((attempt) => ({
+            attempt,
+            outcome: 'timeout' as const,
+            durationMs: 30_000,
+            possiblyBilled: true,
+          })),
+        );
       case '429':
-        return fail({ type: 'status', status: 429, serviceMessage: 'slow down', fieldErrors: [] }, status(429, false));
+        return fail(
+          { type: 'status', status: 429, serviceMessage: 'slow down', fieldErrors: [] },
+          status(429, false),
+        );
       case '529':
-        return fail({ type: 'status', status: 529, serviceMessage: 'overloaded', fieldErrors: [] }, status(529, true));
+        return fail(
+          { type: 'status', status: 529, serviceMessage: 'overloaded', fieldErrors: [] },
+          status(529, true),
+        );
       default: {
         const response: EvaluateResponse = {
           model: 'model-1.13.0',
           answers: { q: { type: 'noul', noul: 0.75 } },
           usage: { input_tokens: 100 },
         };
-        return { response, attempts: [{ attempt: 0, outcome: 200, durationMs: 10 }], latencyMs: 10, possiblyBilledAttempts: 0 };
+        return {
+          response,
+          attempts: [{ attempt: 0, outcome: 200, durationMs: 10 }],
+          latencyMs: 10,
+          possiblyBilledAttempts: 0,
+        };
       }
     }
   };
@@ -70,16 +108,28 @@ const input = (planned: PlannedRow[], over: Partial<RunnerInput> = {}): RunnerIn
   ...over,
 });
 
-const keyOf = async (id: { state: unknown; model: string; targetId: string }) => `${id.targetId}|${id.model}|${JSON.stringify(id.state)}`;
+const keyOf = async (id: { state: unknown; model: string; targetId: string }) =>
+  `${id.targetId}|${id.model}|${JSON.stringify(id.state)}`;
 
-function setup(states: string[], script: (state: string, n: number) => Behaviour, over: Partial<RunnerInput> = {}, store = new MemoryStore()) {
+function setup(
+  states: string[],
+  script: (state: string, n: number) => Behaviour,
+  over: Partial<RunnerInput> = {},
+  store = new MemoryStore(),
+) {
   const clock = new ManualClock();
   const service = scriptedService(clock, script);
-  const runner = new RowRunner(input(rows(...states), over), { evaluate: service.evaluate, clock, store, keyOf });
+  const runner = new RowRunner(input(rows(...states), over), {
+    evaluate: service.evaluate,
+    clock,
+    store,
+    keyOf,
+  });
   return { clock, service, runner, store };
 }
 
-const statuses = (store: MemoryStore, n: number) => Array.from({ length: n }, (_, i) => store.outcomes.get(i + 1)?.status);
+const statuses = (store: MemoryStore, n: number) =>
+  Array.from({ length: n }, (_, i) => store.outcomes.get(i + 1)?.status);
 
 describe('RowRunner', () => {
   it('marks a 422 row with the service reason and goes on', async () => {
@@ -95,7 +145,9 @@ describe('RowRunner', () => {
 
   it('stops the whole run on 401, keeps that row pending, and resumes after the key is fixed', async () => {
     let keyFixed = false;
-    const { clock, runner, store, service } = setup(['a', 'b', 'c', 'd'], (s) => (s === 'b' && !keyFixed ? '401' : 'ok'));
+    const { clock, runner, store, service } = setup(['a', 'b', 'c', 'd'], (s) =>
+      s === 'b' && !keyFixed ? '401' : 'ok',
+    );
     const first = await clock.runUntil(runner.run());
     expect(first.phase).toBe('halted');
     expect(first.halt).toMatchObject({ reason: 'auth' });
@@ -112,7 +164,9 @@ describe('RowRunner', () => {
 
   it('marks a timeout as unknown (may have been billed), never resends it by itself, and retries it on request', async () => {
     let timeouts = true;
-    const { clock, runner, store, service } = setup(['a', 'slowpoke', 'c'], (s) => (s === 'slowpoke' && timeouts ? 'timeout' : 'ok'));
+    const { clock, runner, store, service } = setup(['a', 'slowpoke', 'c'], (s) =>
+      s === 'slowpoke' && timeouts ? 'timeout' : 'ok',
+    );
     const first = await clock.runUntil(runner.run());
     expect(first).toMatchObject({ phase: 'finished', done: 2, unknown: 1 });
     const unknown = store.outcomes.get(2)!;
@@ -134,11 +188,17 @@ describe('RowRunner', () => {
   });
 
   it('puts a row that was rate limited after every retry back in the queue, then marks it failed', async () => {
-    const { clock, runner, store, service } = setup(['a', 'limited'], (s) => (s === 'limited' ? '429' : 'ok'));
+    const { clock, runner, store, service } = setup(['a', 'limited'], (s) =>
+      s === 'limited' ? '429' : 'ok',
+    );
     const end = await clock.runUntil(runner.run());
     expect(service.sends.filter((s) => s === 'limited')).toHaveLength(1 + MAX_REQUEUES);
     expect(end).toMatchObject({ phase: 'finished', done: 1, failed: 1 });
-    expect(store.outcomes.get(2)).toMatchObject({ status: 'failed', requeues: MAX_REQUEUES, possiblyBilledAttempts: 0 });
+    expect(store.outcomes.get(2)).toMatchObject({
+      status: 'failed',
+      requeues: MAX_REQUEUES,
+      possiblyBilledAttempts: 0,
+    });
     expect(store.outcomes.get(2)?.error?.kind).toBe('rate_limited');
   });
 
@@ -226,15 +286,41 @@ describe('RowRunner', () => {
 
   it('resumes from stored outcomes: answered rows are never resent, a row caught in flight becomes unknown', async () => {
     const store = new MemoryStore();
-    const answered: RowOutcome = { status: 'done', at: 0, attempts: 1, possiblyBilledAttempts: 0, requeues: 0, inputTokens: 100, answerKey: 'k', model: 'model-1.13.0' };
-    const sending: RowOutcome = { status: 'sending', at: 0, attempts: 0, possiblyBilledAttempts: 0, requeues: 0 };
+    const answered: RowOutcome = {
+      status: 'done',
+      at: 0,
+      attempts: 1,
+      possiblyBilledAttempts: 0,
+      requeues: 0,
+      inputTokens: 100,
+      answerKey: 'k',
+      model: 'model-1.13.0',
+    };
+    const sending: RowOutcome = {
+      status: 'sending',
+      at: 0,
+      attempts: 0,
+      possiblyBilledAttempts: 0,
+      requeues: 0,
+    };
     const clock = new ManualClock();
     const service = scriptedService(clock, () => 'ok');
     const runner = new RowRunner(
-      input(rows('a', 'b', 'c', 'd'), { outcomes: new Map([[1, answered], [2, sending]]) }),
+      input(rows('a', 'b', 'c', 'd'), {
+        outcomes: new Map([
+          [1, answered],
+          [2, sending],
+        ]),
+      }),
       { evaluate: service.evaluate, clock, store, keyOf },
     );
-    expect(runner.progress()).toMatchObject({ done: 1, unknown: 1, pending: 2, billedTokens: 100, possiblyBilledTokens: 100 });
+    expect(runner.progress()).toMatchObject({
+      done: 1,
+      unknown: 1,
+      pending: 2,
+      billedTokens: 100,
+      possiblyBilledTokens: 100,
+    });
     const end = await clock.runUntil(runner.run());
     expect(service.sends).toEqual(['c', 'd']);
     expect(end).toMatchObject({ phase: 'finished', done: 3, unknown: 1 });

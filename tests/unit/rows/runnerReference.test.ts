@@ -24,11 +24,20 @@ const KEY = 'local-dev-key';
 const clock = { now: () => Date.now(), sleep: abortableSleep };
 const questions: Questions = {
   urgent: { type: 'noul', instructions: 'Does this convey urgency?' },
-  team: { type: 'choice', instructions: 'Which team?', criteria: { billing: 'Payments and refunds', technical: 'Bugs and crashes' } },
+  team: {
+    type: 'choice',
+    instructions: 'Which team?',
+    criteria: { billing: 'Payments and refunds', technical: 'Bugs and crashes' },
+  },
 };
 // The row id stays in the state so the server can count answers per row.
 const mapping: RowMapping = { mode: 'columns', columns: ['row_id', 'text'], idColumn: 'row_id' };
-const TEXTS = ['I was charged twice, refund me today', 'The app crashes when I log in', 'Thanks, all sorted', 'Payout failed again'];
+const TEXTS = [
+  'I was charged twice, refund me today',
+  'The app crashes when I log in',
+  'Thanks, all sorted',
+  'Payout failed again',
+];
 const csvOf = (n: number, prefix = 'r') =>
   `row_id,text\n${Array.from({ length: n }, (_, i) => `${prefix}${i + 1},"${TEXTS[i % TEXTS.length]} (${i + 1})"`).join('\n')}\n`;
 
@@ -87,14 +96,28 @@ async function createRun(repo: RowsRepo, csv: string, model: string, id: string)
 }
 
 /** What a reopened page does: read the run and its rows back, and build a runner from what is stored. */
-async function resumeRunner(repo: RowsRepo, runId: string, clientTarget: ClientTarget, edit: (rows: PlannedRow[]) => void = () => {}) {
+async function resumeRunner(
+  repo: RowsRepo,
+  runId: string,
+  clientTarget: ClientTarget,
+  edit: (rows: PlannedRow[]) => void = () => {},
+) {
   const run = (await repo.getRun(runId))!;
   const { items, unreadable } = await repo.loadItems(runId);
   expect(unreadable).toEqual([]);
   const { rows, outcomes } = plannedFromItems(items, run.mapping);
   edit(rows);
   return new RowRunner(
-    { targetId: run.targetId, target: clientTarget, model: run.model, questions: run.questions, rows, outcomes, pacing: run.pacing, maxCost: run.maxCost },
+    {
+      targetId: run.targetId,
+      target: clientTarget,
+      model: run.model,
+      questions: run.questions,
+      rows,
+      outcomes,
+      pacing: run.pacing,
+      maxCost: run.maxCost,
+    },
     { evaluate, clock, store: repo.runStore(runId) },
   );
 }
@@ -112,8 +135,14 @@ describe('a run against the reference service, stored in IndexedDB', () => {
     // The first page: after 40 answers, requests stop leaving the machine (the tab is gone), in flight or not.
     let crashed = false;
     const hang = (_input: RequestInfo | URL, init?: RequestInit) =>
-      new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
-    const first = await resumeRunner(firstRepo, run.id, target({ fetch: (input, init) => (crashed ? hang(input, init) : fetch(input, init)) }));
+      new Promise<Response>((_resolve, reject) =>
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
+      );
+    const first = await resumeRunner(
+      firstRepo,
+      run.id,
+      target({ fetch: (input, init) => (crashed ? hang(input, init) : fetch(input, init)) }),
+    );
     let answered = 0;
     const crashedAt = new Promise<void>((resolve) =>
       first.subscribe((u) => {
@@ -145,7 +174,14 @@ describe('a run against the reference service, stored in IndexedDB', () => {
     const { unknown, failed } = second.retryable();
     await second.retry([...unknown, ...failed]);
     const final = await second.run();
-    expect(final).toMatchObject({ phase: 'finished', done: N, pending: 0, unknown: 0, failed: 0, invalid: 0 });
+    expect(final).toMatchObject({
+      phase: 'finished',
+      done: N,
+      pending: 0,
+      unknown: 0,
+      failed: 0,
+      invalid: 0,
+    });
 
     const counts = reference.counts();
     const tally = tallyRows(counts, idsOf(N, 'crash'));
@@ -182,14 +218,20 @@ describe('a run against the reference service, stored in IndexedDB', () => {
     // Only rows the first run could not answer are sent.
     expect(reference.counts().requests - requestsBefore).toBeLessThanOrEqual((N - answeredFirst) * 3);
     const { items } = await repo.loadItems(secondRun.id);
-    expect(items.filter((i) => i.outcome?.status === 'reused').every((i) => i.outcome?.inputTokens === 0)).toBe(true);
+    expect(
+      items.filter((i) => i.outcome?.status === 'reused').every((i) => i.outcome?.inputTokens === 0),
+    ).toBe(true);
   });
 
   it('stops on 401 without answering anything, and finishes once the key is right', async () => {
     const N = 12;
     const repo = new RowsRepo(openDb(freshDbName()));
     const run = await createRun(repo, csvOf(N, 'auth'), 'model-latest', 'run-auth');
-    const wrong = await resumeRunner(repo, run.id, target({ headers: { Authorization: 'Bearer wrong-key' } }));
+    const wrong = await resumeRunner(
+      repo,
+      run.id,
+      target({ headers: { Authorization: 'Bearer wrong-key' } }),
+    );
     const halted = await wrong.run();
     expect(halted.halt?.reason).toBe('auth');
     expect(halted.halt?.message).toMatch(/401.*check the key/);
@@ -217,6 +259,10 @@ describe('a run against the reference service, stored in IndexedDB', () => {
     expect(bad.outcome?.status).toBe('invalid');
     expect(bad.outcome?.error?.message).toMatch(/422/);
     expect(bad.outcome?.error?.fieldErrors.length).toBeGreaterThan(0);
-    expect(items.filter((i) => i.outcome?.status !== 'invalid').every((i) => ['done', 'unknown', 'failed'].includes(i.outcome!.status))).toBe(true);
+    expect(
+      items
+        .filter((i) => i.outcome?.status !== 'invalid')
+        .every((i) => ['done', 'unknown', 'failed'].includes(i.outcome!.status)),
+    ).toBe(true);
   });
 });
