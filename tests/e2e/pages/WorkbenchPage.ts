@@ -1,0 +1,20 @@
+// Page object of the whole workbench: one area per part of the screen (shell now; editor, answers... as they land).
+import type { Page } from 'playwright-core';
+import { ShellArea } from './ShellArea';
+
+export class WorkbenchPage {
+  readonly shell: ShellArea;
+
+  constructor(
+    readonly page: Page,
+    readonly baseUrl: string,
+  ) {
+    this.shell = new ShellArea(page);
+  }
+
+  /** Opens the workbench and waits for the target list. */
+  async open(path = '/'): Promise<void> {
+    await this.page.goto(new URL(path, this.baseUrl).toString());
+    await this.shell.waitReady();
+  }
+}
