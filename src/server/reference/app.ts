@@ -69,7 +69,8 @@ function fail(
 }
 
 function validationMessage(errors: FieldError[]): string {
-  const first = errors[0]!;
+  const first = errors[0];
+  if (!first) return 'The request failed validation.';
   const where = first.loc.length ? formatLoc(first.loc) : 'the body';
   const msg = first.msg.replace(/\.$/, '');
   return errors.length === 1
@@ -260,7 +261,6 @@ export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hon
 
     inflight++;
     try {
-      const signal = c.req.raw.signal;
       if (draw.fault === 'reset') {
         if (overNode(c.env)) {
           c.env.incoming.socket.destroy();
@@ -269,7 +269,9 @@ export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hon
         throw new ConnectionResetError();
       }
       const held = draw.fault === 'timeout' ? o.timeoutHoldMs : 0;
-      if (held + draw.latencyMs > 0 && !(await pause(held + draw.latencyMs, signal))) {
+      // The signal is read only here: @hono/node-server creates it on first access, which costs on every request.
+      const signal = held + draw.latencyMs > 0 ? c.req.raw.signal : null;
+      if (signal && !(await pause(held + draw.latencyMs, signal))) {
         // The caller gave up: over Node the socket is gone; in-process, reject as fetch does on abort.
         if (overNode(c.env)) return nothingToSend();
         throw signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
