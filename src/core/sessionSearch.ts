@@ -9,11 +9,19 @@ const fold = (text: string): string => text.normalize('NFKD').replace(/\p{M}/gu,
 /** The words of a query, folded for matching (case and accents ignored). */
 export const queryTerms = (query: string): string[] => fold(query).split(/\s+/).filter(Boolean);
 
+// Folded text per session object: records are immutable, so a changed session is a new object and misses the cache.
+// Saves re-folding every session's (possibly long) content on each keystroke in the search box.
+const folded = new WeakMap<SearchableSession, string>();
+
 /** True when every word of the query occurs in the session's name or content. An empty query matches everything. */
 export function matchesSession(session: SearchableSession, terms: readonly string[]): boolean {
   if (terms.length === 0) return true;
-  const { name, doc } = session;
-  const haystack = fold(`${name}\n${doc.stateText}\n${doc.questionsText}\n${doc.targetId}\n${doc.model}`);
+  let haystack = folded.get(session);
+  if (haystack === undefined) {
+    const { name, doc } = session;
+    haystack = fold(`${name}\n${doc.stateText}\n${doc.questionsText}\n${doc.targetId}\n${doc.model}`);
+    folded.set(session, haystack);
+  }
   return terms.every((term) => haystack.includes(term));
 }
 

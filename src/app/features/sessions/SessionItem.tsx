@@ -1,5 +1,5 @@
 // One session in the sidebar: open on click, rename in place, and a menu of the other actions.
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { SessionSummary } from '../../stores/sessions';
 
@@ -25,8 +25,14 @@ const when = (iso: string): string => {
   return Number.isNaN(date.getTime()) ? '' : timeFormat.format(date);
 };
 
-/** A sidebar row with its actions. */
-export function SessionItem({ session, isOpen, matched, searching, ...actions }: SessionItemProps) {
+/** A sidebar row with its actions. Memoised: typing in the open session must not re-render every other row. */
+export const SessionItem = memo(function SessionItem({
+  session,
+  isOpen,
+  matched,
+  searching,
+  ...actions
+}: SessionItemProps) {
   const [renaming, setRenaming] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
   const [draft, setDraft] = useState(session.name);
@@ -153,4 +159,4 @@ export function SessionItem({ session, isOpen, matched, searching, ...actions }:
       )}
     </li>
   );
-}
+});

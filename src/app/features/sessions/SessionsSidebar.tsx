@@ -38,10 +38,14 @@ export function SessionsSidebar({ store = useSessions }: SessionsSidebarProps) {
   const fileInput = useRef<HTMLInputElement>(null);
   const dismissNotice = useCallback(() => store.getState().dismissNotice(), [store]);
 
-  const exportSessions = async (ids: string[] | 'all'): Promise<void> => {
-    const file = await actions.exportSessions(ids);
-    if (file) downloadText(file.fileName, file.text);
-  };
+  const exportSessions = useCallback(
+    async (ids: string[] | 'all'): Promise<void> => {
+      const file = await store.getState().exportSessions(ids);
+      if (file) downloadText(file.fileName, file.text);
+    },
+    [store],
+  );
+  const exportOne = useCallback((id: string) => void exportSessions([id]), [exportSessions]);
   const exportUnsaved = (): void => {
     const file = actions.exportUnsaved();
     if (file) downloadText(file.fileName, file.text);
@@ -92,12 +96,12 @@ export function SessionsSidebar({ store = useSessions }: SessionsSidebarProps) {
             isOpen={session.id === openId}
             matched={matched}
             searching={searching}
-            onOpen={(id) => void actions.openSession(id)}
-            onRename={(id, name) => void actions.rename(id, name)}
-            onDuplicate={(id) => void actions.duplicate(id)}
-            onExport={(id) => void exportSessions([id])}
+            onOpen={actions.openSession}
+            onRename={actions.rename}
+            onDuplicate={actions.duplicate}
+            onExport={exportOne}
             onShare={setSharingId}
-            onDelete={(id) => void actions.remove(id)}
+            onDelete={actions.remove}
           />
         ))}
       </ul>
