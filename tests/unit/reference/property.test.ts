@@ -30,6 +30,16 @@ function holds(reply: Reply, sent: unknown): void {
   }
 }
 
+/** Whether "__proto__" is used as a key anywhere in a JSON value (as a value it is ordinary text). */
+const hasProtoKey = (value: unknown): boolean =>
+  value !== null &&
+  typeof value === 'object' &&
+  (Array.isArray(value)
+    ? value.some(hasProtoKey)
+    : Object.keys(value).some(
+        (k) => k === '__proto__' || hasProtoKey((value as Record<string, unknown>)[k]),
+      ));
+
 type Path = Array<string | number>;
 /** Every path into the example (objects and arrays), so mutations can hit any field at any depth. */
 function pathsOf(value: unknown, at: Path = []): Path[] {
@@ -184,7 +194,7 @@ describe('never a 5xx', () => {
       fc.asyncProperty(request, async (body) => {
         const reply = await evaluate(ref.url, body);
         // Valid by construction, except a "__proto__" name, which the service refuses rather than drop.
-        if (JSON.stringify(body).includes('"__proto__"')) expect(reply.status, reply.text).toBe(422);
+        if (hasProtoKey(body)) expect(reply.status, reply.text).toBe(422);
         else expect(reply.status, reply.text).toBe(200);
         holds(reply, body);
       }),
