@@ -1,7 +1,7 @@
 // What a run would send, read from the editors' text: the request body, and every problem located on its line.
 import { modelIdProblem, validateRequestShape } from '../contract';
 import type { EvaluateRequest, JsonValue, Loc } from '../contract';
-import { duplicateKeys } from './lint';
+import { duplicateKeys, lintRubric } from './lint';
 import type { LintFinding, LintFix } from './lint';
 import { LineIndex, firstLineSpan, locateInJson, splitLoc } from './locate';
 import type { LocArea, TextSpan } from './locate';
@@ -257,4 +257,37 @@ export function applyFix(doc: SessionDoc, fix: LintFix): SessionDoc {
     next = { ...next, [key]: changed };
   }
   return next;
+}
+
+/** Everything the screen needs to know before a run: the draft, all problems in order, and whether it may be sent. */
+export interface Checked {
+  draft: Draft;
+  problems: DraftProblem[];
+  /** An error stops the run (the user may still send a body that parses). */
+  blocked: boolean;
+}
+
+/**
+ * Checks the editors' content: syntax, the contract, the model id, every lint rule and duplicate keys, plus the field
+ * errors the service gave on the last run (shown on their lines, never blocking).
+ */
+export function checkDoc(
+  doc: SessionDoc,
+  listedModels: readonly string[] = [],
+  serviceErrors: readonly { loc: Loc; msg: string }[] = [],
+): Checked {
+  const draft = draftRequest(doc, listedModels);
+  let lint: DraftProblem[] = [];
+  if (draft.body) {
+    const findings = lintRubric({
+      state: draft.body.state,
+      questions: draft.body.questions,
+      model: doc.model,
+      mode: 'single',
+    });
+    lint = lintProblems(doc, findings);
+  }
+  const service = locatedProblems(doc, [...serviceErrors], 'service');
+  const problems = mergeProblems(draft, lint, [...duplicateProblems(doc), ...service]);
+  return { draft, problems, blocked: problems.some(blocksRun) };
 }

@@ -3,6 +3,7 @@ import { lintRubric } from '../../../src/core/lint';
 import {
   applyFix,
   blocksRun,
+  checkDoc,
   draftRequest,
   duplicateProblems,
   lintProblems,
@@ -127,5 +128,30 @@ describe('lint, duplicates and merging', () => {
   it("the service's own errors are shown but do not block the next run", () => {
     const [p] = locatedProblems(exampleDoc(), [{ loc: ['questions', 'x'], msg: 'm' }], 'service');
     expect(blocksRun(p!)).toBe(false);
+  });
+});
+
+describe('checkDoc', () => {
+  it('the example passes every check', () => {
+    const checked = checkDoc(exampleDoc(), ['model-latest', 'model-preview']);
+    expect(checked.blocked).toBe(false);
+    expect(checked.problems.filter((p) => p.severity !== 'info')).toEqual([]);
+  });
+
+  it('a warning does not block; an error does; a service error is listed but does not', () => {
+    const numericLevels = doc({
+      questionsText: '{"q": {"type": "score", "instructions": "How good?", "criteria": ["1", "2", "3"]}}',
+    });
+    const warned = checkDoc(numericLevels);
+    expect(warned.problems.some((p) => p.severity === 'warning')).toBe(true);
+    expect(warned.blocked).toBe(false);
+    const service = checkDoc(exampleDoc(), [], [{ loc: ['questions', 'is_urgent', 'type'], msg: 'no' }]);
+    expect(service.problems).toContainEqual(
+      expect.objectContaining({ source: 'service', area: 'questions' }),
+    );
+    expect(service.blocked).toBe(false);
+    expect(
+      checkDoc(doc({ questionsText: '{"q": {"type": "choice", "criteria": {"only": null}}}' })).blocked,
+    ).toBe(true);
   });
 });
