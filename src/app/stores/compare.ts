@@ -11,7 +11,11 @@ export interface CompareViewState {
   sort: CompareSort;
   /** Show only the questions above the threshold. */
   onlyFlagged: boolean;
+  /** Runs every column, while the comparison is on screen (the workbench's Run and Ctrl+Enter call it in compare mode). */
+  runAll: (() => void) | null;
   setOpen: (open: boolean) => void;
+  /** The comparison on screen registers how to run all its columns, and null when it leaves. */
+  setRunAll: (runAll: (() => void) | null) => void;
   setSort: (sort: CompareSort) => void;
   setOnlyFlagged: (only: boolean) => void;
 }
@@ -21,6 +25,8 @@ export const useCompare = create<CompareViewState>()((set) => ({
   open: compareInAddress(),
   sort: 'question',
   onlyFlagged: false,
+  runAll: null,
+  setRunAll: (runAll) => set({ runAll }),
   setOpen: (open) => {
     writeCompareToAddress(open);
     set({ open });

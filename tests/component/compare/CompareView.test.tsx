@@ -1,4 +1,4 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChoiceAnswer, NoulAnswer, ScoreAnswer } from '../../../src/contract';
@@ -6,6 +6,7 @@ import { choiceMetrics, noulMetrics, scoreMetrics } from '../../../src/core/metr
 import type { Compare, RunRecord } from '../../../src/core/session';
 import { CompareSchema } from '../../../src/core/session';
 import { formatDistance, formatSigned } from '../../../src/app/features/compare/format';
+import { useCompare } from '../../../src/app/stores/compare';
 import type { RunningReference } from '../../../src/server/reference/serve';
 import { CompareHost, referenceTarget, startReference, withQueryClient } from './harness';
 
@@ -254,5 +255,21 @@ describe('CompareView running columns together', () => {
     ]);
     await user.click(screen.getByTestId('compare.cancelAll'));
     await waitFor(() => expect(screen.getByTestId('compare.cancelAll')).toBeDisabled());
+  });
+
+  it('lets the workbench run every column through the store while the view is on screen', async () => {
+    const user = userEvent.setup();
+    renderHost(twoVersions(), slow);
+    const runAll = useCompare.getState().runAll;
+    expect(runAll).not.toBeNull();
+    act(() => runAll!());
+    expect(screen.getAllByTestId('compare.column').map((c) => c.dataset.phase)).toEqual([
+      'running',
+      'running',
+    ]);
+    await user.click(screen.getByTestId('compare.cancelAll'));
+    await waitFor(() => expect(screen.getByTestId('compare.cancelAll')).toBeDisabled());
+    cleanup();
+    expect(useCompare.getState().runAll).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 // The comparison view: 2..4 columns (a target and a model each) run on the session's state and questions, side by
 // side, question by question on shared axes, flagged where they disagree. Wiring only: alignment and metrics are
 // src/core/compare and src/core/metrics; the comparison itself is saved in the session by the container.
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { ClientTarget } from '../../../client';
 import type { EvaluateRequest } from '../../../contract';
@@ -116,8 +116,18 @@ export function CompareView(props: CompareViewProps) {
     [onCompareChange],
   );
 
-  const runAll = () => controls.current.forEach((c) => c.run());
+  // Nothing runs while a column is blocked; columns already running are not restarted.
+  const runAll = useCallback(() => {
+    if (blocked === null && running.size === 0) controls.current.forEach((c) => c.run());
+  }, [blocked, running]);
   const cancelAll = () => controls.current.forEach((c) => c.cancel());
+
+  // The workbench's Run button and Ctrl+Enter run every column while compare mode is on screen.
+  const setRunAll = useCompare((s) => s.setRunAll);
+  useEffect(() => {
+    setRunAll(runAll);
+    return () => setRunAll(null);
+  }, [setRunAll, runAll]);
 
   const missingReason = (columnId: string): string => {
     if (running.has(columnId)) return 'Running…';
@@ -137,7 +147,7 @@ export function CompareView(props: CompareViewProps) {
       data-testid="compare.view"
       onKeyDown={(e) => {
         // Ctrl/Cmd+Enter runs every column, as it runs the single model outside compare mode.
-        if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && blocked === null && running.size === 0) {
+        if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
           e.preventDefault();
           runAll();
         }
