@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChoiceAnswer, NoulAnswer, ScoreAnswer } from '../../../src/contract';
 import { choiceMetrics, noulMetrics, scoreMetrics } from '../../../src/core/metrics';
+import { exampleDoc } from '../../../src/core/example';
 import type { Compare, RunRecord } from '../../../src/core/session';
 import { CompareSchema } from '../../../src/core/session';
 import { formatDistance, formatSigned } from '../../../src/app/features/compare/format';
@@ -271,5 +272,24 @@ describe('CompareView running columns together', () => {
     await waitFor(() => expect(screen.getByTestId('compare.cancelAll')).toBeDisabled());
     cleanup();
     expect(useCompare.getState().runAll).toBeNull();
+  });
+
+  it('says when the editors changed since the columns ran', async () => {
+    const user = userEvent.setup();
+    const { rerender } = render(
+      withQueryClient(<CompareHost initial={twoVersions()} resolveTarget={referenceTarget(reference)} />),
+    );
+    await user.click(screen.getByTestId('compare.runAll'));
+    await waitFor(() => expect(screen.getAllByTestId('compare.metrics')).toHaveLength(3), {
+      timeout: 10_000,
+    });
+    expect(screen.queryByTestId('compare.edited')).toBeNull();
+    const edited = { ...exampleDoc('local'), stateText: 'Thanks, all sorted now.' };
+    rerender(
+      withQueryClient(
+        <CompareHost initial={twoVersions()} doc={edited} resolveTarget={referenceTarget(reference)} />,
+      ),
+    );
+    expect(await screen.findByTestId('compare.edited')).toHaveTextContent('changed since these answers');
   });
 });

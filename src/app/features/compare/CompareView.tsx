@@ -12,6 +12,7 @@ import {
   compareColumns,
   pinColumn,
   removeColumn,
+  sameQuestionsAndState,
   sortQuestions,
   updateColumn,
 } from '../../../core/compare';
@@ -140,6 +141,12 @@ export function CompareView(props: CompareViewProps) {
     .map((id) => compare.columns.find((c) => c.id === id))
     .filter((c): c is CompareColumn => c !== undefined)
     .map(columnLabel);
+  // The editors moved on since the columns ran: the answers shown are for the state and questions as they were.
+  const edited = compare.columns.some((c, i) => {
+    const sent = lastRuns[i]?.request;
+    const now = drafts.get(c.id)?.request;
+    return sent !== undefined && now !== null && now !== undefined && !sameQuestionsAndState(sent, now);
+  });
 
   return (
     <div
@@ -196,6 +203,11 @@ export function CompareView(props: CompareViewProps) {
           />
         ))}
       </div>
+      {edited && (
+        <p className="cmp-warning" role="note" data-testid="compare.edited">
+          The state or questions changed since these answers: run all to compare the current version.
+        </p>
+      )}
       {staleLabels.length > 0 && (
         <p className="cmp-warning" role="note" data-testid="compare.stale">
           {staleLabels.join(', ')} last ran on another state or other questions than the baseline: run all
