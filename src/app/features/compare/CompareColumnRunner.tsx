@@ -73,6 +73,7 @@ export function CompareColumnRunner(props: CompareColumnRunnerProps) {
   }, [register, column.id, run, cancel]);
 
   useEffect(() => onRunningChange(column.id, isPending), [onRunningChange, column.id, isPending]);
+  useEffect(() => () => onRunningChange(column.id, false), [onRunningChange, column.id]);
 
   // Leaving the comparison (another session, or compare mode closed) stops this column's run: its answer would have
   // no column to land in. The cancelled run is still recorded while its session is open.
