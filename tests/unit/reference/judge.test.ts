@@ -72,6 +72,16 @@ describe('plain cases come out right, under every version', () => {
     expect(api.score).toBeGreaterThan(plain.score);
   });
 
+  it('levels that differ in tone along crossing axes fall back to their order instead of dividing by zero', () => {
+    const crossing: Question = { type: 'score', criteria: ['Angry customer', 'Urgent request'] };
+    const compiled = compileQuestion(crossing, JUDGE_CONFIGS['model-1.13.0']);
+    expect(compiled.type === 'score' && compiled.axis).toBe(null);
+    expect(compiled.type === 'score' && compiled.positions).toEqual([0, 1]);
+    const a = score('I am angry and this is urgent', crossing);
+    expect(Object.values(a.probabilities).every(Number.isFinite)).toBe(true);
+    expect(Math.round(Object.values(a.probabilities).reduce((x, y) => x + y, 0) * 100)).toBe(100);
+  });
+
   it('negation: "no refund" counts against a refund label', () => {
     const refund: Question = {
       type: 'noul',

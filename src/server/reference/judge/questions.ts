@@ -103,8 +103,11 @@ function compileScore(
     const projected = tones.map((t) => dot(t, direction));
     const min = Math.min(...projected);
     const span = Math.max(...projected) - min;
-    axis = { direction, min, span };
-    positions = projected.map((x) => (x - min) / span);
+    // Levels that differ in tone but project to one point (one calmer, one more urgent) cannot be placed by tone.
+    if (span >= MIN_TONE_SPREAD / 2) {
+      axis = { direction, min, span };
+      positions = projected.map((x) => (x - min) / span);
+    }
   }
   const quality = read(levels[levels.length - 1]!, cfg, read(instructions, cfg));
   return {
