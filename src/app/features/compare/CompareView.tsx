@@ -160,6 +160,7 @@ export function CompareView(props: CompareViewProps) {
         }
       }}
     >
+      <h2 className="visually-hidden">Compare model versions</h2>
       <CompareToolbar
         threshold={compare.threshold}
         onThresholdChange={(threshold) => onCompareChange((c) => ({ ...c, threshold }))}
