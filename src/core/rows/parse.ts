@@ -144,6 +144,11 @@ class Accumulator {
     this.pushIssue({ line, kind: 'malformed', severity: 'skip', reason });
   }
 
+  /** Rows and issues collected since the last take. */
+  get pending(): number {
+    return this.rows.length + this.issues.length;
+  }
+
   take(): ParseBatch {
     const batch = { rows: this.rows, issues: this.issues };
     this.rows = [];
@@ -260,6 +265,11 @@ export class CsvRowParser implements RowParser {
       data[name] = fields[i] ?? '';
     });
     this.acc.row(line, data);
+  }
+
+  /** Rows and issues collected since the last take. */
+  pending(): number {
+    return this.acc.pending;
   }
 
   take(): ParseBatch {

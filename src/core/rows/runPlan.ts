@@ -142,9 +142,9 @@ export function budgetFit(rows: readonly Pick<PlannedRow, 'tokens'>[], maxCost: 
   return { rowsWithin: i, fitsAll: i === rows.length };
 }
 
-/** The plan's expected duration at a pacing (ms), ignoring latency. */
-export const planDurationMs = (plan: Pick<RunPlan, 'rows' | 'totalTokens'>, pacing: Pacing): number =>
-  pacedDurationMs(plan.rows.length, plan.rows.length === 0 ? 0 : plan.totalTokens / plan.rows.length, pacing);
+/** The expected duration of `rowCount` rows holding `totalTokens` input tokens at a pacing (ms), ignoring latency. */
+export const planDurationMs = (plan: { rowCount: number; totalTokens: number }, pacing: Pacing): number =>
+  pacedDurationMs(plan.rowCount, plan.rowCount === 0 ? 0 : plan.totalTokens / plan.rowCount, pacing);
 
 /** Issues sorted by line, then record number, for listing before the run. */
 export const sortIssues = (issues: readonly RowIssue[]): RowIssue[] =>

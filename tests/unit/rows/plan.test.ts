@@ -165,9 +165,9 @@ describe('the plan before a run', () => {
     expect(budgetFit(rows, null)).toEqual({ rowsWithin: 3, fitsAll: true });
     expect(budgetFit(rows, estimateCost(2500))).toEqual({ rowsWithin: 2, fitsAll: false });
     expect(budgetFit(rows, estimateCost(3000))).toEqual({ rowsWithin: 3, fitsAll: true });
-    const plan = { rows: Array.from({ length: 1201 }, () => ({ tokens: 100 })), totalTokens: 120_100 };
-    expect(
-      planDurationMs(plan as never, { requestsPerMinute: 1200, concurrency: 4, tokensPerSecond: 250_000 }),
-    ).toBe(60_000);
+    const plan = { rowCount: 1201, totalTokens: 120_100 };
+    expect(planDurationMs(plan, { requestsPerMinute: 1200, concurrency: 4, tokensPerSecond: 250_000 })).toBe(
+      60_000,
+    );
   });
 });

@@ -1,0 +1,100 @@
+// Picking a file of rows: a file input that also takes a drop, the format and header options, reading progress.
+import { useId, useState } from 'react';
+import type { DragEvent } from 'react';
+import type { ImportState } from '../../stores/rows';
+import type { ParseOptions } from './rowsParser';
+import { formatBytes, formatCount } from './format';
+
+export interface ImportPanelProps {
+  state: ImportState;
+  options: ParseOptions;
+  onFile: (file: File) => void;
+  onOptions: (options: Partial<ParseOptions>) => void;
+  disabled?: boolean;
+}
+
+const FORMATS: { value: ParseOptions['format']; label: string }[] = [
+  { value: 'auto', label: 'Guess from the file' },
+  { value: 'csv', label: 'CSV (or TSV)' },
+  { value: 'jsonl', label: 'JSON Lines' },
+  { value: 'json', label: 'JSON array' },
+];
+
+/** The file picker and its options. */
+export function ImportPanel({ state, options, onFile, onOptions, disabled }: ImportPanelProps) {
+  const inputId = useId();
+  const formatId = useId();
+  const [over, setOver] = useState(false);
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setOver(false);
+    const file = event.dataTransfer.files[0];
+    if (file && !disabled) onFile(file);
+  };
+  const p = state.progress;
+  return (
+    <section className="rows-import panel" aria-labelledby={`${inputId}-title`}>
+      <h2 id={`${inputId}-title`}>1. Pick a file of rows</h2>
+      <div
+        className={`rows-drop${over ? ' rows-drop--over' : ''}`}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={onDrop}
+      >
+        <label htmlFor={inputId}>CSV, JSON Lines or a JSON array: pick a file or drop it here.</label>
+        <input
+          id={inputId}
+          type="file"
+          accept=".csv,.tsv,.txt,.jsonl,.ndjson,.json,text/csv,application/json"
+          disabled={disabled}
+          data-testid="rows.file"
+          onChange={(e) => {
+            const file = e.currentTarget.files?.[0];
+            if (file) onFile(file);
+            // The same file picked again (after an edit on disk) must read again.
+            e.currentTarget.value = '';
+          }}
+        />
+      </div>
+      <div className="rows-import__options">
+        <label htmlFor={formatId}>Format</label>
+        <select
+          id={formatId}
+          value={options.format}
+          disabled={disabled}
+          onChange={(e) => onOptions({ format: e.currentTarget.value as ParseOptions['format'] })}
+        >
+          {FORMATS.map((f) => (
+            <option key={f.value} value={f.value}>
+              {f.label}
+            </option>
+          ))}
+        </select>
+        <label className="rows-check">
+          <input
+            type="checkbox"
+            checked={options.header}
+            disabled={disabled}
+            onChange={(e) => onOptions({ header: e.currentTarget.checked })}
+          />
+          CSV: the first line names the columns
+        </label>
+      </div>
+      {state.phase === 'reading' && (
+        <div className="rows-reading" role="status" data-testid="rows.reading">
+          Reading {state.fileName}
+          {p ? ` — ${formatBytes(p.bytes)} of ${formatBytes(p.total)}, ${formatCount(p.rows)} rows` : '…'}
+          <progress max={p?.total || 1} value={p?.bytes ?? 0} aria-label="Reading the file" />
+        </div>
+      )}
+      {state.phase === 'failed' && (
+        <p className="error-text" role="alert">
+          {state.fileName} could not be read: {state.error}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,127 @@
+// How each row becomes the state: the whole row as named fields, one column as text, or chosen columns; and which
+// column (if any) names the rows in the results and the export.
+import { useId } from 'react';
+import type { State } from '../../../contract';
+import type { RowMapping } from '../../../core/rows/mapping';
+import { SegmentedControl } from '../../components/SegmentedControl';
+
+export interface MappingFormProps {
+  mapping: RowMapping;
+  columns: readonly string[];
+  /** False for files of plain values (JSON Lines of strings): only "whole row" applies. */
+  objectRows: boolean;
+  onChange: (mapping: RowMapping) => void;
+  /** What the first rows map to, from the latest plan. */
+  samples: readonly { line: number; id: string; state: State }[];
+  disabled?: boolean;
+}
+
+const MODES = [
+  { value: 'fields', label: 'Whole row as named fields' },
+  { value: 'text', label: 'One column as text' },
+  { value: 'columns', label: 'Chosen columns' },
+] as const;
+
+/** The mapping controls and a sample of the state they produce. */
+export function MappingForm({ mapping, columns, objectRows, onChange, samples, disabled }: MappingFormProps) {
+  const idSelect = useId();
+  const textSelect = useId();
+  const idColumn = mapping.idColumn;
+  const setMode = (mode: RowMapping['mode']) => {
+    if (mode === 'fields') onChange({ mode, idColumn });
+    else if (mode === 'text')
+      onChange({ mode, column: columns.find((c) => c !== idColumn) ?? columns[0] ?? '', idColumn });
+    else onChange({ mode, columns: columns.filter((c) => c !== idColumn), idColumn });
+  };
+  return (
+    <section className="rows-mapping panel" aria-label="Map each row to the state">
+      <h2>2. Map each row to the state</h2>
+      {objectRows ? (
+        <SegmentedControl
+          label="State from each row"
+          value={mapping.mode}
+          options={MODES}
+          onChange={setMode}
+          testId="rows.mapping.mode"
+        />
+      ) : (
+        <p className="muted">Each row is a plain value: it is sent as the state as it is.</p>
+      )}
+      {objectRows && (
+        <div className="rows-mapping__fields">
+          {mapping.mode === 'text' && (
+            <>
+              <label htmlFor={textSelect}>Text column</label>
+              <select
+                id={textSelect}
+                value={mapping.column}
+                disabled={disabled}
+                data-testid="rows.mapping.text"
+                onChange={(e) => onChange({ ...mapping, column: e.currentTarget.value })}
+              >
+                {columns.map((c) => (
+                  <option key={c} value={c}>
+                    {c}
+                  </option>
+                ))}
+              </select>
+            </>
+          )}
+          {mapping.mode === 'columns' && (
+            <fieldset className="rows-mapping__columns">
+              <legend>Fields sent as the state (everything sent is billed and can distract)</legend>
+              {columns.map((c) => (
+                <label key={c} className="rows-check">
+                  <input
+                    type="checkbox"
+                    disabled={disabled}
+                    checked={mapping.columns.includes(c)}
+                    onChange={(e) => {
+                      const on = e.currentTarget.checked;
+                      const next = on
+                        ? columns.filter((x) => x === c || mapping.columns.includes(x))
+                        : mapping.columns.filter((x) => x !== c);
+                      if (next.length > 0) onChange({ ...mapping, columns: next });
+                    }}
+                  />
+                  {c}
+                </label>
+              ))}
+            </fieldset>
+          )}
+          <label htmlFor={idSelect}>Row id column</label>
+          <select
+            id={idSelect}
+            value={idColumn ?? ''}
+            disabled={disabled}
+            data-testid="rows.mapping.id"
+            onChange={(e) => onChange({ ...mapping, idColumn: e.currentTarget.value || null })}
+          >
+            <option value="">None: rows are numbered</option>
+            {columns.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+          {mapping.mode === 'fields' && idColumn && (
+            <p className="muted rows-hint">The id column is left out of the state.</p>
+          )}
+        </div>
+      )}
+      {samples.length > 0 && (
+        <div className="rows-samples" data-testid="rows.samples">
+          <h3>Sent as the state</h3>
+          {samples.map((s) => (
+            <div key={s.line} className="rows-sample">
+              <span className="muted">
+                line {s.line} · id {s.id}
+              </span>
+              <pre>{typeof s.state === 'string' ? s.state : JSON.stringify(s.state, null, 2)}</pre>
+            </div>
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}

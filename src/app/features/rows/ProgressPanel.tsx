@@ -1,0 +1,168 @@
+// The run as it goes: a bar of done, failed and remaining rows, the rate, the ETA, tokens and cost so far, and the
+// controls (start or resume, pause, cancel, retry on request). Why the run stopped is said in one sentence.
+import type { RunProgress } from '../../../core/rows/runner';
+import { formatCost, formatCount, formatDuration } from './format';
+
+export interface ProgressPanelProps {
+  progress: RunProgress;
+  running: boolean;
+  configuredRate: number;
+  onStart: () => void;
+  onPause: () => void;
+  onCancel: () => void;
+  onRetry: (which: 'failed' | 'unknown') => void;
+}
+
+const SEGMENTS = [
+  { key: 'done', label: 'answered' },
+  { key: 'reused', label: 'reused (not billed)' },
+  { key: 'invalid', label: 'refused (422)' },
+  { key: 'failed', label: 'failed' },
+  { key: 'unknown', label: 'unknown, may have been billed' },
+  { key: 'inFlight', label: 'in flight' },
+  { key: 'pending', label: 'remaining' },
+] as const;
+
+const phaseText = (p: RunProgress, running: boolean): string => {
+  if (running)
+    return p.phase === 'pausing'
+      ? 'Pausing: waiting for the rows in flight…'
+      : p.phase === 'cancelling'
+        ? 'Cancelling…'
+        : 'Running';
+  if (p.phase === 'finished') return 'Finished';
+  if (p.halt) return p.halt.message;
+  return p.done + p.reused + p.invalid + p.failed + p.unknown === 0 ? 'Ready to start' : 'Stopped';
+};
+
+/** Progress and controls of the open run. */
+export function ProgressPanel({
+  progress: p,
+  running,
+  configuredRate,
+  onStart,
+  onPause,
+  onCancel,
+  onRetry,
+}: ProgressPanelProps) {
+  const total = Math.max(1, p.total);
+  const settled = p.done + p.reused + p.invalid + p.failed + p.unknown;
+  const haltClass = !running && p.halt && p.halt.reason !== 'paused' ? ' rows-status--halt' : '';
+  const canStart = !running && p.pending > 0;
+  return (
+    <section className="rows-progress panel" aria-label="Progress" data-testid="rows.progress">
+      <div
+        className="rows-bar"
+        role="img"
+        aria-label={`${formatCount(settled)} of ${formatCount(p.total)} rows settled`}
+      >
+        {SEGMENTS.map((s) =>
+          p[s.key] > 0 ? (
+            <span
+              key={s.key}
+              className={`rows-bar__seg rows-bar__seg--${s.key}`}
+              style={{ width: `${(p[s.key] / total) * 100}%` }}
+              title={`${formatCount(p[s.key])} ${s.label}`}
+            />
+          ) : null,
+        )}
+      </div>
+      <ul className="rows-counts" data-testid="rows.counts">
+        {SEGMENTS.map((s) => (
+          <li
+            key={s.key}
+            className={`rows-count rows-count--${s.key}`}
+            data-testid={`rows.count.${s.key}`}
+            data-value={p[s.key]}
+          >
+            <strong>{formatCount(p[s.key])}</strong> {s.label}
+          </li>
+        ))}
+      </ul>
+      <p
+        className={`rows-status${haltClass}`}
+        role="status"
+        data-testid="rows.status"
+        data-phase={running ? 'running' : p.phase}
+      >
+        {phaseText(p, running)}
+      </p>
+      <dl className="rows-figures">
+        <div>
+          <dt>Rate</dt>
+          <dd data-testid="rows.rate">
+            {running ? `${formatCount(p.ratePerMinute)} / min` : '—'}{' '}
+            <span className="muted">(set to {formatCount(configuredRate)} / min)</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Time left</dt>
+          <dd data-testid="rows.eta">{p.etaMs === null ? '—' : formatDuration(p.etaMs)}</dd>
+        </div>
+        <div>
+          <dt>Input tokens so far</dt>
+          <dd data-testid="rows.tokens">{formatCount(p.billedTokens)}</dd>
+        </div>
+        <div>
+          <dt>Cost so far</dt>
+          <dd data-testid="rows.cost">
+            {formatCost(p.cost)}
+            {p.possiblyBilledTokens > 0 && (
+              <span className="muted">
+                {' '}
+                + up to {formatCost(p.possiblyBilledCost)} for {formatCount(p.possiblyBilledTokens)} tokens of
+                attempts that may have been billed
+              </span>
+            )}
+          </dd>
+        </div>
+      </dl>
+      <div className="rows-controls">
+        <button
+          type="button"
+          className="primary"
+          disabled={!canStart}
+          onClick={onStart}
+          data-testid="rows.resume"
+        >
+          {settled === 0 && p.inFlight === 0 ? 'Start' : 'Resume'}
+        </button>
+        <button
+          type="button"
+          disabled={!running || p.phase !== 'running'}
+          onClick={onPause}
+          data-testid="rows.pause"
+          title="Stop sending; rows in flight finish"
+        >
+          Pause
+        </button>
+        <button
+          type="button"
+          className="danger"
+          disabled={!running}
+          onClick={onCancel}
+          data-testid="rows.cancel"
+          title="Stop now; rows in flight may have been billed"
+        >
+          Cancel
+        </button>
+        {p.failed > 0 && (
+          <button type="button" onClick={() => onRetry('failed')} data-testid="rows.retry.failed">
+            Retry {formatCount(p.failed)} failed
+          </button>
+        )}
+        {p.unknown > 0 && (
+          <button
+            type="button"
+            disabled={running}
+            onClick={() => onRetry('unknown')}
+            data-testid="rows.retry.unknown"
+            title="These rows may have been evaluated already: sending them again may bill them twice"
+          >
+            Retry {formatCount(p.unknown)} unknown (may bill twice)
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}

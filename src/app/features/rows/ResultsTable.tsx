@@ -1,0 +1,125 @@
+// The results as a virtualised table: only the rows in view are in the DOM, so 100,000 rows scroll smoothly. One
+// column group per question (label and probability, expected score, probability of yes, confidence).
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRef } from 'react';
+import type { JsonValue } from '../../../contract';
+import type { AnswerColumn, ResultRow } from '../../../core/rows/results';
+import { cellOf, statusOf } from '../../../core/rows/results';
+import type { RowStatus } from '../../../core/rows/records';
+
+const ROW_HEIGHT = 30;
+
+const STATUS_LABEL: Record<RowStatus, string> = {
+  pending: 'not sent',
+  sending: 'in flight',
+  done: 'answered',
+  reused: 'reused',
+  invalid: 'refused',
+  failed: 'failed',
+  unknown: 'unknown',
+};
+
+/** A short text of a row's input for the table (the full input is in the export). */
+function inputText(data: JsonValue, columns: readonly string[]): string {
+  if (typeof data === 'string') return data;
+  if (data && typeof data === 'object' && !Array.isArray(data)) {
+    const parts = columns.length ? columns.map((c) => data[c]) : Object.values(data);
+    return parts
+      .map((v) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v)))
+      .filter(Boolean)
+      .join(' · ');
+  }
+  return JSON.stringify(data);
+}
+
+const formatCell = (v: string | number | null, column: AnswerColumn): string =>
+  v === null ? '' : typeof v === 'number' ? (column.field === 'level' ? String(v) : v.toFixed(2)) : v;
+
+export interface ResultsTableProps {
+  rows: readonly ResultRow[];
+  /** Indices into `rows` to show, in order. */
+  visible: readonly number[];
+  columns: readonly AnswerColumn[];
+  inputColumns: readonly string[];
+}
+
+/** The virtualised results table. */
+export function ResultsTable({ rows, visible, columns, inputColumns }: ResultsTableProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtual = useVirtualizer({
+    count: visible.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 16,
+  });
+  const template = `64px minmax(80px, 120px) 96px minmax(220px, 2fr) ${columns.map((c) => (c.field === 'label' ? 'minmax(96px, 1fr)' : '84px')).join(' ')} minmax(200px, 1.5fr)`;
+  return (
+    <div
+      className="rows-table"
+      role="table"
+      aria-label="Results"
+      aria-rowcount={visible.length + 1}
+      data-testid="rows.table"
+    >
+      <div className="rows-table__scroll" ref={scroller} data-testid="rows.table.scroll">
+        <div className="rows-table__head" role="row" style={{ gridTemplateColumns: template }}>
+          <span role="columnheader">Line</span>
+          <span role="columnheader">Id</span>
+          <span role="columnheader">Status</span>
+          <span role="columnheader">Input</span>
+          {columns.map((c) => (
+            <span key={c.key} role="columnheader" title={c.key} className={c.numeric ? 'num' : undefined}>
+              {c.title}
+            </span>
+          ))}
+          <span role="columnheader">Message</span>
+        </div>
+        <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
+          {virtual.getVirtualItems().map((item) => {
+            const row = rows[visible[item.index]!]!;
+            const status = statusOf(row);
+            return (
+              <div
+                key={item.key}
+                role="row"
+                aria-rowindex={item.index + 2}
+                className={`rows-table__row rows-table__row--${status}`}
+                data-testid="rows.table.row"
+                data-row-id={row.id}
+                style={{
+                  gridTemplateColumns: template,
+                  height: ROW_HEIGHT,
+                  transform: `translateY(${item.start}px)`,
+                }}
+              >
+                <span role="cell" className="num">
+                  {row.line}
+                </span>
+                <span role="cell" title={row.id}>
+                  {row.id}
+                </span>
+                <span role="cell">
+                  <span className={`rows-badge rows-badge--${status}`}>{STATUS_LABEL[status]}</span>
+                </span>
+                <span role="cell" title={inputText(row.data, inputColumns)}>
+                  {inputText(row.data, inputColumns)}
+                </span>
+                {columns.map((c) => {
+                  const text = formatCell(cellOf(row, c), c);
+                  return (
+                    <span key={c.key} role="cell" className={c.numeric ? 'num' : undefined} title={text}>
+                      {text}
+                    </span>
+                  );
+                })}
+                <span role="cell" className="rows-table__message" title={row.outcome?.error?.message}>
+                  {row.outcome?.error?.message ?? ''}
+                </span>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}

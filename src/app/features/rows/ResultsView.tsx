@@ -1,0 +1,97 @@
+// The open run's results: the table with its filters, the charts per question, the rows left out, and the exports.
+import { useDeferredValue, useMemo, useState } from 'react';
+import type { RowRun } from '../../../core/rows/records';
+import { NO_FILTER, aggregate, answerColumns, filterRows } from '../../../core/rows/results';
+import type { ResultFilter, ResultRow } from '../../../core/rows/results';
+import { SegmentedControl } from '../../components/SegmentedControl';
+import { AggregateCharts } from './AggregateCharts';
+import { IssueList } from './IssueList';
+import { ResultsFilters } from './ResultsFilters';
+import { ResultsTable } from './ResultsTable';
+
+type Tab = 'table' | 'charts' | 'issues';
+
+export interface ResultsViewProps {
+  run: RowRun;
+  rows: readonly ResultRow[];
+  /** Changes whenever rows change (they are updated in place). */
+  version: number;
+  onExport: (kind: 'csv' | 'jsonl') => void;
+}
+
+/** Tabs over the results of one run. */
+export function ResultsView({ run, rows, version, onExport }: ResultsViewProps) {
+  const [tab, setTab] = useState<Tab>('table');
+  const [filter, setFilter] = useState<ResultFilter>(NO_FILTER);
+  const columns = useMemo(() => answerColumns(run.questions), [run.questions]);
+  // Rows are updated in place: a snapshot per version gives the memos an identity that changes when they do.
+  const deferredVersion = useDeferredValue(version);
+  const snapshot = useMemo(() => ({ rows, version: deferredVersion }), [rows, deferredVersion]);
+  // Filtering 100,000 rows is quick, but not on every keystroke in the search box.
+  const deferredFilter = useDeferredValue(filter);
+  const visible = useMemo(
+    () => filterRows(snapshot.rows, deferredFilter, columns),
+    [snapshot, deferredFilter, columns],
+  );
+  const aggregates = useMemo(
+    () =>
+      tab === 'charts'
+        ? aggregate(
+            visible.map((i) => snapshot.rows[i]!),
+            run.questions,
+          )
+        : [],
+    [tab, visible, snapshot, run.questions],
+  );
+  const inputColumns =
+    run.mapping.mode === 'text'
+      ? [run.mapping.column]
+      : run.mapping.mode === 'columns'
+        ? run.mapping.columns
+        : [];
+  return (
+    <section className="rows-results" aria-label="Results" data-testid="rows.results">
+      <div className="rows-results__bar">
+        <SegmentedControl
+          label="Results view"
+          value={tab}
+          onChange={setTab}
+          testId="rows.tabs"
+          options={[
+            { value: 'table', label: 'Table' },
+            { value: 'charts', label: 'Charts' },
+            { value: 'issues', label: `Left out (${run.issues.length})` },
+          ]}
+        />
+        <span className="rows-results__export">
+          Export with row ids, model and usage:
+          <button type="button" onClick={() => onExport('csv')} data-testid="rows.export.csv">
+            CSV
+          </button>
+          <button type="button" onClick={() => onExport('jsonl')} data-testid="rows.export.jsonl">
+            JSONL
+          </button>
+        </span>
+      </div>
+      {tab !== 'issues' && (
+        <ResultsFilters
+          filter={filter}
+          columns={columns}
+          onChange={setFilter}
+          shown={visible.length}
+          total={rows.length}
+        />
+      )}
+      {tab === 'table' && (
+        <ResultsTable rows={rows} visible={visible} columns={columns} inputColumns={inputColumns} />
+      )}
+      {tab === 'charts' && <AggregateCharts aggregates={aggregates} />}
+      {tab === 'issues' &&
+        (run.issues.length ? (
+          <IssueList issues={run.issues} title="Lines of the file that were not sent" />
+        ) : (
+          <p className="muted">Every row of the file was sent.</p>
+        ))}
+    </section>
+  );
+}

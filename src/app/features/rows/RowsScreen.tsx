@@ -1,0 +1,198 @@
+// The rows screen: import a file, map it, check the estimate, run it paced with the session's questions and model,
+// watch it, and read, filter, chart and export the results. Wiring only: the logic is in src/core/rows.
+import { useEffect, useMemo, useState } from 'react';
+import { useRows } from '../../stores/rows';
+import { useSessions } from '../../stores/sessions';
+import { ImportPanel } from './ImportPanel';
+import { IssueList } from './IssueList';
+import { MappingForm } from './MappingForm';
+import { PacingFields } from './PacingFields';
+import { PlanPanel } from './PlanPanel';
+import { PreviewTable } from './PreviewTable';
+import { ProgressPanel } from './ProgressPanel';
+import { ResultsView } from './ResultsView';
+import { RunList } from './RunList';
+import { downloadParts } from './download';
+import { formatCount } from './format';
+import { useSessionQuestions } from './sessionQuestions';
+import './rows.css';
+
+/** Delay before re-planning after an edit of the mapping or the questions (token counting runs in the worker). */
+const PLAN_DEBOUNCE_MS = 250;
+
+export interface RowsScreenProps {
+  /** The target runs go to: the one picked in the top bar. */
+  targetId: string;
+  targetLabel: string;
+}
+
+/** The whole rows screen. */
+export function RowsScreen({ targetId, targetLabel }: RowsScreenProps) {
+  const rows = useRows();
+  const session = useSessionQuestions();
+  const sessionId = useSessions((s) => s.openId);
+  const [creating, setCreating] = useState(false);
+  const { mapping, planFor } = rows;
+  const ready = rows.import.phase === 'ready';
+  const questionsKey = useMemo(() => JSON.stringify(session.questions), [session.questions]);
+
+  useEffect(() => {
+    void useRows.getState().refreshRuns();
+  }, []);
+
+  useEffect(() => {
+    if (!ready || !mapping) return;
+    const timer = setTimeout(
+      () => void planFor(questionsKey === 'null' ? null : JSON.parse(questionsKey)),
+      PLAN_DEBOUNCE_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [ready, mapping, questionsKey, planFor]);
+
+  const start = async () => {
+    if (!session.questions) return;
+    setCreating(true);
+    const id = await rows.createRun({
+      questions: session.questions,
+      model: session.model,
+      targetId,
+      ...(sessionId ? { sessionId } : {}),
+    });
+    setCreating(false);
+    if (id) {
+      rows.clearImport();
+      void rows.start();
+    }
+  };
+
+  const exportRun = (kind: 'csv' | 'jsonl') => {
+    const file = rows.exportRun(kind);
+    if (file) downloadParts(file.fileName, file.type, file.parts);
+  };
+
+  const summary = rows.import.summary;
+  const open = rows.openRun;
+  return (
+    <div className="rows-screen" data-testid="rows.screen">
+      <aside className="rows-side">
+        <RunList
+          runs={rows.runs}
+          openId={open?.id ?? null}
+          busy={rows.running || rows.loadingRun}
+          onOpen={(id) => void rows.openRunById(id)}
+          onDelete={(id) => void rows.deleteRun(id)}
+        />
+        {open && (
+          <button type="button" disabled={rows.running} onClick={rows.closeRun} data-testid="rows.new">
+            New run from a file
+          </button>
+        )}
+      </aside>
+      <div className="rows-main">
+        {(rows.error || rows.notice) && (
+          <div
+            className={rows.error ? 'rows-message rows-message--error' : 'rows-message'}
+            role={rows.error ? 'alert' : 'status'}
+            data-testid="rows.message"
+          >
+            <span>{rows.error ?? rows.notice}</span>
+            <button type="button" className="link-button" onClick={rows.dismiss}>
+              Dismiss
+            </button>
+          </div>
+        )}
+        {!open && (
+          <>
+            <ImportPanel
+              state={rows.import}
+              options={rows.parseOptions}
+              disabled={creating}
+              onFile={(file) => void rows.pickFile(file)}
+              onOptions={(o) => void rows.setParseOptions(o)}
+            />
+            {ready && summary && (
+              <>
+                <p className="rows-summary" data-testid="rows.summary">
+                  {summary.fileName}: {formatCount(summary.rows)} rows read from{' '}
+                  {formatCount(summary.records)} records
+                  {summary.issues
+                    ? `, ${formatCount(summary.issues)} line(s) with a problem (listed below)`
+                    : ''}
+                  .
+                </p>
+                <PreviewTable rows={summary.preview} columns={summary.objectRows ? summary.columns : []} />
+                {mapping && (
+                  <MappingForm
+                    mapping={mapping}
+                    columns={summary.columns}
+                    objectRows={summary.objectRows}
+                    onChange={rows.setMapping}
+                    samples={rows.plan?.samples ?? []}
+                    disabled={creating}
+                  />
+                )}
+                <IssueList
+                  title="Lines that will not be sent"
+                  issues={[...summary.parseIssues, ...(rows.plan?.issues ?? [])].sort(
+                    (a, b) => a.line - b.line,
+                  )}
+                />
+                <PlanPanel
+                  plan={rows.plan}
+                  planning={rows.planning}
+                  planError={rows.planError}
+                  session={session}
+                  targetLabel={targetLabel}
+                  pacing={rows.pacing}
+                  maxCost={rows.maxCost}
+                  onPacing={rows.setPacing}
+                  onMaxCost={rows.setMaxCost}
+                  onStart={() => void start()}
+                  busy={creating}
+                />
+              </>
+            )}
+          </>
+        )}
+        {open && rows.progress && (
+          <>
+            <header className="rows-run-header">
+              <h2 data-testid="rows.run.title">{open.fileName}</h2>
+              <span className="muted">
+                {formatCount(open.rowCount)} rows · model <code>{open.model}</code> · target {open.targetId}
+              </span>
+            </header>
+            <ProgressPanel
+              progress={rows.progress}
+              running={rows.running}
+              configuredRate={rows.pacing.requestsPerMinute}
+              onStart={() => void rows.start()}
+              onPause={rows.pause}
+              onCancel={rows.cancel}
+              onRetry={(which) => void rows.retry(which)}
+            />
+            <details className="rows-settings">
+              <summary>Pacing and budget</summary>
+              <PlanSettings />
+            </details>
+            <ResultsView
+              run={open}
+              rows={rows.results()}
+              version={rows.resultsVersion}
+              onExport={exportRun}
+            />
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** The open run's pacing and budget, changeable while it runs. */
+function PlanSettings() {
+  const pacing = useRows((s) => s.pacing);
+  const maxCost = useRows((s) => s.maxCost);
+  const setPacing = useRows((s) => s.setPacing);
+  const setMaxCost = useRows((s) => s.setMaxCost);
+  return <PacingFields pacing={pacing} maxCost={maxCost} onPacing={setPacing} onMaxCost={setMaxCost} />;
+}

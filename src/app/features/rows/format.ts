@@ -1,0 +1,41 @@
+// How the rows screen writes numbers: counts with separators, costs with enough decimals to be non-zero, durations.
+
+const INTEGER = new Intl.NumberFormat('en-US');
+
+/** 12,345 */
+export const formatCount = (n: number): string => INTEGER.format(Math.round(n));
+
+/** A cost estimate: small amounts keep their significant digits (0.000042), large ones 2 decimals. */
+export function formatCost(x: number): string {
+  if (x === 0) return '0';
+  if (x >= 1) return x.toFixed(2);
+  return x
+    .toPrecision(2)
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '');
+}
+
+/** "1 h 02 min", "3 min 05 s", "12 s", "<1 s". */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms)) return '—';
+  const s = Math.round(ms / 1000);
+  if (s < 1) return '<1 s';
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${String(s % 60).padStart(2, '0')} s`;
+  return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
+}
+
+/** "2.4 MB" */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} kB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** A probability or confidence as the contract rounds it: 0.72 */
+export const formatProbability = (x: number | null): string => (x === null ? '' : x.toFixed(2));
+
+/** A date and time for the run list. */
+export const formatWhen = (ms: number): string =>
+  new Date(ms).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });

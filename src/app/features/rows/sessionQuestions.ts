@@ -1,0 +1,35 @@
+// The questions and model a run of rows sends: the open session's, read from the main screen's editors.
+import { useMemo } from 'react';
+import { classifyModelId } from '../../../contract';
+import type { Questions } from '../../../contract';
+import { draftRequest } from '../../../core/runDraft';
+import { useWorkbench } from '../../stores/workbench';
+
+export interface SessionQuestions {
+  questions: Questions | null;
+  model: string;
+  targetId: string;
+  /** Why the session's questions or model cannot be sent, in one sentence. */
+  problem: string | null;
+  /** True when the model is an alias: it may move to another version in the middle of a long run. */
+  alias: boolean;
+}
+
+/** Reads the session's questions and model through the same checks as a run of the main screen. */
+export function useSessionQuestions(): SessionQuestions {
+  const doc = useWorkbench((s) => s.doc);
+  return useMemo(() => {
+    // The state editor does not matter here: every row brings its own state.
+    const draft = draftRequest({ ...doc, stateMode: 'text', stateText: 'row' });
+    const first = draft.problems.find((p) => p.severity === 'error' && p.area !== 'state');
+    return {
+      questions: draft.request?.questions ?? null,
+      model: doc.model.trim(),
+      targetId: doc.targetId,
+      problem: draft.request
+        ? null
+        : (first?.message ?? 'The questions on the main screen cannot be sent yet.'),
+      alias: classifyModelId(doc.model.trim()) === 'alias',
+    };
+  }, [doc]);
+}

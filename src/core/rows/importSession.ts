@@ -1,0 +1,115 @@
+// One imported file, held where it was parsed (the worker, or the page in tests): its rows, its problems, and plans
+// against a mapping and questions, with state token counts cached per mapping so re-planning after a question edit
+// does not tokenize 100,000 rows again.
+import type { Questions, State } from '../../contract';
+import type { RowMapping } from './mapping';
+import { suggestMapping } from './mapping';
+import type { ParseBatch, ParseSummary, RowIssue, SourceRow } from './parse';
+import type { RunPlan, TokenCounter } from './runPlan';
+import { planRun } from './runPlan';
+import type { RowItem } from './records';
+
+/** Rows shown before the run. */
+export const PREVIEW_ROWS = 20;
+
+/** What the page needs to know about a parsed file. */
+export interface ImportSummary extends ParseSummary {
+  fileName: string;
+  preview: SourceRow[];
+  parseIssues: RowIssue[];
+  /** True when every row is an object of named fields (CSV, or JSON objects). */
+  objectRows: boolean;
+  suggested: RowMapping;
+}
+
+/** A plan without the rows themselves (they stay where the file was parsed); cheap to post to the page. */
+export interface PlanSummary {
+  rowCount: number;
+  issues: RowIssue[];
+  totalTokens: number;
+  estimatedCost: number;
+  questionTokens: number;
+  maxRowTokens: number;
+  /** Tokens of each planned row, in order: for a budget cap's row count. */
+  tokens: number[];
+  /** The mapped state of the first few rows, to show what will be sent. */
+  samples: { line: number; id: string; state: State }[];
+}
+
+export class ImportSession {
+  private rows: SourceRow[] = [];
+  private parseIssues: RowIssue[] = [];
+  private readonly tokenCache = new Map<string, Map<number, number>>();
+  private lastPlan: RunPlan | null = null;
+
+  constructor(readonly fileName: string) {}
+
+  add(batch: ParseBatch): void {
+    for (const r of batch.rows) this.rows.push(r);
+    for (const i of batch.issues) this.parseIssues.push(i);
+  }
+
+  get rowCount(): number {
+    return this.rows.length;
+  }
+
+  summary(parsed: ParseSummary): ImportSummary {
+    const objectRows = this.rows.every(
+      (r) => r.data !== null && typeof r.data === 'object' && !Array.isArray(r.data),
+    );
+    return {
+      ...parsed,
+      fileName: this.fileName,
+      preview: this.rows.slice(0, PREVIEW_ROWS),
+      parseIssues: this.parseIssues,
+      objectRows,
+      suggested: suggestMapping(parsed.columns, objectRows),
+    };
+  }
+
+  /** Plans every row against a mapping and questions; state tokens are counted once per mapping. */
+  plan(mapping: RowMapping, questions: Questions, counter: TokenCounter): PlanSummary {
+    const key = JSON.stringify(mapping);
+    let cache = this.tokenCache.get(key);
+    if (!cache) {
+      // One mapping's counts are kept at a time besides the current one: enough for switching back and forth.
+      if (this.tokenCache.size > 2) this.tokenCache.clear();
+      cache = new Map();
+      this.tokenCache.set(key, cache);
+    }
+    const counts = cache;
+    const plan = planRun(this.rows, mapping, questions, counter, (row, state) => {
+      let n = counts.get(row.number);
+      if (n === undefined) {
+        n = counter.stateTokens(state);
+        counts.set(row.number, n);
+      }
+      return n;
+    });
+    this.lastPlan = plan;
+    return {
+      rowCount: plan.rows.length,
+      issues: plan.issues,
+      totalTokens: plan.totalTokens,
+      estimatedCost: plan.estimatedCost,
+      questionTokens: plan.questionTokens,
+      maxRowTokens: plan.maxRowTokens,
+      tokens: plan.rows.map((r) => r.tokens),
+      samples: plan.rows.slice(0, 3).map((r) => ({ line: r.line, id: r.id, state: r.state })),
+    };
+  }
+
+  /** The stored rows of a run from the latest plan: input, id, line and estimated tokens. */
+  items(runId: string): RowItem[] {
+    if (!this.lastPlan) throw new Error('Plan the run before building its rows.');
+    const dataOf = new Map(this.rows.map((r) => [r.number, r.data]));
+    return this.lastPlan.rows.map((row) => ({
+      runId,
+      number: row.number,
+      line: row.line,
+      id: row.id,
+      data: dataOf.get(row.number) ?? row.state,
+      tokens: row.tokens,
+    }));
+  }
+}
