@@ -131,7 +131,7 @@ describe('score card', () => {
       '2 · Angry or threatening to leave',
     ]);
     expect(card.querySelector('.recharts-reference-line')).not.toBeNull();
-    expect(within(card).getByText('expected 1.42')).toBeInTheDocument();
+    expect(within(card).getByText('◂ 1.42')).toBeInTheDocument();
     expect(within(card).getByTestId('answers.confidence')).toHaveTextContent('0.13');
   });
 

@@ -5,7 +5,7 @@ import type { ChoiceAnswer } from '../../../contract';
 import { CHOICE_TOP, barChartHeight, choiceSeries, formatFixed2 } from '../../../core/answerSeries';
 import type { ChoiceBar } from '../../../core/answerSeries';
 import { useElementWidth } from '../useElementWidth';
-import { CHART, clip, labelColumnWidth } from './chartTheme';
+import { CHART, clip, labelColumnWidth, probabilityTick, probabilityTicks } from './chartTheme';
 import { Confidence } from './Confidence';
 import { ProbabilityTable } from './ProbabilityTable';
 
@@ -19,8 +19,6 @@ export interface ChoiceCardProps {
   /** Draw the options in this order instead of by probability (a comparison's shared order). */
   optionOrder?: readonly string[];
 }
-
-const TICKS = [0, 0.25, 0.5, 0.75, 1];
 
 /** The chart and its text equivalent for one choice answer. */
 export function ChoiceCard({ name, answer, criteria, probabilityMax = 1, optionOrder }: ChoiceCardProps) {
@@ -69,8 +67,8 @@ export function ChoiceCard({ name, answer, criteria, probabilityMax = 1, optionO
           <XAxis
             type="number"
             domain={[0, probabilityMax]}
-            ticks={TICKS.filter((t) => t <= probabilityMax)}
-            tickFormatter={formatTick}
+            ticks={probabilityTicks(probabilityMax)}
+            tickFormatter={probabilityTick}
             tick={{ fontSize: CHART.fontSize, fill: CHART.axis }}
             allowDataOverflow
           />
@@ -125,7 +123,6 @@ export function ChoiceCard({ name, answer, criteria, probabilityMax = 1, optionO
   );
 }
 
-const formatTick = (t: number): string => (t === 0 || t === 1 ? String(t) : t.toFixed(2).replace(/^0/, ''));
 const formatLabel = (v: unknown): string => (typeof v === 'number' ? formatFixed2(v) : '');
 
 interface TooltipProps {

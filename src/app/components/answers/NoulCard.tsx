@@ -3,7 +3,7 @@ import { Bar, BarChart, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import type { NoulAnswer } from '../../../contract';
 import { formatFixed2, noulSeries } from '../../../core/answerSeries';
 import { useElementWidth } from '../useElementWidth';
-import { CHART } from './chartTheme';
+import { CHART, probabilityTick, probabilityTicks } from './chartTheme';
 import { ProbabilityTable } from './ProbabilityTable';
 
 export interface NoulCardProps {
@@ -36,14 +36,14 @@ export function NoulCard({ name, answer, criteria }: NoulCardProps) {
             width={width}
             height={64}
             data={data}
-            margin={{ top: 14, right: 40, bottom: 2, left: 4 }}
+            margin={{ top: 14, right: 24, bottom: 2, left: 16 }}
             accessibilityLayer={false}
           >
             <XAxis
               type="number"
               domain={[0, 1]}
-              ticks={[0, 0.25, 0.5, 0.75, 1]}
-              tickFormatter={(t: number) => (t === 0 ? 'no 0' : t === 1 ? '1 yes' : String(t))}
+              ticks={probabilityTicks()}
+              tickFormatter={probabilityTick}
               tick={{ fontSize: CHART.fontSize, fill: CHART.axis }}
             />
             <YAxis type="category" dataKey="label" hide />

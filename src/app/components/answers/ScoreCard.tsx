@@ -4,7 +4,7 @@ import type { ScoreAnswer } from '../../../contract';
 import { formatFixed2, scoreSeries } from '../../../core/answerSeries';
 import type { ScoreBar } from '../../../core/answerSeries';
 import { useElementWidth } from '../useElementWidth';
-import { CHART, clip, labelColumnWidth } from './chartTheme';
+import { CHART, clip, labelColumnWidth, probabilityTick, probabilityTicks } from './chartTheme';
 import { Confidence } from './Confidence';
 import { ProbabilityTable } from './ProbabilityTable';
 
@@ -44,14 +44,15 @@ export function ScoreCard({ name, answer, criteria, probabilityMax = 1 }: ScoreC
           width={width}
           height={height}
           data={data}
-          margin={{ top: 12, right: 40, bottom: 2, left: 4 }}
+          margin={{ top: 4, right: 64, bottom: 2, left: 4 }}
           accessibilityLayer={false}
         >
           <CartesianGrid horizontal={false} stroke={CHART.grid} />
           <XAxis
             type="number"
             domain={[0, probabilityMax]}
-            tickFormatter={(t: number) => formatFixed2(t)}
+            ticks={probabilityTicks(probabilityMax)}
+            tickFormatter={probabilityTick}
             tick={{ fontSize: CHART.fontSize, fill: CHART.axis }}
             allowDataOverflow
           />
@@ -84,8 +85,9 @@ export function ScoreCard({ name, answer, criteria, probabilityMax = 1 }: ScoreC
             strokeDasharray="4 3"
             ifOverflow="extendDomain"
             label={{
-              value: `expected ${formatFixed2(series.expected)}`,
-              position: 'insideTopRight',
+              // In the right margin, clear of the bars: the marker's value where the dashed line ends.
+              value: `◂ ${formatFixed2(series.expected)}`,
+              position: 'right',
               fill: CHART.reference,
               fontSize: 11,
             }}

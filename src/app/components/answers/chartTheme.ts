@@ -22,6 +22,12 @@ export const clip = (text: string, max = AXIS_LABEL_CHARS): string =>
 /** Width of the label column for a set of labels, in pixels, within sensible bounds. */
 export function labelColumnWidth(labels: readonly string[], max = AXIS_LABEL_CHARS): number {
   const longest = labels.reduce((n, l) => Math.max(n, Math.min(l.length, max)), 0);
-  // About 6.6 px per character at 12 px in the system UI font, plus the tick gap.
-  return Math.max(48, Math.min(220, Math.round(longest * 6.6) + 14));
+  // About 7 px per character at 12 px in the system UI font, plus the tick gap.
+  return Math.max(48, Math.min(240, Math.round(longest * 7) + 16));
 }
+
+/** Tick labels of a probability axis: two decimals, like every number on the cards. */
+export const probabilityTick = (t: number): string => (Math.round(t * 100) / 100).toFixed(2);
+
+/** Ticks of a probability axis up to `max`, every quarter. */
+export const probabilityTicks = (max = 1): number[] => [0, 0.25, 0.5, 0.75, 1].filter((t) => t <= max + 1e-9);

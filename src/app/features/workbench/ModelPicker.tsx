@@ -1,0 +1,107 @@
+// The model picker: the target's aliases from /v1/models, or any versioned id typed in, checked as it is typed.
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
+import { classifyModelId, modelIdProblem } from '../../../contract';
+import { modelsQueryOptions } from '../../queries/models';
+
+export interface ModelPickerProps {
+  targetId: string;
+  value: string;
+  onChange: (model: string) => void;
+  /** A problem to show instead of the picker's own check (e.g. the service's 422 on `model`). */
+  problem?: string | null;
+  /** The versioned id the last run resolved to, offered as a pin when the value is an alias. */
+  resolved?: string;
+  label?: string;
+  /** Id of the text field, so a problem list can move focus to it. */
+  inputId?: string;
+}
+
+const KIND_NOTE = {
+  alias: {
+    text: 'alias · moves',
+    title: 'An alias moves to new versions over time; pin a versioned id for comparable results.',
+  },
+  versioned: { text: 'pinned', title: 'A versioned id pins one exact model version.' },
+  'product-line': { text: 'product line', title: 'A product line names no model; add the patch version.' },
+  unknown: { text: 'unknown', title: 'Not an alias from the list nor a versioned id.' },
+} as const;
+
+/** A text field with the aliases as suggestions (a native combobox: keyboard and screen readers work as usual). */
+export function ModelPicker({
+  targetId,
+  value,
+  onChange,
+  problem,
+  resolved,
+  label = 'Model',
+  inputId,
+}: ModelPickerProps) {
+  const id = useId();
+  const fieldId = inputId ?? `${id}-input`;
+  const models = useQuery(modelsQueryOptions(targetId));
+  const listed = models.data?.models.map((m) => m.name) ?? [];
+  const trimmed = value.trim();
+  const kind =
+    listed.includes(trimmed) && classifyModelId(trimmed) !== 'versioned' ? 'alias' : classifyModelId(trimmed);
+  const shown = problem ?? (trimmed === '' || models.isSuccess ? modelIdProblem(value, listed) : null);
+  const note = trimmed ? KIND_NOTE[kind] : null;
+  const pin = kind === 'alias' && resolved && resolved !== trimmed ? resolved : null;
+
+  return (
+    <div className="model-picker" data-testid="workbench.modelPicker">
+      <label htmlFor={fieldId} className="toolbar-label">
+        {label}
+      </label>
+      <input
+        id={fieldId}
+        className="model-picker__input"
+        data-testid="workbench.model"
+        list={`${id}-list`}
+        value={value}
+        spellCheck={false}
+        autoComplete="off"
+        aria-invalid={shown ? true : undefined}
+        aria-describedby={shown ? `${id}-problem` : undefined}
+        placeholder="model-latest"
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <datalist id={`${id}-list`}>
+        {models.data?.models.map((m) => (
+          <option key={m.name} value={m.name}>
+            {[m.description, m.release_date].filter(Boolean).join(' · ')}
+          </option>
+        ))}
+      </datalist>
+      {note && (
+        <span
+          className={`model-kind model-kind--${kind}`}
+          title={note.title}
+          data-testid="workbench.modelKind"
+        >
+          {note.text}
+        </span>
+      )}
+      {pin && (
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => onChange(pin)}
+          title={`The last run resolved ${trimmed} to ${pin}.`}
+        >
+          Pin {pin}
+        </button>
+      )}
+      {shown && (
+        <span
+          id={`${id}-problem`}
+          className="field-problem"
+          role="status"
+          data-testid="workbench.modelProblem"
+        >
+          {shown}
+        </span>
+      )}
+    </div>
+  );
+}

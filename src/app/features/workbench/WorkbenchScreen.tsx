@@ -1,0 +1,188 @@
+// The main screen: the run bar, the state and questions editors on one side, the answers on the other, in resizable
+// panes. Wiring only: checks are src/core/runDraft, runs are useRun, answers are features/answers.
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { Group, Panel, Separator } from 'react-resizable-panels';
+import type { GroupImperativeHandle, Layout } from 'react-resizable-panels';
+import type { Loc } from '../../../contract';
+import { stateFieldNames } from '../../../core/lint';
+import { applyFix, checkDoc, locateInDoc } from '../../../core/runDraft';
+import type { DraftProblem } from '../../../core/runDraft';
+import { modelsQueryOptions } from '../../queries/models';
+import { useLayout } from '../../stores/layout';
+import { useWorkbench } from '../../stores/workbench';
+import { AnswersPane } from '../answers/AnswersPane';
+import '../answers/answers-pane.css';
+import { markersFor } from './checks';
+import { ProblemsPanel } from './ProblemsPanel';
+import { QuestionsPane } from './QuestionsPane';
+import { StatePane } from './StatePane';
+import { Toolbar } from './Toolbar';
+import { useRun } from './useRun';
+import './workbench.css';
+
+const MODEL_INPUT_ID = 'workbench-model';
+const NO_MODELS: string[] = [];
+
+/** Applies a saved layout once it arrives (sessions load it from IndexedDB after the panes mount). */
+function useSyncedLayout(saved: Layout | undefined) {
+  const ref = useRef<GroupImperativeHandle | null>(null);
+  useEffect(() => {
+    const group = ref.current;
+    if (!group || !saved) return;
+    const now = group.getLayout();
+    const differs = Object.keys(saved).some((id) => Math.abs((now[id] ?? -1) - saved[id]!) > 0.5);
+    if (differs && Object.keys(saved).every((id) => id in now)) group.setLayout(saved);
+  }, [saved]);
+  return ref;
+}
+
+export interface WorkbenchScreenProps {
+  /** The target runs go to (the shell's choice, or its fallback when the session's target is gone). */
+  targetId: string;
+}
+
+/** The workbench: edit, run, and read the answers. */
+export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
+  const doc = useWorkbench((s) => s.doc);
+  const current = useWorkbench((s) => s.current);
+  const reveal = useWorkbench((s) => s.reveal);
+  const { setModel, revealAt, hydrate } = useWorkbench.getState();
+  const layout = useLayout();
+  const models = useQuery(modelsQueryOptions(targetId));
+  const listed = useMemo(() => models.data?.models.map((m) => m.name) ?? NO_MODELS, [models.data]);
+  const { run, cancel, running, refused } = useRun(listed, targetId);
+
+  const serviceErrors = current?.error?.kind === 'validation' ? current.error.fieldErrors : undefined;
+  const checked = useMemo(() => checkDoc(doc, listed, serviceErrors), [doc, listed, serviceErrors]);
+  const stateMarkers = useMemo(() => markersFor('state', checked.problems, doc), [checked, doc]);
+  const questionsMarkers = useMemo(() => markersFor('questions', checked.problems, doc), [checked, doc]);
+  const stateFields = useMemo(
+    () => (checked.draft.body ? stateFieldNames(checked.draft.body.state) : []),
+    [checked],
+  );
+  const modelProblem =
+    checked.problems.find((p) => p.area === 'model' && p.severity === 'error')?.message ?? null;
+
+  const runNow = useCallback(() => run(), [run]);
+  // Ctrl/Cmd+Enter anywhere outside the editors (they register it themselves, as an editor action).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key !== 'Enter' || !(e.ctrlKey || e.metaKey) || e.defaultPrevented) return;
+      if (e.target instanceof Element && e.target.closest('.code-editor')) return;
+      e.preventDefault();
+      run();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [run]);
+
+  const revealLoc = useCallback(
+    (area: DraftProblem['area'], offset: number | undefined) => {
+      if (area === 'model') document.getElementById(MODEL_INPUT_ID)?.focus();
+      if ((area === 'state' || area === 'questions') && offset !== undefined) {
+        if (area === 'questions') useLayout.getState().setQuestionsView('json');
+        revealAt(area, offset);
+      }
+    },
+    [revealAt],
+  );
+  const onRevealProblem = useCallback((p: DraftProblem) => revealLoc(p.area, p.span?.offset), [revealLoc]);
+  const onRevealLoc = useCallback(
+    (loc: Loc) => {
+      const found = locateInDoc(useWorkbench.getState().doc, loc);
+      revealLoc(found.area, found.span?.offset);
+    },
+    [revealLoc],
+  );
+  const onFix = useCallback(
+    (p: DraftProblem) => {
+      if (!p.fix) return;
+      const state = useWorkbench.getState();
+      hydrate(applyFix(state.doc, p.fix), state.runs);
+    },
+    [hydrate],
+  );
+
+  const stateReveal = useMemo(
+    () => (reveal?.area === 'state' ? { offset: reveal.offset, nonce: reveal.nonce } : null),
+    [reveal],
+  );
+  const questionsReveal = useMemo(
+    () => (reveal?.area === 'questions' ? { offset: reveal.offset, nonce: reveal.nonce } : null),
+    [reveal],
+  );
+  const columnsRef = useSyncedLayout(layout.columns);
+  const editorsRef = useSyncedLayout(layout.editors);
+
+  return (
+    <div className="workbench" data-testid="workbench">
+      <Toolbar
+        targetId={targetId}
+        model={doc.model}
+        onModelChange={setModel}
+        modelProblem={modelProblem}
+        resolvedModel={current?.response?.model}
+        running={running}
+        attempts={current?.status === 'running' ? current.attempts : []}
+        onRun={runNow}
+        onCancel={cancel}
+        modelInputId={MODEL_INPUT_ID}
+      />
+      <Group
+        className="workbench__columns"
+        orientation="horizontal"
+        groupRef={columnsRef}
+        defaultLayout={layout.columns}
+        onLayoutChanged={(l, meta) => meta.isUserInteraction && layout.setColumns(l)}
+      >
+        <Panel id="editors" defaultSize="50" minSize="25" className="workbench__editors">
+          <Group
+            className="workbench__editor-split"
+            orientation="vertical"
+            groupRef={editorsRef}
+            defaultLayout={layout.editors}
+            onLayoutChanged={(l, meta) => meta.isUserInteraction && layout.setEditors(l)}
+          >
+            <Panel id="state" defaultSize="30" minSize="12">
+              <StatePane
+                markers={stateMarkers}
+                syntax={checked.draft.syntax.state}
+                onRun={runNow}
+                reveal={stateReveal}
+              />
+            </Panel>
+            <Separator
+              className="resize-handle resize-handle--row"
+              aria-label="Resize the state and questions editors"
+            />
+            <Panel id="questions" defaultSize="70" minSize="20">
+              <QuestionsPane
+                markers={questionsMarkers}
+                syntax={checked.draft.syntax.questions}
+                stateFields={stateFields}
+                onRun={runNow}
+                reveal={questionsReveal}
+              />
+            </Panel>
+          </Group>
+          <ProblemsPanel
+            problems={checked.problems}
+            refused={refused}
+            canSendAnyway={checked.draft.body !== null}
+            onSendAnyway={() => run(true)}
+            onReveal={onRevealProblem}
+            onFix={onFix}
+          />
+        </Panel>
+        <Separator
+          className="resize-handle resize-handle--column"
+          aria-label="Resize the editors and the answers"
+        />
+        <Panel id="answers" defaultSize="50" minSize="25" className="workbench__answers">
+          <AnswersPane onReveal={onRevealLoc} />
+        </Panel>
+      </Group>
+    </div>
+  );
+}
