@@ -12,7 +12,7 @@ import type { Clock, Pacing } from '../../core/rows/pacer';
 import { DEFAULT_PACING } from '../../core/rows/pacer';
 import { ROWS_SCHEMA_VERSION } from '../../core/rows/records';
 import type { RowRun } from '../../core/rows/records';
-import { exportCsv, exportInputColumns, exportJsonl } from '../../core/rows/results';
+import { csvChunks, exportInputColumns, jsonlChunks } from '../../core/rows/results';
 import type { ResultRow } from '../../core/rows/results';
 import { plannedFromItems, sortIssues } from '../../core/rows/runPlan';
 import type { EvaluateFn, RunProgress } from '../../core/rows/runner';
@@ -103,7 +103,8 @@ export interface RowsState {
   cancel: () => void;
   retry: (which: 'failed' | 'unknown') => Promise<void>;
   results: () => readonly ResultRow[];
-  exportRun: (kind: 'csv' | 'jsonl') => { fileName: string; type: string; parts: string[] } | null;
+  /** The open run's results as a file: CSV (with a BOM, for spreadsheets) or JSONL. */
+  exportRun: (kind: 'csv' | 'jsonl') => Promise<{ fileName: string; type: string; parts: string[] } | null>;
   dismiss: () => void;
 }
 
@@ -130,7 +131,7 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
       if (runner) set((s) => ({ progress: runner!.progress(), resultsVersion: s.resultsVersion + 1 }));
     };
     const scheduleFlush = (): void => {
-      flushTimer ??= setTimeout(flushNow, deps.flushMs ?? 200);
+      flushTimer ??= setTimeout(flushNow, deps.flushMs ?? 500);
     };
 
     const saveRun = async (id: string, patch: Partial<RowRun>): Promise<void> => {
@@ -433,15 +434,23 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
 
       results: () => results,
 
-      exportRun(kind) {
+      async exportRun(kind) {
         const run = get().openRun;
         if (!run) return null;
         const name = `${baseName(run.fileName)}-results`;
-        if (kind === 'csv') {
-          const parts = exportCsv(results, run.questions, exportInputColumns(results, run.columns));
-          return { fileName: `${name}.csv`, type: 'text/csv;charset=utf-8', parts: ['\ufeff', ...parts] };
+        const chunks =
+          kind === 'csv'
+            ? csvChunks(results, run.questions, exportInputColumns(results, run.columns))
+            : jsonlChunks(results);
+        // Built a piece at a time with a pause between pieces, so a 100,000-row export never freezes the page.
+        const parts: string[] = kind === 'csv' ? ['\ufeff'] : [];
+        for (const part of chunks) {
+          parts.push(part);
+          await new Promise((resolve) => setTimeout(resolve, 0));
         }
-        return { fileName: `${name}.jsonl`, type: 'application/x-ndjson', parts: exportJsonl(results) };
+        return kind === 'csv'
+          ? { fileName: `${name}.csv`, type: 'text/csv;charset=utf-8', parts }
+          : { fileName: `${name}.jsonl`, type: 'application/x-ndjson', parts };
       },
 
       dismiss: () => set({ error: null, notice: null }),

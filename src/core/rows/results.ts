@@ -322,18 +322,17 @@ export function exportInputColumns(rows: readonly ResultRow[], columns: readonly
 // such as -5 are left alone.
 const FORMULA = /^[=+\-@\t\r](?![\d.]+$)/;
 
-/** The CSV export in pieces of about `chunkRows` rows (a Blob takes the array as is). */
-export function exportCsv(
+/** The CSV export, a piece of about `chunkRows` rows at a time, so a caller can yield between pieces. */
+export function* csvChunks(
   rows: readonly ResultRow[],
   questions: Questions,
   inputColumns: readonly string[],
   chunkRows = 2000,
-): string[] {
+): Generator<string> {
   const columns = answerColumns(questions);
   const header = [...EXPORT_META_COLUMNS, ...columns.map((c) => c.key), ...inputColumns.map(inputColumnName)];
-  const parts: string[] = [];
   const config = { escapeFormulae: FORMULA, newline: '\r\n' };
-  parts.push(`${Papa.unparse([header], config)}\r\n`);
+  yield `${Papa.unparse([header], config)}\r\n`;
   for (let start = 0; start < rows.length; start += chunkRows) {
     const chunk = rows
       .slice(start, start + chunkRows)
@@ -342,10 +341,17 @@ export function exportCsv(
         ...columns.map((c) => cellOf(row, c)),
         ...inputColumns.map((c) => inputCell(row.data, c)),
       ]);
-    parts.push(`${Papa.unparse(chunk, config)}\r\n`);
+    yield `${Papa.unparse(chunk, config)}\r\n`;
   }
-  return parts;
 }
+
+/** The whole CSV export as pieces (a Blob takes the array as is). */
+export const exportCsv = (
+  rows: readonly ResultRow[],
+  questions: Questions,
+  inputColumns: readonly string[],
+  chunkRows = 2000,
+): string[] => [...csvChunks(rows, questions, inputColumns, chunkRows)];
 
 /** One JSON object per row: ids, status, the resolved model, usage, the full answers and the input. */
 export function exportJsonlLine(row: ResultRow): string {
@@ -372,16 +378,17 @@ export function exportJsonlLine(row: ResultRow): string {
   return JSON.stringify(record);
 }
 
-/** The JSONL export in pieces of about `chunkRows` rows. */
-export function exportJsonl(rows: readonly ResultRow[], chunkRows = 2000): string[] {
-  const parts: string[] = [];
+/** The JSONL export, a piece of about `chunkRows` rows at a time. */
+export function* jsonlChunks(rows: readonly ResultRow[], chunkRows = 2000): Generator<string> {
   for (let start = 0; start < rows.length; start += chunkRows) {
-    parts.push(
-      `${rows
-        .slice(start, start + chunkRows)
-        .map(exportJsonlLine)
-        .join('\n')}\n`,
-    );
+    yield `${rows
+      .slice(start, start + chunkRows)
+      .map(exportJsonlLine)
+      .join('\n')}\n`;
   }
-  return parts;
 }
+
+/** The whole JSONL export as pieces. */
+export const exportJsonl = (rows: readonly ResultRow[], chunkRows = 2000): string[] => [
+  ...jsonlChunks(rows, chunkRows),
+];

@@ -216,6 +216,7 @@ describe('RowsScreen', () => {
     expect(await screen.findAllByTestId('rows.chart.card')).toHaveLength(3);
 
     await user.click(screen.getByTestId('rows.export.csv'));
+    await waitFor(() => expect(downloads).toHaveLength(1));
     const csv = Papa.parse<Record<string, string>>(downloads[0]!.text.replace(/^\ufeff/, ''), {
       header: true,
       skipEmptyLines: true,
@@ -226,6 +227,7 @@ describe('RowsScreen', () => {
       csv.data.every((r) => r.status === 'done' && r.model === 'model-1.13.0' && Number(r.input_tokens) > 0),
     ).toBe(true);
     await user.click(screen.getByTestId('rows.export.jsonl'));
+    await waitFor(() => expect(downloads).toHaveLength(2));
     const lines = downloads[1]!.text
       .trim()
       .split('\n')

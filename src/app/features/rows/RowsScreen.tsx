@@ -65,8 +65,8 @@ export function RowsScreen({ targetId, targetLabel }: RowsScreenProps) {
     }
   };
 
-  const exportRun = (kind: 'csv' | 'jsonl') => {
-    const file = rows.exportRun(kind);
+  const exportRun = async (kind: 'csv' | 'jsonl') => {
+    const file = await rows.exportRun(kind);
     if (file) downloadParts(file.fileName, file.type, file.parts);
   };
 
@@ -179,7 +179,7 @@ export function RowsScreen({ targetId, targetLabel }: RowsScreenProps) {
               run={open}
               rows={rows.results()}
               version={rows.resultsVersion}
-              onExport={exportRun}
+              onExport={(kind) => void exportRun(kind)}
             />
           </>
         )}

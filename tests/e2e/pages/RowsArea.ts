@@ -1,0 +1,97 @@
+// Page object of the rows screen: import a file, start, watch, resume, retry, export.
+import { readFile } from 'node:fs/promises';
+import type { Locator, Page } from 'playwright-core';
+
+export class RowsArea {
+  readonly screen: Locator;
+  readonly file: Locator;
+  readonly summary: Locator;
+  readonly issues: Locator;
+  readonly start: Locator;
+  readonly status: Locator;
+  readonly resume: Locator;
+  readonly pause: Locator;
+  readonly retryUnknown: Locator;
+  readonly retryFailed: Locator;
+  readonly message: Locator;
+  readonly rpm: Locator;
+
+  constructor(readonly page: Page) {
+    this.screen = page.getByTestId('rows.screen');
+    this.file = page.getByTestId('rows.file');
+    this.summary = page.getByTestId('rows.summary');
+    this.issues = page.getByTestId('rows.issue');
+    this.start = page.getByTestId('rows.start');
+    this.status = page.getByTestId('rows.status');
+    this.resume = page.getByTestId('rows.resume');
+    this.pause = page.getByTestId('rows.pause');
+    this.retryUnknown = page.getByTestId('rows.retry.unknown');
+    this.retryFailed = page.getByTestId('rows.retry.failed');
+    this.message = page.getByTestId('rows.message');
+    this.rpm = page.getByTestId('rows.pacing.rpm');
+  }
+
+  /** Opens the rows screen from the app's navigation. */
+  async open(): Promise<void> {
+    await this.page.getByTestId('app.nav.rows').click();
+    await this.screen.waitFor();
+  }
+
+  /** Picks a file of rows, given its name and text, and waits for the preview. */
+  async pick(name: string, text: string): Promise<void> {
+    await this.file.setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(text, 'utf8') });
+    await this.page.getByTestId('rows.preview').waitFor();
+  }
+
+  /** Sets requests per minute (committed with Enter). */
+  async setRate(perMinute: number): Promise<void> {
+    await this.rpm.fill(String(perMinute));
+    await this.rpm.press('Enter');
+  }
+
+  /** A count of the progress panel: done, reused, invalid, failed, unknown, inFlight, pending. */
+  async count(name: string): Promise<number> {
+    return Number(await this.page.getByTestId(`rows.count.${name}`).getAttribute('data-value'));
+  }
+
+  /** The phase the status line reports: running, finished, halted... */
+  phase(): Promise<string | null> {
+    return this.status.getAttribute('data-phase');
+  }
+
+  /** Waits until the run reports `phase`. */
+  async waitPhase(phase: string, timeout = 60_000): Promise<void> {
+    await this.page.waitForFunction(
+      (p) => document.querySelector('[data-testid="rows.status"]')?.getAttribute('data-phase') === p,
+      phase,
+      { timeout },
+    );
+  }
+
+  /** Waits until at least `n` rows are answered. */
+  async waitAnswered(n: number, timeout = 60_000): Promise<void> {
+    await this.page.waitForFunction(
+      (min) =>
+        Number(document.querySelector('[data-testid="rows.count.done"]')?.getAttribute('data-value') ?? 0) >=
+        min,
+      n,
+      { timeout },
+    );
+  }
+
+  /** Opens a stored run by its file name. */
+  async openRun(fileName: string): Promise<void> {
+    await this.page.getByTestId('rows.run').getByRole('button', { name: fileName }).click();
+    await this.status.waitFor();
+  }
+
+  /** Clicks an export button and returns the downloaded file's name and text. */
+  async export(kind: 'csv' | 'jsonl'): Promise<{ name: string; text: string }> {
+    const [download] = await Promise.all([
+      this.page.waitForEvent('download'),
+      this.page.getByTestId(`rows.export.${kind}`).click(),
+    ]);
+    const path = await download.path();
+    return { name: download.suggestedFilename(), text: await readFile(path, 'utf8') };
+  }
+}

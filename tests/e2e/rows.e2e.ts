@@ -1,0 +1,110 @@
+// A file of rows as a user runs it: import a CSV (with a broken line, listed before the run), run it against the
+// local target with 429/529 faults injected, reload in the middle, resume, finish, export, and compare the export
+// with the input row by row.
+import Papa from 'papaparse';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { useBrowser } from './harness/browser';
+import { startWorkbenchProcess } from './harness/server';
+import type { WorkbenchProcess } from './harness/server';
+import { RowsArea } from './pages/RowsArea';
+import { WorkbenchPage } from './pages/WorkbenchPage';
+
+const ROWS = 240;
+const TEXTS = [
+  'I was charged twice for my order, please refund me today',
+  'The app crashes every time I open the settings page',
+  'Thanks, everything is sorted now',
+  'My payouts have failed for three days; this is the third time I write',
+  'Where do I change the address on my invoices?',
+];
+const input = Array.from({ length: ROWS }, (_, i) => ({
+  id: `ticket-${i + 1}`,
+  text: `${TEXTS[i % TEXTS.length]} (#${i + 1})`,
+}));
+// Line 1 is the header; a row with a stray field sits after the 100th row, on line 102.
+const BROKEN_LINE = 102;
+const csvLines = ['id,text', ...input.map((r) => `${r.id},"${r.text}"`)];
+csvLines.splice(BROKEN_LINE - 1, 0, 'broken,"stray",field');
+const CSV = `${csvLines.join('\n')}\n`;
+
+let server: WorkbenchProcess;
+beforeAll(async () => {
+  server = await startWorkbenchProcess({
+    REFERENCE_FAULTS: '429=0.05,529=0.05',
+    REFERENCE_FAULT_RETRY_AFTER_MS: '20',
+    REFERENCE_SEED: '5',
+  });
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const browser = useBrowser();
+
+it('imports a CSV, runs it with faults, survives a reload, and exports one answer per input row', async () => {
+  const page = browser.page();
+  const workbench = new WorkbenchPage(page, server.url);
+  await workbench.open();
+  const rows = new RowsArea(page);
+  await rows.open();
+
+  await rows.pick('tickets.csv', CSV);
+  await expect.poll(() => rows.summary.textContent()).toContain(`${ROWS} rows read from ${ROWS + 1} records`);
+  expect(await rows.issues.allTextContents()).toEqual([
+    expect.stringMatching(new RegExp(`^line ${BROKEN_LINE}malformed.*3 fields`)),
+  ]);
+  await expect.poll(() => page.getByTestId('rows.plan.rows').textContent()).toBe(String(ROWS));
+  // 1,200/min by default: 240 rows take about 12 s; the reload comes after about a third.
+  await rows.start.click();
+  await rows.waitAnswered(80);
+  await page.reload();
+  await workbench.shell.waitReady();
+  await rows.open();
+
+  // The interrupted run is listed; opening it says what happened, and nothing answered is sent again.
+  await rows.openRun('tickets.csv');
+  await expect.poll(() => rows.message.textContent()).toMatch(/interrupted/);
+  const answeredBefore = await rows.count('done');
+  expect(answeredBefore).toBeGreaterThanOrEqual(80);
+  expect(answeredBefore).toBeLessThan(ROWS);
+  await rows.resume.click();
+  await rows.waitPhase('finished', 90_000);
+  // Rows in flight at the reload, and rows that ran out of retries, are sent again only on request.
+  for (const retry of [rows.retryUnknown, rows.retryFailed]) {
+    if (await retry.isVisible()) {
+      await retry.click();
+      await rows.waitPhase('finished', 60_000);
+    }
+  }
+  expect(await rows.count('done')).toBe(ROWS);
+  expect(await rows.count('pending')).toBe(0);
+
+  const csv = await rows.export('csv');
+  expect(csv.name).toBe('tickets-results.csv');
+  const parsed = Papa.parse<Record<string, string>>(csv.text.replace(/^\ufeff/, ''), {
+    header: true,
+    skipEmptyLines: true,
+  });
+  expect(parsed.errors).toEqual([]);
+  expect(parsed.data).toHaveLength(ROWS);
+  parsed.data.forEach((row, i) => {
+    expect(row.row_id).toBe(input[i]!.id);
+    expect(row['input.text']).toBe(input[i]!.text);
+    expect(row.status).toBe('done');
+    expect(row.model).toBe('model-1.13.0');
+    expect(Number(row.input_tokens)).toBeGreaterThan(0);
+    expect(['billing', 'technical', 'other']).toContain(row['department.label']);
+  });
+  // The line numbers point at the file as it was: after the broken line they are one further on.
+  expect(parsed.data[99]!.line).toBe('101');
+  expect(parsed.data[100]!.line).toBe('103');
+
+  const jsonl = await rows.export('jsonl');
+  const records = jsonl.text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { row_id: string; usage: { input_tokens: number } });
+  expect(records.map((r) => r.row_id)).toEqual(input.map((r) => r.id));
+  // 429 and 529 answers are logged by the browser as failed loads; uncaught exceptions are what must not happen.
+  expect(browser.pageErrors().filter((e) => e.startsWith('pageerror'))).toEqual([]);
+});
