@@ -1,16 +1,34 @@
 // Runs a server for a bench section in its own process (its own core, its own heap), talking over IPC.
-// Parent side: startChildServer. Child side: reportReady, which also answers memory samples.
+// Parent side: startChildServer. Child side: reportReady, which answers memory and service-time samples.
 import { fork } from 'node:child_process';
+import type { Server } from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { MemorySample } from './memory';
 import { sampleMemory } from './memory';
 
-type FromChild = { type: 'ready'; url: string } | { type: 'memory'; sample: MemorySample };
+/** How the server itself fared: time from request to response finish, and how long its event loop was held up. */
+export interface ServiceSample {
+  requests: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Event-loop delay p99 and max: high values with a low service time mean the process waited for a CPU. */
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
+}
+
+type Ask = 'memory' | 'service';
+type FromChild =
+  | { type: 'ready'; url: string }
+  | { type: 'memory'; sample: MemorySample }
+  | { type: 'service'; sample: ServiceSample };
 
 /** A server running in a child process. */
 export interface ChildServer {
   url: string;
   /** Memory of the child after a full GC. */
   memory(): Promise<MemorySample>;
+  /** Service times since the previous call (or since start); needs the child to pass its server to reportReady. */
+  service(): Promise<ServiceSample>;
   stop(): Promise<void>;
 }
 
@@ -21,6 +39,16 @@ export function startChildServer(script: string, env: Record<string, string> = {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  const ask = <T extends FromChild>(type: Ask): Promise<T> =>
+    new Promise((resolve) => {
+      const onMessage = (m: FromChild): void => {
+        if (m.type !== type) return;
+        child.off('message', onMessage);
+        resolve(m as T);
+      };
+      child.on('message', onMessage);
+      child.send({ type });
+    });
   return new Promise((resolve, reject) => {
     const onExit = (code: number | null): void =>
       reject(new Error(`${script} exited (${code}) before it was ready.`));
@@ -31,13 +59,8 @@ export function startChildServer(script: string, env: Record<string, string> = {
       child.off('exit', onExit);
       resolve({
         url: message.url,
-        memory: () =>
-          new Promise((res) => {
-            child.once('message', (m: FromChild) => {
-              if (m.type === 'memory') res(m.sample);
-            });
-            child.send({ type: 'memory' });
-          }),
+        memory: async () => (await ask<Extract<FromChild, { type: 'memory' }>>('memory')).sample,
+        service: async () => (await ask<Extract<FromChild, { type: 'service' }>>('service')).sample,
         stop: () =>
           new Promise((res) => {
             if (child.exitCode !== null) return res();
@@ -49,11 +72,42 @@ export function startChildServer(script: string, env: Record<string, string> = {
   });
 }
 
-/** Child side: tells the parent the server's URL and answers memory requests until the parent goes away. */
-export function reportReady(url: string, close: () => Promise<void>): void {
+const percentile = (sorted: Float64Array, p: number): number =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : 0;
+
+/**
+ * Child side: tells the parent the server's URL and answers its samples until the parent goes away. With `server`,
+ * each request's service time (request to response finish) is recorded for service().
+ */
+export function reportReady(
+  url: string,
+  close: () => Promise<void>,
+  options: { server?: Server } = {},
+): void {
   if (!process.send) throw new Error('reportReady runs in a process started by startChildServer.');
-  process.on('message', (m: { type?: string }) => {
+  let times: number[] = [];
+  options.server?.on('request', (_req, res) => {
+    const start = performance.now();
+    res.once('finish', () => times.push(performance.now() - start));
+  });
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
+  const NS_PER_MS = 1e6;
+  process.on('message', (m: { type?: Ask }) => {
     if (m.type === 'memory') process.send!({ type: 'memory', sample: sampleMemory() } satisfies FromChild);
+    if (m.type === 'service') {
+      const sorted = Float64Array.from(times).sort();
+      const sample: ServiceSample = {
+        requests: sorted.length,
+        p50Ms: percentile(sorted, 0.5),
+        p99Ms: percentile(sorted, 0.99),
+        loopDelayP99Ms: loop.percentile(99) / NS_PER_MS,
+        loopDelayMaxMs: loop.max / NS_PER_MS,
+      };
+      times = [];
+      loop.reset();
+      process.send!({ type: 'service', sample } satisfies FromChild);
+    }
   });
   const stop = (): void => void close().finally(() => process.exit(0));
   process.once('SIGTERM', stop);

@@ -9,6 +9,8 @@ import type { ReferenceOptions } from './options';
 export interface RunningReference {
   url: string;
   close(): Promise<void>;
+  /** The Node server underneath, for callers that measure or inspect connections (the bench does). */
+  server: Server;
 }
 
 const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : host);
@@ -31,6 +33,7 @@ export async function serveReference(
   let closing: Promise<void> | null = null;
   return {
     url: `http://${urlHost(host)}:${address.port}`,
+    server,
     close() {
       // Held (injected timeout) requests would keep close() waiting: drop every connection, which aborts them.
       closing ??= new Promise<void>((resolve, reject) => {
