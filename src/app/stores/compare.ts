@@ -34,3 +34,11 @@ export const useCompare = create<CompareViewState>()((set) => ({
   setSort: (sort) => set({ sort }),
   setOnlyFlagged: (onlyFlagged) => set({ onlyFlagged }),
 }));
+
+/** Runs the comparison's columns while compare mode is on screen, else the single run: what Run and Ctrl+Enter do. */
+export function runOrCompare(runSingle: () => void): void {
+  const { open, runAll } = useCompare.getState();
+  // NOTE: while compare mode is still loading there is nothing to run yet; the single run must not start instead.
+  if (open) runAll?.();
+  else runSingle();
+}

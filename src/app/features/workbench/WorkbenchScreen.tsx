@@ -10,8 +10,10 @@ import { applyFix, checkDoc, locateInDoc } from '../../../core/runDraft';
 import type { DraftProblem } from '../../../core/runDraft';
 import { modelsQueryOptions } from '../../queries/models';
 import { useLayout } from '../../stores/layout';
+import { runOrCompare } from '../../stores/compare';
 import { useWorkbench } from '../../stores/workbench';
 import { AnswersPane } from '../answers/AnswersPane';
+import { AnswersSide } from '../compare/AnswersSide';
 import '../answers/answers-pane.css';
 import { markersFor } from './checks';
 import { ProblemsPanel } from './ProblemsPanel';
@@ -64,18 +66,18 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
   const modelProblem =
     checked.problems.find((p) => p.area === 'model' && p.severity === 'error')?.message ?? null;
 
-  const runNow = useCallback(() => run(), [run]);
+  const runNow = useCallback(() => runOrCompare(run), [run]);
   // Ctrl/Cmd+Enter anywhere outside the editors (they register it themselves, as an editor action).
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
       if (e.key !== 'Enter' || !(e.ctrlKey || e.metaKey) || e.defaultPrevented) return;
       if (e.target instanceof Element && e.target.closest('.code-editor')) return;
       e.preventDefault();
-      run();
+      runNow();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [run]);
+  }, [runNow]);
 
   const revealLoc = useCallback(
     (area: DraftProblem['area'], offset: number | undefined) => {
@@ -180,7 +182,7 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
           aria-label="Resize the editors and the answers"
         />
         <Panel id="answers" defaultSize="50" minSize="25" className="workbench__answers">
-          <AnswersPane onReveal={onRevealLoc} />
+          <AnswersSide answers={<AnswersPane onReveal={onRevealLoc} />} />
         </Panel>
       </Group>
     </div>
