@@ -1,5 +1,6 @@
 // The app shell: top bar, the local-only banner, and the main area where the workbench screen renders.
 import { useQuery } from '@tanstack/react-query';
+import { SessionsSidebar } from './features/sessions/SessionsSidebar';
 import { LocalOnlyBanner } from './features/shell/LocalOnlyBanner';
 import { TopBar } from './features/shell/TopBar';
 import { WorkbenchScreen } from './features/workbench/WorkbenchScreen';
@@ -15,9 +16,12 @@ export function App() {
     <div className="app">
       <TopBar targets={targets} selected={target} onSelectTarget={chooseTarget} />
       {targets.data && onlyLocalTargets(targets.data) && <LocalOnlyBanner />}
-      <main className="app-main" data-testid="app.main">
-        {target && <WorkbenchScreen targetId={target.id} />}
-      </main>
+      <div className="app-body">
+        <SessionsSidebar />
+        <main className="app-main" data-testid="app.main">
+          {target && <WorkbenchScreen targetId={target.id} />}
+        </main>
+      </div>
     </div>
   );
 }
