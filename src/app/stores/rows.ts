@@ -17,10 +17,11 @@ import type { ResultRow } from '../../core/rows/results';
 import { plannedFromItems, sortIssues } from '../../core/rows/runPlan';
 import type { EvaluateFn, RunProgress } from '../../core/rows/runner';
 import { RowRunner } from '../../core/rows/runner';
-import { abortableSleep, evaluate } from '../../client';
+import { evaluate } from '../../client';
 import { newId } from '../../core/ids';
 import { appDb } from '../persistence/db';
 import { RowsRepo } from '../persistence/rowsRepo';
+import { createBrowserClock } from '../features/rows/clock';
 import { createRowsParser } from '../features/rows/rowsParser';
 import type { ParseOptions, ParseProgress, RowsParser } from '../features/rows/rowsParser';
 import { proxyTarget } from '../queries/targets';
@@ -458,12 +459,12 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
   });
 }
 
-/** The app's rows store: IndexedDB, the worker parser, the client through the proxy, the real clock. */
+/** The app's rows store: IndexedDB, the worker parser, the client through the proxy, a worker-timed clock. */
 export const useRows = createRowsStore({
   repo: new RowsRepo(appDb()),
   parser: createRowsParser,
   evaluate,
-  clock: { now: () => Date.now(), sleep: abortableSleep },
+  clock: createBrowserClock(),
   targetFor: proxyTarget,
   newId,
   ...(typeof navigator !== 'undefined' && navigator.locks ? { locks: navigator.locks } : {}),

@@ -78,6 +78,7 @@ export function RowsScreen({ targetId, targetLabel }: RowsScreenProps) {
         <RunList
           runs={rows.runs}
           openId={open?.id ?? null}
+          running={rows.running}
           busy={rows.running || rows.loadingRun}
           onOpen={(id) => void rows.openRunById(id)}
           onDelete={(id) => void rows.deleteRun(id)}

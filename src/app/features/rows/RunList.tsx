@@ -12,13 +12,15 @@ const STATUS: Record<RowRun['status'], string> = {
 export interface RunListProps {
   runs: readonly RowRun[];
   openId: string | null;
+  /** True while this tab drives the open run (its stored status says running, but it is not interrupted). */
+  running: boolean;
   busy: boolean;
   onOpen: (id: string) => void;
   onDelete: (id: string) => void;
 }
 
 /** The list of stored runs, newest first. */
-export function RunList({ runs, openId, busy, onOpen, onDelete }: RunListProps) {
+export function RunList({ runs, openId, running, busy, onOpen, onDelete }: RunListProps) {
   if (runs.length === 0) return null;
   return (
     <section className="rows-runs panel" aria-label="Stored runs" data-testid="rows.runs">
@@ -41,7 +43,11 @@ export function RunList({ runs, openId, busy, onOpen, onDelete }: RunListProps) 
             <span className="muted">
               {formatCount(r.rowCount)} rows · {r.model} · {formatWhen(r.createdAt)} ·{' '}
               <span data-testid="rows.run.status">
-                {r.status === 'halted' && r.halt ? r.halt.reason : STATUS[r.status]}
+                {running && r.id === openId
+                  ? 'running'
+                  : r.status === 'halted' && r.halt
+                    ? r.halt.reason
+                    : STATUS[r.status]}
               </span>
             </span>
             <button
