@@ -54,7 +54,11 @@ export class WorkbenchDb extends Dexie {
             }
           }),
       );
-    this.version(3).stores({ rowRuns: 'id, sessionId, updatedAt', rowItems: '[runId+number], runId', rowAnswers: 'key' });
+    this.version(3).stores({
+      rowRuns: 'id, sessionId, updatedAt',
+      rowItems: '[runId+number], runId',
+      rowAnswers: 'key',
+    });
   }
 }
 
