@@ -1,5 +1,6 @@
 // The app shell: top bar, the local-only banner, and the main area where the workbench screen renders.
 import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
 import { SessionsSidebar } from './features/sessions/SessionsSidebar';
 import { LocalOnlyBanner } from './features/shell/LocalOnlyBanner';
 import { TopBar } from './features/shell/TopBar';
@@ -7,11 +8,16 @@ import { WorkbenchScreen } from './features/workbench/WorkbenchScreen';
 import { onlyLocalTargets, pickTarget, targetsQueryOptions } from './queries/targets';
 import { chooseTarget, useChosenTargetId } from './stores/target';
 
+// The rows screen (parser worker, virtualised table, charts) loads on first use, outside the first chunk.
+const RowsScreen = lazy(() => import('./features/rows/RowsScreen').then((m) => ({ default: m.RowsScreen })));
+type Screen = 'workbench' | 'rows';
+
 /** The whole app. The main area takes the selected target; screens mount there. */
 export function App() {
   const targets = useQuery(targetsQueryOptions());
   const chosenId = useChosenTargetId();
   const target = targets.data ? pickTarget(targets.data, chosenId) : undefined;
+  const [screen, setScreen] = useState<Screen>('workbench');
   return (
     <div className="app">
       <TopBar targets={targets} selected={target} onSelectTarget={chooseTarget} />
@@ -19,7 +25,27 @@ export function App() {
       <div className="app-body">
         <SessionsSidebar />
         <main className="app-main" data-testid="app.main">
-          {target && <WorkbenchScreen targetId={target.id} />}
+          <nav className="app-screens" aria-label="Screens">
+            {(['workbench', 'rows'] as const).map((s) => (
+              <button
+                key={s}
+                type="button"
+                aria-pressed={screen === s}
+                onClick={() => setScreen(s)}
+                data-testid={`app.nav.${s}`}
+              >
+                {s === 'workbench' ? 'One state' : 'Rows from a file'}
+              </button>
+            ))}
+          </nav>
+          {target &&
+            (screen === 'rows' ? (
+              <Suspense fallback={<p className="muted">Loading the rows screen…</p>}>
+                <RowsScreen targetId={target.id} targetLabel={target.label} />
+              </Suspense>
+            ) : (
+              <WorkbenchScreen targetId={target.id} />
+            ))}
         </main>
       </div>
     </div>

@@ -68,14 +68,9 @@ it('imports a CSV, runs it with faults, survives a reload, and exports one answe
   expect(answeredBefore).toBeGreaterThanOrEqual(80);
   expect(answeredBefore).toBeLessThan(ROWS);
   await rows.resume.click();
-  await rows.waitPhase('finished', 90_000);
+  await rows.waitFinished(90_000);
   // Rows in flight at the reload, and rows that ran out of retries, are sent again only on request.
-  for (const retry of [rows.retryUnknown, rows.retryFailed]) {
-    if (await retry.isVisible()) {
-      await retry.click();
-      await rows.waitPhase('finished', 60_000);
-    }
-  }
+  await rows.retryUntilAnswered();
   expect(await rows.count('done')).toBe(ROWS);
   expect(await rows.count('pending')).toBe(0);
 

@@ -68,6 +68,42 @@ export class RowsArea {
     );
   }
 
+  /** Waits until the run has finished with nothing pending or in flight. */
+  async waitFinished(timeout = 60_000): Promise<void> {
+    await this.page.waitForFunction(
+      () => {
+        const value = (name: string) =>
+          Number(
+            document.querySelector(`[data-testid="rows.count.${name}"]`)?.getAttribute('data-value') ?? -1,
+          );
+        const phase = document.querySelector('[data-testid="rows.status"]')?.getAttribute('data-phase');
+        return phase === 'finished' && value('pending') === 0 && value('inFlight') === 0;
+      },
+      undefined,
+      { timeout },
+    );
+  }
+
+  /** Retries failed and unknown rows (on request, as a user would) until none is left; returns how many rounds. */
+  async retryUntilAnswered(maxRounds = 3): Promise<number> {
+    for (let round = 0; round < maxRounds; round++) {
+      const buttons = [this.retryUnknown, this.retryFailed];
+      const visible = [];
+      for (const b of buttons) if (await b.isVisible()) visible.push(b);
+      if (visible.length === 0) return round;
+      for (const b of visible) await b.click();
+      // Retried rows leave the failed and unknown counts at once; then the run finishes again.
+      await this.page.waitForFunction(() =>
+        ['failed', 'unknown'].every(
+          (n) =>
+            document.querySelector(`[data-testid="rows.count.${n}"]`)?.getAttribute('data-value') === '0',
+        ),
+      );
+      await this.waitFinished();
+    }
+    return maxRounds;
+  }
+
   /** Waits until at least `n` rows are answered. */
   async waitAnswered(n: number, timeout = 60_000): Promise<void> {
     await this.page.waitForFunction(
@@ -81,7 +117,7 @@ export class RowsArea {
 
   /** Opens a stored run by its file name. */
   async openRun(fileName: string): Promise<void> {
-    await this.page.getByTestId('rows.run').getByRole('button', { name: fileName }).click();
+    await this.page.getByTestId('rows.run').getByRole('button', { name: fileName, exact: true }).click();
     await this.status.waitFor();
   }
 
