@@ -2,8 +2,8 @@
 // the page and checked against the metrics computed from the two responses the page received, then a reload.
 import type { Page, Response } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import type { EvaluateResponse } from '../../src/contract';
-import { EvaluateResponseSchema } from '../../src/contract';
+import type { EvaluateRequest, EvaluateResponse } from '../../src/contract';
+import { EvaluateRequestSchema, EvaluateResponseSchema } from '../../src/contract';
 import { compareColumns } from '../../src/core/compare';
 import { choiceMetrics, noulMetrics, scoreMetrics } from '../../src/core/metrics';
 import { formatDistance, formatSigned } from '../../src/app/features/compare/format';
@@ -13,20 +13,27 @@ import { SessionsArea } from './pages/SessionsArea';
 
 const browser = useBrowser();
 
-/** Every evaluation the page receives, by the model it asked for. */
-function evaluationLog(page: Page): { byModel: Map<string, EvaluateResponse>; count: () => number } {
-  const byModel = new Map<string, EvaluateResponse>();
+/** Every evaluation the page sends and receives, by the model it asked for. */
+function evaluationLog(page: Page): {
+  byModel: Map<string, { request: EvaluateRequest; response: EvaluateResponse }>;
+  count: () => number;
+} {
+  const byModel = new Map<string, { request: EvaluateRequest; response: EvaluateResponse }>();
   let count = 0;
   page.on('response', (response: Response) => {
-    const request = response.request();
+    const sent = response.request();
     if (
-      request.method() !== 'POST' ||
+      sent.method() !== 'POST' ||
       !/\/api\/targets\/[^/]+\/v1\/evaluate$/.test(new URL(response.url()).pathname)
     )
       return;
     count += 1;
-    const model = (request.postDataJSON() as { model: string }).model;
-    void response.json().then((body: unknown) => byModel.set(model, EvaluateResponseSchema.parse(body)));
+    const request = EvaluateRequestSchema.parse(sent.postDataJSON());
+    void response
+      .json()
+      .then((body: unknown) =>
+        byModel.set(request.model, { request, response: EvaluateResponseSchema.parse(body) }),
+      );
   });
   return { byModel, count: () => count };
 }
@@ -50,8 +57,8 @@ describe('compare mode', () => {
     await compare.waitPhase(0, 'answered');
     await compare.waitPhase(1, 'answered');
     await expect.poll(() => log.byModel.size).toBe(2);
-    const base = log.byModel.get('model-1.12.0')!;
-    const other = log.byModel.get('model-1.14.0')!;
+    const { request: baseRequest, response: base } = log.byModel.get('model-1.12.0')!;
+    const { request: otherRequest, response: other } = log.byModel.get('model-1.14.0')!;
     // Each column's status names the version that answered.
     expect(await compare.column(0).getByTestId('compare.columnStatus').textContent()).toContain(
       'model-1.12.0',
@@ -63,8 +70,8 @@ describe('compare mode', () => {
     /** What the page must show: the core's comparison of the two responses the page received. */
     const expected = compareColumns(
       [
-        { id: 'a', response: base },
-        { id: 'b', response: other },
+        { id: 'a', request: baseRequest, response: base },
+        { id: 'b', request: otherRequest, response: other },
       ],
       await compare.threshold.inputValue().then(Number),
     );
