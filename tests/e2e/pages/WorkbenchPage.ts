@@ -1,15 +1,21 @@
 // Page object of the whole workbench: one area per part of the screen (shell now; editor, answers... as they land).
 import type { Page } from 'playwright-core';
+import { AnswersArea } from './AnswersArea';
+import { EditorArea } from './EditorArea';
 import { ShellArea } from './ShellArea';
 
 export class WorkbenchPage {
   readonly shell: ShellArea;
+  readonly editor: EditorArea;
+  readonly answers: AnswersArea;
 
   constructor(
     readonly page: Page,
     readonly baseUrl: string,
   ) {
     this.shell = new ShellArea(page);
+    this.editor = new EditorArea(page);
+    this.answers = new AnswersArea(page);
   }
 
   /** Opens the workbench and waits for the target list. */
