@@ -137,13 +137,14 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
     switch (outcome.type) {
       case 'response': {
         const headers = browserHeaders(outcome.headers);
-        headers.set('cache-control', 'no-store');
-        const leaking = [...headers].filter(([, value]) => secrets.some((s) => s !== '' && value.includes(s)));
-        for (const [name] of leaking) headers.set(name, REDACTED);
+        headers['cache-control'] = 'no-store';
+        for (const [name, value] of Object.entries(headers)) {
+          if (secrets.some((s) => s !== '' && value.includes(s))) headers[name] = REDACTED;
+        }
         const body = redactBody(outcome.body, secrets);
         if (body !== outcome.body) logger.warn(`[proxy] ${target.id}: the answer to ${what} held a key; it was redacted.`);
         if (outcome.status === 401 || outcome.status === 403 || outcome.status >= 500) {
-          const id = outcome.headers.get('x-request-id');
+          const id = outcome.headers['x-request-id'];
           logger.warn(`[proxy] ${target.id}: ${what} -> ${outcome.status}${id ? ` (x-request-id ${id})` : ''}`);
         }
         return new Response(body.byteLength === 0 ? null : body, { status: outcome.status, headers });

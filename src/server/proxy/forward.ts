@@ -7,7 +7,13 @@ import type { ProxyTarget } from './targets';
 export const FORWARDED_REQUEST_HEADERS = ['content-type', 'accept', 'x-retry-count'] as const;
 
 /** Upstream headers that reach the browser, besides the rate-limit family below. */
-export const PASSED_RESPONSE_HEADERS = ['content-type', 'retry-after', 'retry-after-ms', 'x-request-id', 'request-id'];
+export const PASSED_RESPONSE_HEADERS = new Set([
+  'content-type',
+  'retry-after',
+  'retry-after-ms',
+  'x-request-id',
+  'request-id',
+]);
 // Rate-limit budgets (x-ratelimit-remaining-requests, ratelimit-reset...) help a user pace a run; they carry no secret.
 const RATE_LIMIT_HEADER = /^(x-)?ratelimit-[a-z0-9-]+$/;
 
@@ -24,9 +30,9 @@ export const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
-/** The part of a proxy answer that decides its status: what the forwarding found. */
+/** What forwarding found: an answer, or why there is none. */
 export type ForwardOutcome =
-  | { type: 'response'; status: number; headers: Headers; body: Buffer<ArrayBuffer> }
+  | { type: 'response'; status: number; headers: Record<string, string>; body: Buffer<ArrayBuffer> }
   | { type: 'timeout'; timeoutMs: number }
   | { type: 'redirect'; status: number; location: string | null }
   | { type: 'unreachable'; detail: string }
@@ -36,43 +42,43 @@ export interface ForwardInit {
   method: 'GET' | 'POST';
   /** The upstream path: the target's evaluate path or the models path. */
   path: string;
-  headers: Headers;
-  body?: Uint8Array<ArrayBuffer>;
+  headers: Record<string, string>;
+  body?: Buffer<ArrayBuffer>;
   timeoutMs: number;
   /** Aborts when the browser goes away: the upstream call stops too. */
   signal?: AbortSignal;
 }
 
-/** Headers a connection names as its own in `Connection: a, b` are hop-by-hop too. */
-function connectionTokens(headers: Headers): Set<string> {
-  const value = headers.get('connection');
+/** Header names a `Connection: a, b` value marks as hop-by-hop for this one connection. */
+function connectionTokens(value: string | null | undefined): Set<string> {
   return new Set(value ? value.split(',').map((t) => t.trim().toLowerCase()) : []);
 }
 
 /** The headers sent upstream: the allowed browser headers, then the target's credential. */
-export function upstreamHeaders(incoming: Headers, target: ProxyTarget): Headers {
-  const named = connectionTokens(incoming);
-  const out = new Headers();
+export function upstreamHeaders(incoming: Headers, target: ProxyTarget): Record<string, string> {
+  const named = connectionTokens(incoming.get('connection'));
+  // An encoded answer could hide a key from the redaction below; identity keeps the body readable.
+  const out: Record<string, string> = { 'accept-encoding': 'identity' };
   for (const name of FORWARDED_REQUEST_HEADERS) {
     const value = incoming.get(name);
-    if (value !== null && !named.has(name)) out.set(name, value);
+    if (value !== null && !named.has(name)) out[name] = value;
   }
-  out.set(target.credential.header, target.credential.value);
+  out[target.credential.header.toLowerCase()] = target.credential.value;
   return out;
 }
 
 /** The headers passed back to the browser: the allowed set, minus anything the upstream's Connection names. */
-export function browserHeaders(upstream: Headers): Headers {
-  const named = connectionTokens(upstream);
-  const out = new Headers();
-  upstream.forEach((value, name) => {
-    if (HOP_BY_HOP.has(name) || named.has(name)) return;
-    if (PASSED_RESPONSE_HEADERS.includes(name) || RATE_LIMIT_HEADER.test(name)) out.set(name, value);
-  });
+export function browserHeaders(upstream: Record<string, string>): Record<string, string> {
+  const named = connectionTokens(upstream.connection);
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(upstream)) {
+    if (HOP_BY_HOP.has(name) || named.has(name)) continue;
+    if (PASSED_RESPONSE_HEADERS.has(name) || RATE_LIMIT_HEADER.test(name)) out[name] = value;
+  }
   return out;
 }
 
-/** Connection error codes, as Node's fetch nests them in `cause`. */
+/** A connection error's code (ECONNREFUSED...), as Node nests it in `cause`, or its message. */
 function networkDetail(error: unknown): string {
   for (let at: unknown = error, depth = 0; at && typeof at === 'object' && depth < 4; depth++) {
     const { code, cause } = at as { code?: unknown; cause?: unknown };
@@ -92,28 +98,29 @@ export async function forward(target: ProxyTarget, init: ForwardInit): Promise<F
   }, init.timeoutMs);
   const onCancel = (): void => controller.abort();
   init.signal?.addEventListener('abort', onCancel, { once: true });
-  // NOTE: racing the abort also ends the wait on a transport that ignores the signal (the in-process reference).
-  let rejectOnAbort: (reason: unknown) => void = () => {};
-  const aborted = new Promise<never>((_, reject) => (rejectOnAbort = reject));
+  // NOTE: racing the abort also ends the wait on a transport that ignores the signal.
+  let onAbort: () => void = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new Error('aborted'));
+    controller.signal.addEventListener('abort', onAbort, { once: true });
+  });
   aborted.catch(() => {});
-  const onAbort = (): void => rejectOnAbort(new Error('aborted'));
-  controller.signal.addEventListener('abort', onAbort, { once: true });
   try {
-    const request = new Request(joinUrl(target.baseUrl, init.path), {
-      method: init.method,
-      headers: init.headers,
-      body: init.body,
-      signal: controller.signal,
-      // A redirect would carry the credential to wherever Location points: it is reported, never followed.
-      redirect: 'manual',
-    });
-    const upstream = await Promise.race([target.transport(request), aborted]);
-    if (upstream.status >= 300 && upstream.status < 400) {
-      await upstream.body?.cancel();
-      return { type: 'redirect', status: upstream.status, location: upstream.headers.get('location') };
+    const answer = await Promise.race([
+      target.transport({
+        method: init.method,
+        url: joinUrl(target.baseUrl, init.path),
+        headers: init.headers,
+        body: init.body,
+        signal: controller.signal,
+      }),
+      aborted,
+    ]);
+    // A redirect would carry the credential to wherever Location points: it is reported, never followed.
+    if (answer.status >= 300 && answer.status < 400) {
+      return { type: 'redirect', status: answer.status, location: answer.headers.location ?? null };
     }
-    const body = await Promise.race([upstream.arrayBuffer(), aborted]);
-    return { type: 'response', status: upstream.status, headers: upstream.headers, body: Buffer.from(body) };
+    return { type: 'response', status: answer.status, headers: answer.headers, body: answer.body };
   } catch (error) {
     if (timedOut) return { type: 'timeout', timeoutMs: init.timeoutMs };
     if (init.signal?.aborted) return { type: 'cancelled' };

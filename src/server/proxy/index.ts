@@ -7,7 +7,6 @@ import type { Logger } from './log';
 import { HostPolicy } from './security';
 import type { ServedAddress } from './security';
 import { targetInfo, targetsFromEnv } from './targets';
-import type { Transport } from './targets';
 
 export { createProxyApp, proxyError, readLimitedBody, redactBody } from './app';
 export type { ProxyAppOptions, ProxyErrorType } from './app';
@@ -16,7 +15,9 @@ export type { Logger, LogLevel, LogWrite } from './log';
 export { allowedHostValues, checkWorkbenchHeader, HostPolicy, WORKBENCH_HEADER } from './security';
 export type { Refusal, ServedAddress } from './security';
 export { LOCAL_LABEL, localTarget, targetInfo, targetsFromEnv } from './targets';
-export type { ProxyTarget, Transport } from './targets';
+export type { ProxyTarget } from './targets';
+export { inProcessTransport, networkTransport } from './transport';
+export type { Transport, UpstreamAnswer, UpstreamCall } from './transport';
 
 /** The proxy of one workbench server. */
 export interface WorkbenchProxy {
@@ -31,9 +32,9 @@ export interface WorkbenchProxy {
 /** Builds the proxy for a parsed environment; `servedAt` is read per request, since the port is known once listening. */
 export function createWorkbenchProxy(
   env: ServerEnv,
-  options: { servedAt: () => ServedAddress | null; logger: Logger; transport?: Transport },
+  options: { servedAt: () => ServedAddress | null; logger: Logger },
 ): WorkbenchProxy {
-  const targets = targetsFromEnv(env, { transport: options.transport });
+  const targets = targetsFromEnv(env);
   const hostPolicy = new HostPolicy(options.servedAt);
   const app = createProxyApp({
     targets,

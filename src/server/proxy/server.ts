@@ -10,7 +10,6 @@ import { createWorkbenchProxy } from './index';
 import type { WorkbenchProxy } from './index';
 import type { Logger } from './log';
 import type { HostPolicy, ServedAddress } from './security';
-import type { Transport } from './targets';
 import { proxyError } from './app';
 
 // Vite names every file under assets/ by its content hash: a changed file gets a new name, so caching forever is safe.
@@ -75,11 +74,10 @@ export async function serveWorkbench(options: {
   env: ServerEnv;
   distDir: string;
   logger: Logger;
-  transport?: Transport;
 }): Promise<WorkbenchServer> {
   const { env, logger } = options;
   let served: ServedAddress | null = null;
-  const proxy = createWorkbenchProxy(env, { servedAt: () => served, logger, transport: options.transport });
+  const proxy = createWorkbenchProxy(env, { servedAt: () => served, logger });
   const app = createWorkbenchApp({ proxy, distDir: options.distDir, hostPolicy: proxy.hostPolicy });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   await new Promise<void>((resolve, reject) => {

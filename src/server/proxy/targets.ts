@@ -4,9 +4,8 @@ import type { TargetInfo, TargetKind } from '../../client/workbenchApi';
 import type { ServerEnv } from '../env';
 import { createReferenceApp } from '../reference/app';
 import { referenceOptionsFromEnv } from '../reference/options';
-
-/** Sends one request to a target's upstream and resolves with its response. */
-export type Transport = (request: Request) => Promise<Response>;
+import { inProcessTransport, networkTransport } from './transport';
+import type { Transport } from './transport';
 
 /** A target as the proxy holds it: public facts plus the credential, which never leaves the server. */
 export interface ProxyTarget {
@@ -40,9 +39,6 @@ export function targetInfo(target: ProxyTarget): TargetInfo {
   };
 }
 
-// Bound so that a test or caller replacing globalThis.fetch later does not change where the proxy sends.
-const networkTransport: Transport = (request) => fetch(request);
-
 /** The in-process reference service, with the first of its configured keys. */
 export function localTarget(env: Readonly<Record<string, string | undefined>>): ProxyTarget {
   const options = referenceOptionsFromEnv(env);
@@ -57,13 +53,13 @@ export function localTarget(env: Readonly<Record<string, string | undefined>>): 
     host: 'in-process',
     credential: { header: 'Authorization', value: `Bearer ${key}` },
     secret: key,
-    transport: async (request) => app.fetch(request),
+    transport: inProcessTransport((request) => app.fetch(request)),
   };
 }
 
 /** Every target the environment configures: direct and gateway when their pairs are set, local always, last. */
-export function targetsFromEnv(env: ServerEnv, options: { transport?: Transport } = {}): ProxyTarget[] {
-  const transport = options.transport ?? networkTransport;
+export function targetsFromEnv(env: ServerEnv): ProxyTarget[] {
+  const transport = networkTransport;
   const targets: ProxyTarget[] = [];
   if (env.direct) {
     const host = new URL(env.direct.baseUrl).host;
