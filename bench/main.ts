@@ -6,6 +6,7 @@ import { printTable } from './lib/table';
 const SECTIONS: Record<string, () => Promise<{ run(): Promise<SectionResult> }>> = {
   reference: () => import('./reference'),
   rows: () => import('./rows'),
+  proxy: () => import('./proxy'),
 };
 
 async function main(): Promise<void> {
