@@ -85,6 +85,12 @@ describe('CompareView against the reference service', () => {
       other.answers.frustration as ScoreAnswer,
     );
     const frRow = within(question('frustration'));
+    // The level texts are listed once for the row, lowest first.
+    expect(
+      within(frRow.getByTestId('compare.levels'))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['0 Calm, just stating facts', '1 Frustrated but civil', '2 Angry or threatening to leave']);
     expect(frRow.getByTestId('compare.metric.scoreDelta')).toHaveTextContent(
       formatSigned(fr.scoreDifference),
     );

@@ -1,10 +1,11 @@
 // A score answer: one bar per level in level order, labelled with its legend text, and the expected score marked.
-import { Bar, BarChart, CartesianGrid, LabelList, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ScoreAnswer } from '../../../contract';
 import { formatFixed2, scoreSeries } from '../../../core/answerSeries';
 import type { ScoreBar } from '../../../core/answerSeries';
 import { useElementWidth } from '../useElementWidth';
 import { CHART, clip, labelColumnWidth, probabilityTick, probabilityTicks } from './chartTheme';
+import { barWithValue, plainTick } from './chartParts';
 import { Confidence } from './Confidence';
 import { ProbabilityTable } from './ProbabilityTable';
 
@@ -14,16 +15,29 @@ export interface ScoreCardProps {
   /** The levels as sent, for labels when the answer has no legend. */
   criteria?: unknown;
   probabilityMax?: number;
+  /**
+   * 'index' labels the bars with level numbers only, for narrow cards side by side (the comparison shows the level
+   * texts once per question); default 'text', "0 · Calm, just stating facts".
+   */
+  levelLabels?: 'text' | 'index';
 }
 
 /** Rows are taller than choice rows: a score has at most 10 levels and their texts are longer. */
 const ROW = 30;
 
 /** The chart and its text equivalent for one score answer. */
-export function ScoreCard({ name, answer, criteria, probabilityMax = 1 }: ScoreCardProps) {
+export function ScoreCard({
+  name,
+  answer,
+  criteria,
+  probabilityMax = 1,
+  levelLabels = 'text',
+}: ScoreCardProps) {
   const series = scoreSeries(answer, criteria);
   const [ref, width] = useElementWidth<HTMLDivElement>();
-  const labels = series.bars.map((b) => `${b.level} · ${b.label}`);
+  const labels = series.bars.map((b) =>
+    levelLabels === 'index' ? String(b.level) : `${b.level} · ${b.label}`,
+  );
   const labelWidth = labelColumnWidth(labels, 34);
   const data = series.bars.map((b) => ({ ...b, fill: b.mostLikely ? CHART.barStrong : CHART.bar }));
   const height = series.bars.length * ROW + 30;
@@ -63,8 +77,10 @@ export function ScoreCard({ name, answer, criteria, probabilityMax = 1 }: ScoreC
             ticks={ticks}
             interval={0}
             width={labelWidth}
-            tickFormatter={(level: number) => clip(labels[level] ?? String(level), 34)}
-            tick={{ fontSize: CHART.fontSize, fill: CHART.axis }}
+            tick={plainTick(
+              (level) => clip(labels[Number(level)] ?? String(level), 34),
+              (level) => labels[Number(level)] ?? String(level),
+            )}
           />
           <Tooltip
             cursor={{ fill: 'rgba(35, 87, 198, 0.06)' }}
@@ -103,7 +119,6 @@ export function ScoreCard({ name, answer, criteria, probabilityMax = 1 }: ScoreC
   );
 }
 
-const formatLabel = (v: unknown): string => (typeof v === 'number' ? formatFixed2(v) : '');
 
 interface TooltipProps {
   active?: boolean;

@@ -59,6 +59,15 @@ export function CompareQuestionRow({
         <p className="cmp-disagreement" data-testid="compare.disagreement">
           {disagreementText(question, threshold)}
         </p>
+        {question.type === 'score' && (
+          <ol className="cmp-levels" start={0} aria-label="Levels" data-testid="compare.levels">
+            {question.labels.map((level, i) => (
+              <li key={level}>
+                <span className="num">{level}</span> {question.labelTexts[i] ?? ''}
+              </li>
+            ))}
+          </ol>
+        )}
       </header>
       <div
         className="cmp-cells"

@@ -123,6 +123,8 @@ export function CompareScreen() {
             answer={a}
             criteria={criteria}
             probabilityMax={question.probabilityMax}
+            // The row lists the level texts once; side by side, the bars need the room.
+            levelLabels="index"
           />
         );
       return <NoulCard name={question.name} answer={a} criteria={criteria} />;
