@@ -124,7 +124,14 @@ describe('score card', () => {
     expect(bars(card)).toHaveLength(3);
     const ticks = [
       ...card.querySelectorAll('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value'),
-    ].map((t) => t.textContent);
+    ].map(
+      // The tick's <title> holds the full label for hover; the drawn text is the text node.
+      (t) =>
+        [...t.childNodes]
+          .filter((n) => n.nodeType === Node.TEXT_NODE)
+          .map((n) => n.textContent)
+          .join(''),
+    );
     expect(ticks).toEqual([
       '0 · Calm, just stating facts',
       '1 · Frustrated but civil',

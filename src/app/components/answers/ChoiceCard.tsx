@@ -1,11 +1,12 @@
 // A choice answer: every option as a horizontal bar, most probable first, the chosen label highlighted.
 import { useId, useState } from 'react';
-import { Bar, BarChart, CartesianGrid, LabelList, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ChoiceAnswer } from '../../../contract';
 import { CHOICE_TOP, barChartHeight, choiceSeries, formatFixed2 } from '../../../core/answerSeries';
 import type { ChoiceBar } from '../../../core/answerSeries';
 import { useElementWidth } from '../useElementWidth';
 import { CHART, clip, labelColumnWidth, probabilityTick, probabilityTicks } from './chartTheme';
+import { barWithValue, plainTick } from './chartParts';
 import { Confidence } from './Confidence';
 import { ProbabilityTable } from './ProbabilityTable';
 
@@ -72,27 +73,13 @@ export function ChoiceCard({ name, answer, criteria, probabilityMax = 1, optionO
             tick={{ fontSize: CHART.fontSize, fill: CHART.axis }}
             allowDataOverflow
           />
-          <YAxis
-            type="category"
-            dataKey="label"
-            width={labelWidth}
-            interval={0}
-            tickFormatter={(l: string) => clip(l)}
-            tick={{ fontSize: CHART.fontSize, fill: CHART.axis }}
-          />
+          <YAxis type="category" dataKey="label" width={labelWidth} interval={0} tick={LABEL_TICK} />
           <Tooltip
             cursor={{ fill: 'rgba(35, 87, 198, 0.06)' }}
             content={<ChoiceTooltip />}
             isAnimationActive={false}
           />
-          <Bar dataKey="probability" isAnimationActive={false} radius={[0, 2, 2, 0]}>
-            <LabelList
-              dataKey="probability"
-              position="right"
-              formatter={formatLabel}
-              className="chart-value"
-            />
-          </Bar>
+          <Bar dataKey="probability" isAnimationActive={false} shape={barWithValue} />
         </BarChart>
       </div>
       {series.all.length > CHOICE_TOP && (
@@ -123,7 +110,10 @@ export function ChoiceCard({ name, answer, criteria, probabilityMax = 1, optionO
   );
 }
 
-const formatLabel = (v: unknown): string => (typeof v === 'number' ? formatFixed2(v) : '');
+const LABEL_TICK = plainTick(
+  (v) => clip(String(v)),
+  (v) => String(v),
+);
 
 interface TooltipProps {
   active?: boolean;

@@ -87,14 +87,7 @@ export function ScoreCard({
             content={<ScoreTooltip />}
             isAnimationActive={false}
           />
-          <Bar dataKey="probability" barSize={ROW - 10} isAnimationActive={false} radius={[0, 2, 2, 0]}>
-            <LabelList
-              dataKey="probability"
-              position="right"
-              formatter={formatLabel}
-              className="chart-value"
-            />
-          </Bar>
+          <Bar dataKey="probability" barSize={ROW - 10} isAnimationActive={false} shape={barWithValue} />
           <ReferenceLine
             y={series.expected}
             stroke={CHART.reference}
@@ -118,7 +111,6 @@ export function ScoreCard({
     </>
   );
 }
-
 
 interface TooltipProps {
   active?: boolean;

@@ -1,0 +1,54 @@
+// Plain SVG parts for the bar charts. Recharts' own ticks and labels measure every string to wrap it; with 255 bars
+// that measuring is most of the render, and these labels are clipped to a known width anyway.
+import type { ReactNode } from 'react';
+import { formatFixed2 } from '../../../core/answerSeries';
+import { CHART } from './chartTheme';
+
+interface TickProps {
+  x: number | string;
+  y: number | string;
+  payload: { value: unknown };
+}
+
+/** A y-axis tick as one plain text, right-aligned against the axis; the full label is its tooltip. */
+export const plainTick =
+  (label: (value: unknown) => string, full: (value: unknown) => string = label) =>
+  (props: TickProps): ReactNode => (
+    <text
+      x={Number(props.x) - 6}
+      y={Number(props.y)}
+      dy="0.32em"
+      textAnchor="end"
+      fontSize={CHART.fontSize}
+      fill={CHART.axis}
+      className="recharts-cartesian-axis-tick-value"
+    >
+      <title>{full(props.payload.value)}</title>
+      {label(props.payload.value)}
+    </text>
+  );
+
+interface BarShapeProps {
+  x?: number;
+  y?: number;
+  width?: number;
+  height?: number;
+  fill?: string;
+  value?: number | [number, number];
+}
+
+/** A bar as a plain rectangle with its value printed just past its end. */
+export function barWithValue(props: BarShapeProps): ReactNode {
+  const { x = 0, y = 0, width = 0, height = 0, fill } = props;
+  const value = Array.isArray(props.value) ? props.value[1] : props.value;
+  return (
+    <g>
+      <rect x={x} y={y} width={Math.max(0, width)} height={Math.max(0, height)} fill={fill} rx={2} />
+      {value !== undefined && (
+        <text x={x + Math.max(0, width) + 4} y={y + height / 2} dy="0.32em" className="chart-value">
+          {formatFixed2(value)}
+        </text>
+      )}
+    </g>
+  );
+}
