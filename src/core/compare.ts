@@ -46,7 +46,10 @@ export interface ComparedQuestion {
   labels: string[];
   /** choice: label descriptions; score: level texts (legend, else criteria). Same length as `labels`. */
   labelTexts: (string | null)[];
-  /** Upper end of the shared probability axis: the largest probability any column gives, rounded up to a tenth. */
+  /**
+   * Upper end of the shared probability axis: the largest probability any column gives plus 0.05, rounded up to a
+   * tenth (at most 1), so the longest bar ends before the axis does and keeps room for its value label.
+   */
   probabilityMax: number;
   /** score: the shared expected-score axis is 0..levelCount-1. 0 for other kinds. */
   levelCount: number;
@@ -92,8 +95,11 @@ function canonical(value: unknown): string {
 export const sameQuestionsAndState = (a: EvaluateRequest, b: EvaluateRequest): boolean =>
   canonical(a.state) === canonical(b.state) && canonical(a.questions) === canonical(b.questions);
 
-/** Rounds a probability up to the next tenth (at least 0.1, at most 1), so a shared axis ends on a tick. */
-const axisMax = (p: number): number => Math.min(1, Math.max(0.1, Math.ceil(p * 10 - 1e-9) / 10));
+/** Headroom past the longest bar: a bar ending exactly at the axis end has its value label clipped by the chart. */
+const AXIS_HEADROOM = 0.05;
+
+/** The longest bar plus headroom, rounded up to the next tenth (at most 1), so a shared axis ends on a tick. */
+const axisMax = (p: number): number => Math.min(1, Math.ceil((p + AXIS_HEADROOM) * 10 - 1e-9) / 10);
 
 function choiceLayout(question: Question | undefined, answers: (Answer | undefined)[]) {
   const criteria = question?.type === 'choice' ? question.criteria : {};

@@ -122,7 +122,7 @@ describe('compareColumns', () => {
     // baseline: technical 0.81 > billing 0.14 > other 0.05
     expect(department.labels).toEqual(['technical', 'billing', 'other']);
     expect(department.labelTexts).toEqual(['Bugs and integrations', 'Payments and refunds', null]);
-    // largest probability anywhere is 0.81: the shared axis ends at 0.9
+    // largest probability anywhere is 0.81: 0.81 + 0.05 = 0.86, the shared axis ends at 0.9
     expect(department.probabilityMax).toBe(0.9);
   });
 
@@ -131,6 +131,21 @@ describe('compareColumns', () => {
     const q = compareColumns([{ id: 'a', request: request('m'), response: tied }, { id: 'b' }], 0.2)
       .questions[1]!;
     expect(q.labels).toEqual(['technical', 'other', 'billing']);
+    // 0.45 + 0.05 = 0.50 exactly: the axis ends at 0.5, not 0.6
+    expect(q.probabilityMax).toBe(0.5);
+  });
+
+  it('keeps headroom past the longest bar, up to the end of the scale', () => {
+    const at = (top: number) => {
+      const rest = (1 - top) / 2;
+      const answered = response('m', { billing: top, technical: rest, other: rest }, 'billing', {}, 0, 0);
+      return compareColumns([{ id: 'a', request: request('m'), response: answered }, { id: 'b' }], 0.2)
+        .questions[1]!.probabilityMax;
+    };
+    // 0.40 + 0.05 = 0.45 -> 0.5; 0.85 + 0.05 = 0.90 -> 0.9; 0.96 + 0.05 = 1.01 -> capped at 1
+    expect(at(0.4)).toBe(0.5);
+    expect(at(0.85)).toBe(0.9);
+    expect(at(0.96)).toBe(1);
   });
 
   it('falls back to criteria order when no column answered, and appends labels only one side has', () => {
@@ -161,7 +176,7 @@ describe('compareColumns', () => {
       'Angry or threatening to leave',
     ]);
     expect(q.levelCount).toBe(3);
-    // 0.54 is the largest level probability: axis to 0.6
+    // 0.54 is the largest level probability: 0.54 + 0.05 = 0.59, axis to 0.6
     expect(q.probabilityMax).toBe(0.6);
   });
 

@@ -50,6 +50,9 @@ export interface CompareViewProps {
   renderAnswer: (cell: ComparedCell, question: ComparedQuestion, columnIndex: number) => ReactNode;
 }
 
+/** Narrowest a column gets: room for a chart's labels, its bars and their values. */
+const MIN_COLUMN_PX = 250;
+
 /** A column's name for people: its model and target. */
 const columnLabel = (c: CompareColumn): string => `${c.model.trim() || 'no model'} on ${c.targetId}`;
 
@@ -151,6 +154,8 @@ export function CompareView(props: CompareViewProps) {
   return (
     <div
       className="cmp-view"
+      // Below this width per column the charts have no room for their bars: the side scrolls instead.
+      style={{ minWidth: compare.columns.length * MIN_COLUMN_PX }}
       data-testid="compare.view"
       onKeyDown={(e) => {
         // Ctrl/Cmd+Enter runs every column, as it runs the single model outside compare mode.
