@@ -1,5 +1,6 @@
 // Runs of a file of rows in IndexedDB: the run record, every row's input and outcome as it arrives, and answers by
 // dedup key. Owns those writes; every record read is parsed, and one that does not parse is reported, never dropped.
+import Dexie from 'dexie';
 import type { z } from 'zod';
 import { RowItemSchema, RowOutcomeSchema, RowRunSchema, StoredAnswerSchema } from '../../core/rows/records';
 import type { RowItem, RowOutcome, RowRun, StoredAnswer } from '../../core/rows/records';
@@ -8,6 +9,8 @@ import type { WorkbenchDb } from './db';
 
 /** Rows written per transaction when a run is created: large enough to be quick, small enough to report progress. */
 const CREATE_CHUNK = 5000;
+/** Rows parsed between two pauses when a run is read back. */
+const PARSE_CHUNK = 5000;
 
 /** What loading a run's rows found: the rows that parse and the row numbers that do not. */
 export interface LoadedItems {
@@ -44,7 +47,8 @@ export class RowsRepo {
 
   /** Every run that parses, newest change first, and the ids of those that do not. */
   async listRuns(): Promise<{ runs: RowRun[]; unreadable: string[] }> {
-    const raw = await this.db.rowRuns.orderBy('updatedAt').reverse().toArray();
+    // The whole table, not the updatedAt index: a record missing that field would be left out of the index silently.
+    const raw = await this.db.rowRuns.toArray();
     const runs: RowRun[] = [];
     const unreadable: string[] = [];
     for (const r of raw) {
@@ -52,6 +56,7 @@ export class RowsRepo {
       if (parsed.success) runs.push(parsed.data);
       else unreadable.push(typeof (r as { id?: unknown }).id === 'string' ? (r as { id: string }).id : '?');
     }
+    runs.sort((a, b) => b.updatedAt - a.updatedAt || a.id.localeCompare(b.id));
     return { runs, unreadable };
   }
 
@@ -74,18 +79,20 @@ export class RowsRepo {
     if (changed === 0) throw new Error(`The run ${id} is no longer stored.`);
   }
 
-  /** A run's rows in file order, each parsed. */
+  /** A run's rows in file order, each parsed; the parse pauses every few thousand rows so the page stays responsive. */
   async loadItems(runId: string): Promise<LoadedItems> {
     const raw = await this.db.rowItems.where('runId').equals(runId).toArray();
     const items: RowItem[] = [];
     const unreadable: number[] = [];
-    for (const r of raw) {
+    for (let i = 0; i < raw.length; i++) {
+      if (i > 0 && i % PARSE_CHUNK === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      const r = raw[i];
       const parsed = RowItemSchema.safeParse(r);
       if (parsed.success) items.push(parsed.data);
-      else
-        unreadable.push(
-          typeof (r as { number?: unknown }).number === 'number' ? (r as { number: number }).number : -1,
-        );
+      else {
+        const n = (r as { number?: unknown } | undefined)?.number;
+        unreadable.push(typeof n === 'number' ? n : -1);
+      }
     }
     items.sort((a, b) => a.number - b.number);
     return { items, unreadable };
@@ -118,22 +125,81 @@ export class RowsRepo {
     return n;
   }
 
-  /** The runner's store for one run: outcomes written as they arrive, answers with their row in one transaction. */
+  /**
+   * The runner's store for one run. Writes are coalesced: while one transaction commits, the writes that arrive wait
+   * and then go together in the next one. IndexedDB runs one read-write transaction on a store at a time, so one
+   * transaction per write would cap a run at what the disk commits per second; a batch costs about the same as one.
+   * Each write's promise still resolves only once its own transaction has committed, so `sending` is on disk before
+   * the request leaves.
+   */
   runStore(runId: string): RunStore {
     const db = this.db;
-    const setOutcome = async (number: number, outcome: RowOutcome): Promise<void> => {
-      const changed = await db.rowItems.update([runId, number], { outcome: RowOutcomeSchema.parse(outcome) });
-      if (changed === 0) throw new Error(`Row ${number} of run ${runId} is no longer stored.`);
+    type Write = {
+      number: number;
+      outcome: RowOutcome;
+      answer?: StoredAnswer;
+      resolve: () => void;
+      reject: (error: unknown) => void;
     };
+    let queue: Write[] = [];
+    let committing = false;
+
+    // NOTE: a batch may be started from code that runs inside another Dexie transaction's zone (a lookup that just
+    // finished); ignoreTransaction keeps it a transaction of its own instead of a nested one.
+    const commit = (batch: Write[]): Promise<void> =>
+      Dexie.ignoreTransaction(() =>
+        db.transaction('rw', db.rowItems, db.rowAnswers, async () => {
+          const answers = batch.flatMap((w) => (w.answer ? [w.answer] : []));
+          if (answers.length > 0) await db.rowAnswers.bulkPut(answers);
+          // The last write of a row in the batch is the one that counts.
+          const latest = new Map<number, RowOutcome>();
+          for (const w of batch) latest.set(w.number, w.outcome);
+          const changed = await db.rowItems.bulkUpdate(
+            [...latest].map(([number, outcome]) => ({
+              key: [runId, number] as [string, number],
+              changes: { outcome },
+            })),
+          );
+          if (changed !== latest.size) throw new Error(`Some rows of run ${runId} are no longer stored.`);
+        }),
+      );
+
+    const drain = async (): Promise<void> => {
+      if (committing) return;
+      committing = true;
+      while (queue.length > 0) {
+        const batch = queue;
+        queue = [];
+        try {
+          await commit(batch);
+          for (const w of batch) w.resolve();
+        } catch (error) {
+          for (const w of batch) w.reject(error);
+        }
+      }
+      committing = false;
+    };
+
+    const enqueue = (number: number, outcome: RowOutcome, answer?: StoredAnswer): Promise<void> =>
+      new Promise<void>((resolve, reject) => {
+        try {
+          queue.push({
+            number,
+            outcome: RowOutcomeSchema.parse(outcome),
+            ...(answer ? { answer: StoredAnswerSchema.parse(answer) } : {}),
+            resolve,
+            reject,
+          });
+        } catch (error) {
+          reject(error);
+          return;
+        }
+        void drain();
+      });
+
     return {
-      saveOutcome: setOutcome,
-      async saveAnswered(number, outcome, answer) {
-        const parsed = StoredAnswerSchema.parse(answer);
-        await db.transaction('rw', db.rowItems, db.rowAnswers, async () => {
-          await db.rowAnswers.put(parsed);
-          await setOutcome(number, outcome);
-        });
-      },
+      saveOutcome: (number, outcome) => enqueue(number, outcome),
+      saveAnswered: (number, outcome, answer) => enqueue(number, outcome, answer),
       async findAnswer(key) {
         const raw = await db.rowAnswers.get(key);
         if (raw === undefined) return undefined;

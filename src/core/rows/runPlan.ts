@@ -129,17 +129,17 @@ export function planRun(
   };
 }
 
-/** What a budget cap allows: how many rows (in order) fit, and whether the whole plan does. */
-export function budgetFit(rows: readonly Pick<PlannedRow, 'tokens'>[], maxCost: number | null) {
-  if (maxCost === null) return { rowsWithin: rows.length, fitsAll: true };
+/** What a budget cap allows: how many rows (in order, by their estimated tokens) fit, and whether the whole plan does. */
+export function budgetFit(tokens: readonly number[], maxCost: number | null) {
+  if (maxCost === null) return { rowsWithin: tokens.length, fitsAll: true };
   let spent = 0;
   let i = 0;
-  for (; i < rows.length; i++) {
-    const next = spent + estimateCost(rows[i]!.tokens);
+  for (; i < tokens.length; i++) {
+    const next = spent + estimateCost(tokens[i]!);
     if (next > maxCost) break;
     spent = next;
   }
-  return { rowsWithin: i, fitsAll: i === rows.length };
+  return { rowsWithin: i, fitsAll: i === tokens.length };
 }
 
 /** The expected duration of `rowCount` rows holding `totalTokens` input tokens at a pacing (ms), ignoring latency. */

@@ -144,6 +144,16 @@ export class RowRunner {
   private streak = 0;
   private wake: (() => void) | null = null;
   private totals = { billedTokens: 0, possiblyBilledTokens: 0 };
+  /** Rows per status, kept in step with outcomes so progress() never walks 100,000 rows. */
+  private readonly counts: Record<RowStatus, number> = {
+    pending: 0,
+    sending: 0,
+    done: 0,
+    reused: 0,
+    invalid: 0,
+    failed: 0,
+    unknown: 0,
+  };
   private maxCost: number | null;
   private readonly interrupted: number[] = [];
 
@@ -250,16 +260,7 @@ export class RowRunner {
   }
 
   progress(): RunProgress {
-    const counts: Record<RowStatus, number> = {
-      pending: 0,
-      sending: 0,
-      done: 0,
-      reused: 0,
-      invalid: 0,
-      failed: 0,
-      unknown: 0,
-    };
-    for (const o of this.outcomes.values()) counts[o.status]++;
+    const counts = this.counts;
     const total = this.rows.size;
     const pending =
       total -
@@ -669,6 +670,7 @@ export class RowRunner {
 
   /** Keeps the billed and possibly-billed totals in step with outcomes (sign -1 removes an old outcome). */
   private account(row: PlannedRow, outcome: RowOutcome, sign: 1 | -1): void {
+    this.counts[outcome.status] += sign;
     if (outcome.status === 'done') this.totals.billedTokens += sign * (outcome.inputTokens ?? row.tokens);
     this.totals.possiblyBilledTokens += sign * outcome.possiblyBilledAttempts * row.tokens;
   }

@@ -161,7 +161,7 @@ describe('the plan before a run', () => {
   });
 
   it('says how many rows a budget cap lets through, and how long the run should take', () => {
-    const rows = [{ tokens: 1000 }, { tokens: 1000 }, { tokens: 1000 }];
+    const rows = [1000, 1000, 1000];
     expect(budgetFit(rows, null)).toEqual({ rowsWithin: 3, fitsAll: true });
     expect(budgetFit(rows, estimateCost(2500))).toEqual({ rowsWithin: 2, fitsAll: false });
     expect(budgetFit(rows, estimateCost(3000))).toEqual({ rowsWithin: 3, fitsAll: true });

@@ -1,5 +1,6 @@
 // Before the run: how many rows go, which do not and why, the estimated tokens and cost of the whole file, the
 // model (with a warning for an alias), pacing and budget, and the button that stores the run and starts it.
+import { useMemo } from 'react';
 import { estimateCost } from '../../../contract';
 import type { PlanSummary } from '../../../core/rows/importSession';
 import type { Pacing } from '../../../core/rows/pacer';
@@ -25,12 +26,7 @@ export interface PlanPanelProps {
 /** The estimate and settings of a run about to start. */
 export function PlanPanel(props: PlanPanelProps) {
   const { plan, session } = props;
-  const fit = plan
-    ? budgetFit(
-        plan.tokens.map((tokens) => ({ tokens })),
-        props.maxCost,
-      )
-    : null;
+  const fit = useMemo(() => (plan ? budgetFit(plan.tokens, props.maxCost) : null), [plan, props.maxCost]);
   const canStart = !!plan && plan.rowCount > 0 && !session.problem && !props.busy && !props.planning;
   return (
     <section className="rows-plan panel" aria-label="Estimate and settings" data-testid="rows.plan">

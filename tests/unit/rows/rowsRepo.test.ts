@@ -1,0 +1,181 @@
+// The rows repo over fake-indexeddb: runs and rows round-trip, unreadable records are reported and not dropped,
+// writes coalesce into few transactions without losing any, and deleting a run keeps the answers for reuse.
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WorkbenchDb } from '../../../src/app/persistence/db';
+import { RowsRepo } from '../../../src/app/persistence/rowsRepo';
+import { ROWS_SCHEMA_VERSION } from '../../../src/core/rows/records';
+import type { RowItem, RowOutcome, RowRun, StoredAnswer } from '../../../src/core/rows/records';
+import { freshDbName } from '../persistence/dbHelpers';
+
+const opened: WorkbenchDb[] = [];
+afterEach(async () => {
+  for (const db of opened.splice(0)) {
+    db.close();
+    await db.delete();
+  }
+});
+const open = (name = freshDbName()) => {
+  const db = new WorkbenchDb(name);
+  opened.push(db);
+  return db;
+};
+
+const run = (id: string, rowCount: number): RowRun => ({
+  schemaVersion: ROWS_SCHEMA_VERSION,
+  id,
+  fileName: 'rows.csv',
+  format: 'csv',
+  columns: ['id', 'text'],
+  createdAt: 1,
+  updatedAt: 1,
+  targetId: 'local',
+  model: 'model-1.13.0',
+  questions: { q: { type: 'noul', instructions: 'Urgent?' } },
+  mapping: { mode: 'text', column: 'text', idColumn: 'id' },
+  pacing: { requestsPerMinute: 1200, concurrency: 4, tokensPerSecond: 250_000 },
+  maxCost: null,
+  rowCount,
+  issues: [{ line: 3, number: 2, kind: 'empty', severity: 'skip', reason: 'Empty row.' }],
+  totalTokens: rowCount * 10,
+  status: 'ready',
+  halt: null,
+});
+
+const items = (runId: string, n: number): RowItem[] =>
+  Array.from({ length: n }, (_, i) => ({
+    runId,
+    number: i + 1,
+    line: i + 2,
+    id: `r${i + 1}`,
+    data: { id: `r${i + 1}`, text: `text ${i + 1}` },
+    tokens: 10,
+  }));
+
+const outcome = (status: RowOutcome['status'], extra: Partial<RowOutcome> = {}): RowOutcome => ({
+  status,
+  at: 5,
+  attempts: 1,
+  possiblyBilledAttempts: 0,
+  requeues: 0,
+  ...extra,
+});
+
+const answer = (key: string): StoredAnswer => ({
+  key,
+  targetId: 'local',
+  model: 'model-1.13.0',
+  at: 7,
+  response: {
+    model: 'model-1.13.0',
+    answers: { q: { type: 'noul', noul: 0.4 } },
+    usage: { input_tokens: 10 },
+  },
+});
+
+describe('RowsRepo', () => {
+  it('stores a run with its rows and reads both back in file order', async () => {
+    const repo = new RowsRepo(open());
+    const progress: number[] = [];
+    await repo.createRun(run('a', 12_000), items('a', 12_000), (n) => progress.push(n));
+    expect(progress).toEqual([5000, 10_000, 12_000]);
+    expect(await repo.getRun('a')).toEqual(run('a', 12_000));
+    const loaded = await repo.loadItems('a');
+    expect(loaded.unreadable).toEqual([]);
+    expect(loaded.items).toHaveLength(12_000);
+    expect(loaded.items[11_999]).toEqual(items('a', 12_000)[11_999]);
+    expect((await repo.listRuns()).runs.map((r) => r.id)).toEqual(['a']);
+  });
+
+  it('reports unreadable records instead of dropping them or failing the whole run', async () => {
+    const db = open();
+    const repo = new RowsRepo(db);
+    await repo.createRun(run('a', 3), items('a', 3));
+    await db.rowItems.update(['a', 2], { tokens: -5 } as never);
+    await db.rowRuns.put({ id: 'broken', schemaVersion: 99 } as never);
+    const loaded = await repo.loadItems('a');
+    expect(loaded.items.map((i) => i.number)).toEqual([1, 3]);
+    expect(loaded.unreadable).toEqual([2]);
+    const listed = await repo.listRuns();
+    expect(listed.unreadable).toEqual(['broken']);
+    await expect(repo.getRun('broken')).rejects.toThrow(/cannot be read/);
+    expect(await db.rowRuns.get('broken')).toBeDefined();
+  });
+
+  it('coalesces concurrent writes into a few transactions, resolving each only once it is stored', async () => {
+    const db = open();
+    const repo = new RowsRepo(db);
+    await repo.createRun(run('a', 200), items('a', 200));
+    let transactions = 0;
+    const original = db.transaction.bind(db) as (...args: unknown[]) => unknown;
+    (db as unknown as { transaction: (...args: unknown[]) => unknown }).transaction = (
+      ...args: unknown[]
+    ) => {
+      transactions++;
+      return original(...args);
+    };
+    const store = repo.runStore('a');
+    const writes = Array.from({ length: 200 }, (_, i) =>
+      i % 2 === 0
+        ? store.saveOutcome(i + 1, outcome('sending'))
+        : store.saveAnswered(i + 1, outcome('done', { answerKey: `k${i + 1}` }), answer(`k${i + 1}`)),
+    );
+    await Promise.all(writes);
+    expect(transactions).toBeLessThan(10);
+    const { items: stored } = await repo.loadItems('a');
+    expect(stored.filter((i) => i.outcome?.status === 'sending')).toHaveLength(100);
+    expect(stored.filter((i) => i.outcome?.status === 'done')).toHaveLength(100);
+    expect((await repo.answers(stored.map((i) => i.outcome?.answerKey ?? ''))).size).toBe(100);
+    // Later writes of a row win, in the order they were made.
+    await Promise.all([store.saveOutcome(1, outcome('sending')), store.saveOutcome(1, outcome('unknown'))]);
+    expect((await repo.loadItems('a')).items[0]!.outcome?.status).toBe('unknown');
+  });
+
+  it('rejects a write for a row that is not stored, and an outcome that does not parse', async () => {
+    const repo = new RowsRepo(open());
+    await repo.createRun(run('a', 2), items('a', 2));
+    const store = repo.runStore('a');
+    await expect(store.saveOutcome(99, outcome('done'))).rejects.toThrow(/no longer stored/);
+    await expect(store.saveOutcome(1, { ...outcome('done'), attempts: -1 })).rejects.toThrow();
+    // The store still works afterwards.
+    await store.saveOutcome(2, outcome('invalid'));
+    expect((await repo.loadItems('a')).items[1]!.outcome?.status).toBe('invalid');
+  });
+
+  it('finds stored answers for reuse, but never an answer that no longer parses', async () => {
+    const db = open();
+    const repo = new RowsRepo(db);
+    await repo.createRun(run('a', 2), items('a', 2));
+    const store = repo.runStore('a');
+    await store.saveAnswered(1, outcome('done', { answerKey: 'good' }), answer('good'));
+    await db.rowAnswers.put({ ...answer('bad'), response: { model: '' } } as never);
+    expect(await store.findAnswer('good')).toEqual(answer('good'));
+    expect(await store.findAnswer('bad')).toBeUndefined();
+    expect(await store.findAnswer('missing')).toBeUndefined();
+  });
+
+  it('deletes a run and its rows but keeps the answers every run shares', async () => {
+    const repo = new RowsRepo(open());
+    await repo.createRun(run('a', 2), items('a', 2));
+    await repo.createRun(run('b', 2), items('b', 2));
+    await repo.runStore('a').saveAnswered(1, outcome('done', { answerKey: 'k' }), answer('k'));
+    await repo.deleteRun('a');
+    expect(await repo.getRun('a')).toBeUndefined();
+    expect((await repo.loadItems('a')).items).toEqual([]);
+    expect((await repo.loadItems('b')).items).toHaveLength(2);
+    expect((await repo.answers(['k'])).size).toBe(1);
+    expect(await repo.clearAnswers()).toBe(1);
+  });
+
+  it('updates a run and says so when it is gone', async () => {
+    const repo = new RowsRepo(open());
+    await repo.createRun(run('a', 1), items('a', 1));
+    await repo.updateRun('a', { status: 'halted', halt: { reason: 'budget', message: 'Stopped.' } }, 99);
+    expect(await repo.getRun('a')).toMatchObject({
+      status: 'halted',
+      halt: { reason: 'budget' },
+      updatedAt: 99,
+    });
+    await expect(repo.updateRun('zzz', { status: 'finished' })).rejects.toThrow(/no longer stored/);
+  });
+});
