@@ -132,4 +132,25 @@ describe('compare mode', () => {
     expect(log.count()).toBe(requestsBeforeReload);
     expect(browser.pageErrors()).toEqual([]);
   });
+
+  it('pins an alias column to the version its last answer came from, in one click', async () => {
+    const page = browser.page();
+    await page.goto(inject('workbenchUrl'));
+    await new SessionsArea(page).waitReady();
+    const compare = new CompareArea(page);
+    await compare.open();
+    await compare.setModel(1, 'model-preview');
+    const alias = compare.column(1);
+    expect(await alias.getByTestId('compare.aliasNotice').textContent()).toContain(
+      'model-preview is an alias',
+    );
+    await alias.getByRole('button', { name: 'Run Column 2' }).click();
+    await compare.waitPhase(1, 'answered');
+    await alias.getByTestId('compare.pin').click();
+    expect(await compare.modelOf(1)).toBe('model-1.14.0');
+    expect(await alias.getByTestId('compare.aliasNotice').count()).toBe(0);
+    // The answer it already has came from exactly that version, so it stays.
+    expect(await alias.getAttribute('data-phase')).toBe('answered');
+    expect(browser.pageErrors()).toEqual([]);
+  });
 });
