@@ -7,6 +7,8 @@ const SECTIONS: Record<string, () => Promise<{ run(): Promise<SectionResult> }>>
   reference: () => import('./reference'),
   rows: () => import('./rows'),
   proxy: () => import('./proxy'),
+  bundle: () => import('./bundle'),
+  cardRender: () => import('./cardRender'),
 };
 
 async function main(): Promise<void> {
