@@ -46,7 +46,10 @@ it('lists the direct target first, answers through it, and never shows its key t
     { id: 'direct', label: `Evaluation Service (${host})` },
     { id: 'local', label: 'Local reference (not a language model)' },
   ]);
-  expect(await shell.selectedTarget()).toBe('direct');
+  // A new session starts on the free local target; the real service is one pick away.
+  const directModels = page.waitForResponse((r) => r.url().endsWith('/api/targets/direct/v1/models'));
+  await shell.selectTarget('direct');
+  expect((await directModels).status()).toBe(200);
   expect(await shell.targetKind.textContent()).toBe(`direct · ${host}`);
   expect(await shell.modelNames()).toEqual(['model-latest', 'model-preview']);
   expect(await shell.banner.count()).toBe(0);
