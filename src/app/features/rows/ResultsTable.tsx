@@ -32,6 +32,16 @@ function inputText(data: JsonValue, columns: readonly string[]): string {
   return JSON.stringify(data);
 }
 
+/** The second line of an answer column's header, under the question name. */
+const FIELD_LABEL: Record<AnswerColumn['field'], string> = {
+  label: 'label',
+  p: 'probability',
+  confidence: 'confidence',
+  score: 'expected score',
+  level: 'top level',
+  yes: 'P(yes)',
+};
+
 const formatCell = (v: string | number | null, column: AnswerColumn): string =>
   v === null ? '' : typeof v === 'number' ? (column.field === 'level' ? String(v) : v.toFixed(2)) : v;
 
@@ -52,7 +62,15 @@ export function ResultsTable({ rows, visible, columns, inputColumns }: ResultsTa
     estimateSize: () => ROW_HEIGHT,
     overscan: 16,
   });
-  const template = `64px minmax(80px, 120px) 96px minmax(220px, 2fr) ${columns.map((c) => (c.field === 'label' ? 'minmax(96px, 1fr)' : '84px')).join(' ')} minmax(200px, 1.5fr)`;
+  // Fixed widths: every row is its own grid, so only fixed tracks keep the cells under their headers.
+  const template = [
+    '64px',
+    '120px',
+    '96px',
+    '320px',
+    ...columns.map((c) => (c.field === 'label' ? '140px' : '92px')),
+    '360px',
+  ].join(' ');
   return (
     <div
       className="rows-table"
@@ -68,8 +86,14 @@ export function ResultsTable({ rows, visible, columns, inputColumns }: ResultsTa
           <span role="columnheader">Status</span>
           <span role="columnheader">Input</span>
           {columns.map((c) => (
-            <span key={c.key} role="columnheader" title={c.key} className={c.numeric ? 'num' : undefined}>
-              {c.title}
+            <span
+              key={c.key}
+              role="columnheader"
+              title={c.title}
+              className={c.numeric ? 'rows-table__colhead num' : 'rows-table__colhead'}
+            >
+              <span className="rows-table__question">{c.question}</span>
+              <span className="rows-table__field">{FIELD_LABEL[c.field]}</span>
             </span>
           ))}
           <span role="columnheader">Message</span>
