@@ -46,12 +46,12 @@ export function createWorkbenchProxy(
   return { app, targets: targets.map(targetInfo), hostPolicy, secrets: targets.map((t) => t.secret) };
 }
 
-/** One line per target for a terminal: id, label, host and evaluate path; never a key. */
+/** One line per target for a terminal: id, label, and where its evaluations go (host and path); never a key. */
 export function describeTargets(targets: readonly TargetInfo[]): string[] {
   const idWidth = Math.max(...targets.map((t) => t.id.length));
   const labelWidth = Math.max(...targets.map((t) => t.label.length));
   return targets.map((t) => {
-    const where = t.kind === 'local' ? 'in-process' : `${t.host}  ${t.evaluatePath}`;
+    const where = t.kind === 'local' ? 'in-process' : `${t.host}${t.evaluatePath}`;
     return `  ${t.id.padEnd(idWidth)}  ${t.label.padEnd(labelWidth)}  ${where}`;
   });
 }

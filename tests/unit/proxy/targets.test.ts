@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate, listModels } from '../../../src/client';
 import { listTargets, proxyClientTarget } from '../../../src/client/workbenchApi';
 import { MODEL_ALIASES } from '../../../src/contract';
+import { describeTargets, onlyLocal } from '../../../src/server/proxy';
 import { serveReference } from '../../../src/server/reference/serve';
 import type { RunningReference } from '../../../src/server/reference/serve';
 import { exampleRequest } from '../../helpers/fixtures';
@@ -27,6 +28,7 @@ describe('with no key configured', () => {
         evaluatePath: '/v1/evaluate',
       },
     ]);
+    expect(onlyLocal(wb.targets)).toBe(true);
   });
 
   it('answers an evaluation from the in-process reference, adding its key itself', async () => {
@@ -119,6 +121,16 @@ describe('with EVAL_BASE_URL and EVAL_API_KEY pointing at a second reference', (
 
   it('logs nothing that holds the key', () => {
     expect(wb.logs.map((l) => l.line).join('\n')).not.toContain(key);
+  });
+
+  it('describes the targets for the terminal by id, label and host, without the key', () => {
+    const host = new URL(upstream.url).host;
+    const lines = describeTargets(wb.targets);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(new RegExp(`^  direct  Evaluation Service \\(${host}\\)\\s+${host}/v1/evaluate$`));
+    expect(lines[1]).toMatch(/^ {2}local {3}Local reference \(not a language model\)\s+in-process$/);
+    expect(lines.join('\n')).not.toContain(key);
+    expect(onlyLocal(wb.targets)).toBe(false);
   });
 });
 
