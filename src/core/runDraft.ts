@@ -91,10 +91,11 @@ export function draftRequest(doc: SessionDoc, listedModels: readonly string[] = 
     if (parsed.ok) state = { ok: true, value: parsed.value };
     else {
       state = { ok: false };
-      const spans = parsed.empty ? [firstLineSpan(doc.stateText)] : parsed.problems.map((p) => p.span);
+      // Only the first syntax problem: the ones after it are mostly its echoes (the sentence gives their count).
+      const spans = parsed.empty ? [firstLineSpan(doc.stateText)] : parsed.problems.slice(0, 1).map((p) => p.span);
       const messages = parsed.empty
         ? ['The state is empty: write a JSON object, or switch to plain text.']
-        : parsed.problems.map((p) => p.message);
+        : parsed.problems.slice(0, 1).map((p) => p.message);
       spans.forEach((span, i) =>
         problems.push({
           severity: 'error',
@@ -121,7 +122,7 @@ export function draftRequest(doc: SessionDoc, listedModels: readonly string[] = 
         source: 'syntax',
       });
     }
-    for (const p of questionsParsed.problems) {
+    for (const p of questionsParsed.problems.slice(0, 1)) {
       problems.push({
         severity: 'error',
         area: 'questions',

@@ -12,6 +12,14 @@ import { WorkbenchPage } from './pages/WorkbenchPage';
 
 const browser = useBrowser();
 
+/** Opens the workbench on a laptop-sized window, tall enough for the editors to show a whole short document. */
+async function openWorkbench(page: Page, url: string): Promise<WorkbenchPage> {
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  const workbench = new WorkbenchPage(page, url);
+  await workbench.open();
+  return workbench;
+}
+
 interface Exchange {
   status: number;
   request: EvaluateRequest;
@@ -80,8 +88,7 @@ describe('the main screen on the local target', () => {
   it('runs the example session with Ctrl+Enter and draws all three kinds with the numbers the service sent', async () => {
     const page = browser.page();
     const log = evaluateLog(page);
-    const workbench = new WorkbenchPage(page, inject('workbenchUrl'));
-    await workbench.open();
+    const workbench = await openWorkbench(page, inject('workbenchUrl'));
     const { editor, answers } = workbench;
     await editor.waitReady();
     await answers.pane.getByTestId('answers.empty').click();
@@ -114,8 +121,7 @@ describe('the main screen on the local target', () => {
   it('inserts a question with the score snippet, names it, and runs it with Ctrl+Enter inside the editor', async () => {
     const page = browser.page();
     const log = evaluateLog(page);
-    const workbench = new WorkbenchPage(page, inject('workbenchUrl'));
-    await workbench.open();
+    const workbench = await openWorkbench(page, inject('workbenchUrl'));
     const { editor, answers } = workbench;
     await editor.waitReady();
     await editor.replaceText('questions', '{\n  \n}');
@@ -151,8 +157,7 @@ describe('the main screen on the local target', () => {
   it('flags a boolean type before sending, then shows the service 422 on the same line, and the quick fix clears it', async () => {
     const page = browser.page();
     const log = evaluateLog(page);
-    const workbench = new WorkbenchPage(page, inject('workbenchUrl'));
-    await workbench.open();
+    const workbench = await openWorkbench(page, inject('workbenchUrl'));
     const { editor, answers } = workbench;
     await editor.waitReady();
     const questions = [
@@ -201,8 +206,7 @@ describe('the main screen on the local target', () => {
   it('malformed JSON gets a sentence with its line, blocks the run and loses nothing', async () => {
     const page = browser.page();
     const log = evaluateLog(page);
-    const workbench = new WorkbenchPage(page, inject('workbenchUrl'));
-    await workbench.open();
+    const workbench = await openWorkbench(page, inject('workbenchUrl'));
     const { editor } = workbench;
     await editor.waitReady();
     const broken = '{\n  "a": { "type": "noul" }\n  "b": { "type": "noul" }\n}';
@@ -218,8 +222,7 @@ describe('the main screen on the local target', () => {
   });
 
   it('flags a product-line model id on the picker', async () => {
-    const workbench = new WorkbenchPage(browser.page(), inject('workbenchUrl'));
-    await workbench.open();
+    const workbench = await openWorkbench(browser.page(), inject('workbenchUrl'));
     const { editor } = workbench;
     await editor.model.fill('model-1.13');
     await editor.modelProblem.waitFor();
@@ -227,6 +230,43 @@ describe('the main screen on the local target', () => {
     expect(await editor.model.getAttribute('aria-invalid')).toBe('true');
     await editor.model.fill('model-1.13.0');
     await editor.modelProblem.waitFor({ state: 'detached' });
+  });
+  it('keeps the pane sizes, the questions view and the text across a reload', async () => {
+    const page = browser.page();
+    const workbench = await openWorkbench(page, inject('workbenchUrl'));
+    const { editor } = workbench;
+    await editor.waitReady();
+    const questions = '{\n  "kept": { "type": "noul", "instructions": "Still here after a reload?" }\n}';
+    await editor.replaceText('questions', questions);
+    await editor.model.fill('model-1.12.0');
+    // Resize with the keyboard, as the separator's role allows: the editors column grows.
+    const columns = page.getByRole('separator', { name: 'Resize the editors and the answers' });
+    const answers = page.getByTestId('answers');
+    const widthBefore = (await answers.boundingBox())!.width;
+    await columns.focus();
+    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+    const widthAfter = (await answers.boundingBox())!.width;
+    expect(widthAfter).toBeLessThan(widthBefore - 20);
+    await editor.questionsView('Form');
+    await page.locator('[data-testid="sessions.saveStatus"][data-state="idle"]').waitFor();
+    // The layout is saved a moment after the last change.
+    await page.waitForTimeout(600);
+
+    await page.reload();
+    await workbench.shell.waitReady();
+    await page.getByTestId('form.question').first().waitFor();
+    expect(
+      await page
+        .getByTestId('form.question')
+        .evaluateAll((qs) => qs.map((q) => (q as HTMLElement).dataset.name)),
+    ).toEqual(['kept']);
+    expect(await editor.model.inputValue()).toBe('model-1.12.0');
+    await expect
+      .poll(async () => Math.round((await answers.boundingBox())!.width))
+      .toBe(Math.round(widthAfter));
+    await editor.questionsView('JSON');
+    await editor.waitReady();
+    expect(await editor.visibleLines('questions')).toEqual(questions.split('\n'));
   });
 });
 
@@ -242,8 +282,7 @@ describe('a slow service', () => {
 
   it('cancels a run in flight at once, says so, and keeps the editors as they were', async () => {
     const page = browser.page();
-    const workbench = new WorkbenchPage(page, slow.url);
-    await workbench.open();
+    const workbench = await openWorkbench(page, slow.url);
     const { editor, answers } = workbench;
     await editor.waitReady();
     const before = await editor.visibleLines('questions');

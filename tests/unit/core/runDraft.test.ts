@@ -64,6 +64,13 @@ describe('draftRequest', () => {
     expect(draftRequest(doc({ model: 'model-1.13.0' })).blocking).toBe(false);
   });
 
+  it('plain text in JSON mode is one problem, not one per word (the sentence counts the echoes)', () => {
+    const draft = draftRequest(doc({ stateMode: 'json', stateText: 'Help! My payouts have been failing.' }));
+    expect(draft.problems).toHaveLength(1);
+    expect(draft.problems[0]).toMatchObject({ area: 'state', source: 'syntax' });
+    expect(draft.syntax.state).toMatch(/more problems after it/);
+  });
+
   it('an empty JSON state says to write an object or switch to text', () => {
     const draft = draftRequest(doc({ stateMode: 'json', stateText: '' }));
     expect(draft.problems[0]!.message).toMatch(/switch to plain text/);

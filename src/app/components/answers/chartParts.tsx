@@ -13,20 +13,25 @@ interface TickProps {
 /** A y-axis tick as one plain text, right-aligned against the axis; the full label is its tooltip. */
 export const plainTick =
   (label: (value: unknown) => string, full: (value: unknown) => string = label) =>
-  (props: TickProps): ReactNode => (
-    <text
-      x={Number(props.x) - 6}
-      y={Number(props.y)}
-      dy="0.32em"
-      textAnchor="end"
-      fontSize={CHART.fontSize}
-      fill={CHART.axis}
-      className="recharts-cartesian-axis-tick-value"
-    >
-      <title>{full(props.payload.value)}</title>
-      {label(props.payload.value)}
-    </text>
-  );
+  (props: TickProps): ReactNode => {
+    const shown = label(props.payload.value);
+    const whole = full(props.payload.value);
+    return (
+      <text
+        x={Number(props.x) - 6}
+        y={Number(props.y)}
+        dy="0.32em"
+        textAnchor="end"
+        fontSize={CHART.fontSize}
+        fill={CHART.axis}
+        className="recharts-cartesian-axis-tick-value"
+      >
+        {/* Only a clipped label needs its whole text on hover. */}
+        {shown !== whole && <title>{whole}</title>}
+        {shown}
+      </text>
+    );
+  };
 
 interface BarShapeProps {
   x?: number;

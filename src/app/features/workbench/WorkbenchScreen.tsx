@@ -24,6 +24,7 @@ import { useRun } from './useRun';
 import './workbench.css';
 
 const MODEL_INPUT_ID = 'workbench-model';
+// NOTE: panel ids also become the panels' data-testid, so they are namespaced away from the areas' own test ids.
 const NO_MODELS: string[] = [];
 
 /** Applies a saved layout once it arrives (sessions load it from IndexedDB after the panes mount). */
@@ -138,7 +139,7 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
         defaultLayout={layout.columns}
         onLayoutChanged={(l, meta) => meta.isUserInteraction && layout.setColumns(l)}
       >
-        <Panel id="editors" defaultSize="50" minSize="25" className="workbench__editors">
+        <Panel id="workbench-editors" defaultSize="50" minSize="25" className="workbench__editors">
           <Group
             className="workbench__editor-split"
             orientation="vertical"
@@ -146,7 +147,7 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
             defaultLayout={layout.editors}
             onLayoutChanged={(l, meta) => meta.isUserInteraction && layout.setEditors(l)}
           >
-            <Panel id="state" defaultSize="30" minSize="12">
+            <Panel id="workbench-state" defaultSize="30" minSize={130}>
               <StatePane
                 markers={stateMarkers}
                 syntax={checked.draft.syntax.state}
@@ -158,7 +159,7 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
               className="resize-handle resize-handle--row"
               aria-label="Resize the state and questions editors"
             />
-            <Panel id="questions" defaultSize="70" minSize="20">
+            <Panel id="workbench-questions" defaultSize="70" minSize={140}>
               <QuestionsPane
                 markers={questionsMarkers}
                 syntax={checked.draft.syntax.questions}
@@ -181,7 +182,7 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
           className="resize-handle resize-handle--column"
           aria-label="Resize the editors and the answers"
         />
-        <Panel id="answers" defaultSize="50" minSize="25" className="workbench__answers">
+        <Panel id="workbench-answers" defaultSize="50" minSize="25" className="workbench__answers">
           <AnswersSide answers={<AnswersPane onReveal={onRevealLoc} />} />
         </Panel>
       </Group>
