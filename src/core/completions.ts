@@ -1,6 +1,6 @@
 // Completions the JSON Schema cannot give: question snippets at the top level, state field names inside backticks.
 import { getLocation } from 'jsonc-parser';
-import { QUESTION_TYPES } from '../contract';
+import { QUESTION_TYPES, questionsJsonSchema } from '../contract';
 import type { QuestionType } from '../contract';
 import { detectFormatting, questionTemplate } from './questionsDocument';
 
@@ -130,4 +130,28 @@ export function questionsCompletions(
     return questionSnippets(text, offset, from, to);
   }
   return [];
+}
+
+/**
+ * The questions' JSON Schema for the editor: the contract's, with every question's `type` also listed as one enum.
+ * The editor proposes values from the branch of the union that fits best so far (often only `noul` for a question
+ * without criteria); the enum makes it offer all three kinds. Validation is unchanged: the union already requires one.
+ */
+export function editorQuestionsSchema(): Record<string, unknown> {
+  const schema = questionsJsonSchema();
+  const question = schema.additionalProperties as Record<string, unknown> | undefined;
+  if (!question || typeof question !== 'object') return schema;
+  return {
+    ...schema,
+    additionalProperties: {
+      allOf: [
+        {
+          properties: {
+            type: { enum: [...QUESTION_TYPES], description: 'The kind of question: choice, score or noul.' },
+          },
+        },
+        question,
+      ],
+    },
+  };
 }

@@ -203,6 +203,33 @@ describe('the main screen on the local target', () => {
     ]);
   });
 
+  it('completes the three type values, and state field names inside backticks in instructions', async () => {
+    const page = browser.page();
+    const workbench = await openWorkbench(page, inject('workbenchUrl'));
+    const { editor } = workbench;
+    await editor.waitReady();
+    await page.getByTestId('workbench.stateMode').getByRole('radio', { name: 'JSON fields' }).check();
+    await editor.replaceText('state', '{"claim": "Charged twice", "customer": "c-17", "locale": "en"}');
+    await editor.replaceText(
+      'questions',
+      '{\n  "q": {\n    "type": "",\n    "instructions": "Is `c` clear?"\n  }\n}',
+    );
+    await editor.goTo('questions', 3, 14);
+    expect(await editor.completions()).toEqual(['"choice"', '"noul"', '"score"']);
+    await editor.goTo('questions', 4, 27);
+    expect(await editor.completions()).toEqual(['claim', 'customer']);
+    // A name the state lacks is flagged on its line.
+    await editor.replaceText(
+      'questions',
+      '{\n  "q": {\n    "type": "noul",\n    "instructions": "Is `refund` asked for?"\n  }\n}',
+    );
+    await editor.waitMarker('questions', 4, 'warning');
+    await editor.expandProblems();
+    expect(
+      (await editor.problemTexts()).some((t) => t.includes('`refund`') && t.includes('questions, line 4')),
+    ).toBe(true);
+  });
+
   it('malformed JSON gets a sentence with its line, blocks the run and loses nothing', async () => {
     const page = browser.page();
     const log = evaluateLog(page);

@@ -62,12 +62,26 @@ export class EditorArea {
     }, text);
   }
 
-  /** Moves the caret to a 1-based line and column with Monaco's "Go to line" (Ctrl+G) — as a keyboard user would. */
+  /** Moves the caret to a 1-based line and column with Monaco's "Go to line" (Ctrl+G), as a keyboard user would. */
   async goTo(name: EditorName, line: number, column = 1): Promise<void> {
     await this.focus(name);
     await this.page.keyboard.press('Control+G');
-    await this.page.keyboard.insertText(`${line}:${column}`);
+    const box = this.page.locator('.quick-input-widget input');
+    await box.waitFor();
+    // The box opens holding the ":" prefix of the go-to-line provider.
+    await box.fill(`:${line}:${column}`);
     await this.page.keyboard.press('Enter');
+    await box.waitFor({ state: 'hidden' });
+  }
+
+  /** Asks for completions at the caret (Ctrl+Space) and returns the labels offered. */
+  async completions(): Promise<string[]> {
+    await this.page.keyboard.press('Control+Space');
+    const rows = this.page.locator('.suggest-widget .monaco-list-row');
+    await rows.first().waitFor();
+    const labels = await rows.locator('.label-name').allTextContents();
+    await this.page.keyboard.press('Escape');
+    return labels;
   }
 
   /** The text an editor shows, line by line (Monaco renders only visible lines: keep documents short). */
@@ -131,6 +145,12 @@ export class EditorArea {
     const hover = this.page.locator('.monaco-hover:not(.hidden)').filter({ hasText: /\S/ }).first();
     await hover.waitFor();
     return (await hover.textContent()) ?? '';
+  }
+
+  /** Opens the problems list if it is folded (it folds itself when there are only warnings and notes). */
+  async expandProblems(): Promise<void> {
+    const toggle = this.page.getByTestId('workbench.problemsSummary');
+    if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
   }
 
   /** The problems list, as "severity|place|message" lines. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyEdits } from 'jsonc-parser';
-import { questionsCompletions } from '../../../src/core/completions';
+import { editorQuestionsSchema, questionsCompletions } from '../../../src/core/completions';
 import { parseJson } from '../../../src/core/questionsDocument';
 import type { TextCompletion } from '../../../src/core/completions';
 
@@ -84,5 +84,15 @@ describe('state fields in backticks', () => {
     expect(at('{"a": {"type": "noul", "instructions": "Is `claim` |"}}', fields).items).toEqual([]);
     expect(at('{"a": {"type": "choice", "criteria": {"x": "`c|"}}}', fields).items).toEqual([]);
     expect(at('{"a": {"type": "noul", "instructions": "Is `c|"}}', []).items).toEqual([]);
+  });
+});
+
+describe('editor schema', () => {
+  it('lists the three kinds as one enum beside the contract union', () => {
+    const schema = editorQuestionsSchema() as {
+      additionalProperties: { allOf: [{ properties: { type: { enum: string[] } } }, { oneOf: unknown[] }] };
+    };
+    expect(schema.additionalProperties.allOf[0].properties.type.enum).toEqual(['choice', 'score', 'noul']);
+    expect(schema.additionalProperties.allOf[1].oneOf).toHaveLength(3);
   });
 });

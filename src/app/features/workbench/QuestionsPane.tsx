@@ -1,7 +1,6 @@
 // The questions: a JSON editor validated against the contract's schema, or the same document as a form.
 import { useCallback, useMemo } from 'react';
-import { questionsJsonSchema } from '../../../contract';
-import { questionsCompletions } from '../../../core/completions';
+import { editorQuestionsSchema, questionsCompletions } from '../../../core/completions';
 import { CodeEditor } from '../../editor';
 import type { CompletionSource, EditorMarker, RevealRequest } from '../../editor';
 import { SegmentedControl } from '../../components/SegmentedControl';
@@ -9,7 +8,7 @@ import { useLayout } from '../../stores/layout';
 import { useWorkbench } from '../../stores/workbench';
 import { QuestionForm } from './QuestionForm';
 
-const QUESTIONS_SCHEMA = questionsJsonSchema();
+const QUESTIONS_SCHEMA = editorQuestionsSchema();
 const VIEWS = [
   { value: 'json', label: 'JSON' },
   { value: 'form', label: 'Form' },
