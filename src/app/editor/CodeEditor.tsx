@@ -16,11 +16,6 @@ const LazyMonaco = lazy(async () => {
   return module;
 });
 
-/** Starts loading Monaco early (e.g. on idle after first paint) so it is ready when the user reaches an editor. */
-export function preloadEditor(): void {
-  void import('./MonacoEditor');
-}
-
 /** A JSON or plain-text editor with markers, completions, quick fixes and Ctrl/Cmd+Enter. */
 export function CodeEditor(props: CodeEditorProps) {
   const engine = useContext(EngineContext);

@@ -1,5 +1,5 @@
 // A choice answer: every option as a horizontal bar, most probable first, the chosen label highlighted.
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ChoiceAnswer } from '../../../contract';
 import { CHOICE_TOP, barChartHeight, choiceSeries, formatFixed2 } from '../../../core/answerSeries';
@@ -21,13 +21,36 @@ export interface ChoiceCardProps {
   optionOrder?: readonly string[];
 }
 
+const TABLE_COLUMNS = ['Option', 'Probability', 'Description'] as const;
+
 /** The chart and its text equivalent for one choice answer. */
 export function ChoiceCard({ name, answer, criteria, probabilityMax = 1, optionOrder }: ChoiceCardProps) {
   const [showAll, setShowAll] = useState(false);
-  const series = choiceSeries(answer, criteria, { showAll, order: optionOrder });
+  // Everything but the drawn bars stays the same when "show all" toggles, so the 255-row table is not redone.
+  const ranked = useMemo(
+    () => choiceSeries(answer, criteria, { showAll: true, order: optionOrder }),
+    [answer, criteria, optionOrder],
+  );
+  const series = useMemo(
+    () => ({ ...ranked, shown: showAll ? ranked.all : ranked.all.slice(0, CHOICE_TOP) }),
+    [ranked, showAll],
+  );
+  const hidden = ranked.all.length - series.shown.length;
   const [ref, width] = useElementWidth<HTMLDivElement>();
-  const labelWidth = labelColumnWidth(series.shown.map((b) => b.label));
-  const data = series.shown.map((b) => ({ ...b, fill: b.chosen ? CHART.chosen : CHART.bar }));
+  const labelWidth = useMemo(() => labelColumnWidth(series.shown.map((b) => b.label)), [series.shown]);
+  const data = useMemo(
+    () => series.shown.map((b) => ({ ...b, fill: b.chosen ? CHART.chosen : CHART.bar })),
+    [series.shown],
+  );
+  const tableRows = useMemo(
+    () =>
+      ranked.all.map((b) => [
+        b.chosen ? `${b.label} (chosen)` : b.label,
+        formatFixed2(b.probability),
+        b.description,
+      ]),
+    [ranked],
+  );
   const height = barChartHeight(data.length);
   const chosen = series.all.find((b) => b.chosen);
   // A comparison shows one card per column for the same question: the id must be unique per card, not per name.
@@ -91,20 +114,14 @@ export function ChoiceCard({ name, answer, criteria, probabilityMax = 1, optionO
           onClick={() => setShowAll((s) => !s)}
           data-testid="answers.showAll"
         >
-          {showAll
-            ? `Show the top ${CHOICE_TOP}`
-            : `Show all ${series.all.length} options (${series.hidden} more)`}
+          {showAll ? `Show the top ${CHOICE_TOP}` : `Show all ${series.all.length} options (${hidden} more)`}
         </button>
       )}
       <ProbabilityTable
         id={tableId}
         caption={`${name}: probability of each option, ${optionOrder ? 'in the order shared by the compared answers' : 'most probable first'}`}
-        columns={['Option', 'Probability', 'Description']}
-        rows={series.all.map((b) => [
-          b.chosen ? `${b.label} (chosen)` : b.label,
-          formatFixed2(b.probability),
-          b.description,
-        ])}
+        columns={TABLE_COLUMNS}
+        rows={tableRows}
       />
     </>
   );
