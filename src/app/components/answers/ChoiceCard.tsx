@@ -2,11 +2,17 @@
 import { useId, useMemo, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ChoiceAnswer } from '../../../contract';
-import { CHOICE_TOP, barChartHeight, choiceSeries, formatFixed2 } from '../../../core/answerSeries';
+import {
+  BAR_ROW_HEIGHT,
+  CHOICE_TOP,
+  barChartHeight,
+  choiceSeries,
+  formatFixed2,
+} from '../../../core/answerSeries';
 import type { ChoiceBar } from '../../../core/answerSeries';
 import { useElementWidth } from '../useElementWidth';
 import { CHART, clip, labelColumnWidth, probabilityTick, probabilityTicks } from './chartTheme';
-import { barWithValue, plainTick } from './chartParts';
+import { ProbabilityAxis, barWithValue, plainTick } from './chartParts';
 import { Confidence } from './Confidence';
 import { ProbabilityTable } from './ProbabilityTable';
 
@@ -22,6 +28,7 @@ export interface ChoiceCardProps {
 }
 
 const TABLE_COLUMNS = ['Option', 'Probability', 'Description'] as const;
+const MARGIN = { top: 2, right: 40, bottom: 2, left: 4 };
 
 /** The chart and its text equivalent for one choice answer. */
 export function ChoiceCard({ name, answer, criteria, probabilityMax = 1, optionOrder }: ChoiceCardProps) {
@@ -51,7 +58,11 @@ export function ChoiceCard({ name, answer, criteria, probabilityMax = 1, optionO
       ]),
     [ranked],
   );
-  const height = barChartHeight(data.length);
+  // Past the top 20 the chart scrolls in its card; its axis is drawn apart, under it, to stay in view.
+  const scrolling = data.length > CHOICE_TOP;
+  const height = scrolling
+    ? data.length * BAR_ROW_HEIGHT + MARGIN.top + MARGIN.bottom
+    : barChartHeight(data.length);
   const chosen = series.all.find((b) => b.chosen);
   // A comparison shows one card per column for the same question: the id must be unique per card, not per name.
   const tableId = `answers-${useId()}-table`;
@@ -74,7 +85,7 @@ export function ChoiceCard({ name, answer, criteria, probabilityMax = 1, optionO
       )}
       <div
         ref={ref}
-        className={`answer-chart${series.shown.length > CHOICE_TOP ? ' answer-chart--scroll' : ''}`}
+        className={`answer-chart${scrolling ? ' answer-chart--scroll' : ''}`}
         aria-hidden="true"
         data-testid="answers.chart"
       >
@@ -83,7 +94,7 @@ export function ChoiceCard({ name, answer, criteria, probabilityMax = 1, optionO
           width={width}
           height={height}
           data={data}
-          margin={{ top: 2, right: 40, bottom: 2, left: 4 }}
+          margin={MARGIN}
           barCategoryGap={3}
           accessibilityLayer={false}
         >
@@ -95,8 +106,16 @@ export function ChoiceCard({ name, answer, criteria, probabilityMax = 1, optionO
             tickFormatter={probabilityTick}
             tick={{ fontSize: CHART.fontSize, fill: CHART.axis }}
             allowDataOverflow
+            hide={scrolling}
           />
-          <YAxis type="category" dataKey="label" width={labelWidth} interval={0} tick={LABEL_TICK} />
+          <YAxis
+            type="category"
+            dataKey="label"
+            width={labelWidth}
+            interval={0}
+            tick={LABEL_TICK}
+            tickLine={false}
+          />
           <Tooltip
             cursor={{ fill: 'rgba(35, 87, 198, 0.06)' }}
             content={<ChoiceTooltip />}
@@ -105,6 +124,14 @@ export function ChoiceCard({ name, answer, criteria, probabilityMax = 1, optionO
           <Bar dataKey="probability" isAnimationActive={false} shape={barWithValue} />
         </BarChart>
       </div>
+      {scrolling && (
+        <ProbabilityAxis
+          width={width}
+          left={MARGIN.left + labelWidth}
+          right={MARGIN.right}
+          max={probabilityMax}
+        />
+      )}
       {series.all.length > CHOICE_TOP && (
         <button
           type="button"

@@ -2,7 +2,7 @@
 // that measuring is most of the render, and these labels are clipped to a known width anyway.
 import type { ReactNode } from 'react';
 import { formatFixed2 } from '../../../core/answerSeries';
-import { CHART } from './chartTheme';
+import { CHART, probabilityTick, probabilityTicks } from './chartTheme';
 
 interface TickProps {
   x: number | string;
@@ -55,5 +55,34 @@ export function barWithValue(props: BarShapeProps): ReactNode {
         </text>
       )}
     </g>
+  );
+}
+
+export interface ProbabilityAxisProps {
+  /** Width of the chart it belongs to, and where that chart's plot area starts and ends (its margins). */
+  width: number;
+  left: number;
+  right: number;
+  max: number;
+}
+
+/** A probability axis drawn on its own, under a chart that scrolls, so the scale stays in view. */
+export function ProbabilityAxis({ width, left, right, max }: ProbabilityAxisProps) {
+  const plot = Math.max(0, width - left - right);
+  return (
+    <svg width={width} height={22} className="probability-axis" aria-hidden="true" data-testid="answers.axis">
+      <line x1={left} x2={left + plot} y1={0.5} y2={0.5} stroke={CHART.axis} />
+      {probabilityTicks(max).map((t) => {
+        const x = left + (max > 0 ? t / max : 0) * plot;
+        return (
+          <g key={t}>
+            <line x1={x} x2={x} y1={0} y2={5} stroke={CHART.axis} />
+            <text x={x} y={17} textAnchor="middle" fontSize={CHART.fontSize} fill={CHART.axis}>
+              {probabilityTick(t)}
+            </text>
+          </g>
+        );
+      })}
+    </svg>
   );
 }
