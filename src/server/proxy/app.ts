@@ -1,4 +1,5 @@
 // The proxy's routes: the target list, and each target's evaluate and models routes. Nothing else answers under /api.
+import type { HttpBindings } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { MODELS_PATH } from '../../contract';
@@ -10,6 +11,7 @@ import { checkWorkbenchHeader, WORKBENCH_HEADER } from './security';
 import type { HostPolicy } from './security';
 import { targetInfo } from './targets';
 import type { ProxyTarget } from './targets';
+import { Cancellation } from './transport';
 
 export interface ProxyAppOptions {
   targets: readonly ProxyTarget[];
@@ -30,11 +32,24 @@ export type ProxyErrorType =
   | 'bad_gateway'
   | 'gateway_timeout';
 
+/** Headers of every JSON answer the proxy makes itself. */
+const API_HEADERS = {
+  'content-type': 'application/json',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+} as const;
+
 /** An answer the proxy makes itself: JSON, one sentence, never cached. */
-export function proxyError(status: number, errorType: ProxyErrorType, message: string, headers?: HeadersInit): Response {
-  const response = Response.json({ detail: { error_type: errorType, message } }, { status, headers });
-  response.headers.set('cache-control', 'no-store');
-  return response;
+export function proxyError(
+  status: number,
+  errorType: ProxyErrorType,
+  message: string,
+  headers?: Record<string, string>,
+): Response {
+  return new Response(JSON.stringify({ detail: { error_type: errorType, message } }), {
+    status,
+    headers: { ...API_HEADERS, ...headers },
+  });
 }
 
 /**
@@ -73,6 +88,21 @@ export function redactBody(body: Buffer<ArrayBuffer>, secrets: readonly string[]
   return Buffer.from(text, 'utf8');
 }
 
+/**
+ * Calls `onLeave` if the browser's connection closes before the answer is sent; returns the function that stops
+ * watching. Over Node it listens on the response's socket (no AbortSignal to create); elsewhere on the request signal.
+ */
+function whenBrowserLeaves(c: Context, onLeave: () => void): () => void {
+  const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
+  if (outgoing) {
+    outgoing.once('close', onLeave);
+    return () => outgoing.off('close', onLeave);
+  }
+  const signal = c.req.raw.signal;
+  signal.addEventListener('abort', onLeave, { once: true });
+  return () => signal.removeEventListener('abort', onLeave);
+}
+
 const formatBytes = (n: number): string =>
   n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MiB` : `${Math.round(n / 1024)} KiB`;
 
@@ -96,11 +126,8 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
     await next();
   });
 
-  app.get('/api/targets', () => {
-    const response = Response.json({ targets: infos });
-    response.headers.set('cache-control', 'no-store');
-    return response;
-  });
+  const targetList = JSON.stringify({ targets: infos });
+  app.get('/api/targets', () => new Response(targetList, { headers: API_HEADERS }));
 
   const relay = async (c: Context, route: 'evaluate' | 'models'): Promise<Response> => {
     const id = c.req.param('id') ?? '';
@@ -121,15 +148,21 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
     }
     const path = route === 'evaluate' ? target.evaluatePath : MODELS_PATH;
     const method = route === 'evaluate' ? 'POST' : 'GET';
-    const outcome = await forward(target, {
-      method,
-      path,
-      headers: upstreamHeaders(c.req.raw.headers, target),
-      body,
-      timeoutMs: upstreamTimeoutMs,
-      signal: c.req.raw.signal,
-    });
-    return answer(target, `${method} ${path}`, outcome);
+    const cancellation = new Cancellation();
+    const stopWhenBrowserLeaves = whenBrowserLeaves(c, () => cancellation.cancel());
+    try {
+      const outcome = await forward(target, {
+        method,
+        path,
+        headers: upstreamHeaders(c.req.raw.headers, target),
+        body,
+        timeoutMs: upstreamTimeoutMs,
+        cancellation,
+      });
+      return answer(target, `${method} ${path}`, outcome);
+    } finally {
+      stopWhenBrowserLeaves();
+    }
   };
 
   const answer = (target: ProxyTarget, what: string, outcome: ForwardOutcome): Response => {
@@ -138,6 +171,7 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
       case 'response': {
         const headers = browserHeaders(outcome.headers);
         headers['cache-control'] = 'no-store';
+        headers['x-content-type-options'] = 'nosniff';
         for (const [name, value] of Object.entries(headers)) {
           if (secrets.some((s) => s !== '' && value.includes(s))) headers[name] = REDACTED;
         }

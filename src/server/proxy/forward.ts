@@ -2,6 +2,7 @@
 // passed back with only the headers the workbench reads.
 import { joinUrl } from '../../client/target';
 import type { ProxyTarget } from './targets';
+import type { Cancellation } from './transport';
 
 /** Browser headers that reach the upstream; everything else (Authorization, Cookie, hop-by-hop...) stays behind. */
 export const FORWARDED_REQUEST_HEADERS = ['content-type', 'accept', 'x-retry-count'] as const;
@@ -45,13 +46,17 @@ export interface ForwardInit {
   headers: Record<string, string>;
   body?: Buffer<ArrayBuffer>;
   timeoutMs: number;
-  /** Aborts when the browser goes away: the upstream call stops too. */
-  signal?: AbortSignal;
+  /** Cancelled when the browser goes away: the upstream call stops too. */
+  cancellation: Cancellation;
 }
+
+const NONE = new Set<string>();
 
 /** Header names a `Connection: a, b` value marks as hop-by-hop for this one connection. */
 function connectionTokens(value: string | null | undefined): Set<string> {
-  return new Set(value ? value.split(',').map((t) => t.trim().toLowerCase()) : []);
+  // The usual values name no header; skip the split for them.
+  if (!value || value === 'keep-alive' || value === 'close') return NONE;
+  return new Set(value.split(',').map((t) => t.trim().toLowerCase()));
 }
 
 /** The headers sent upstream: the allowed browser headers, then the target's credential. */
@@ -90,21 +95,15 @@ function networkDetail(error: unknown): string {
 
 /** Sends one request to the target; never throws. The timeout covers the whole answer, body included. */
 export async function forward(target: ProxyTarget, init: ForwardInit): Promise<ForwardOutcome> {
-  const controller = new AbortController();
+  const { cancellation } = init;
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    controller.abort();
+    cancellation.cancel();
   }, init.timeoutMs);
-  const onCancel = (): void => controller.abort();
-  init.signal?.addEventListener('abort', onCancel, { once: true });
-  // NOTE: racing the abort also ends the wait on a transport that ignores the signal.
-  let onAbort: () => void = () => {};
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(new Error('aborted'));
-    controller.signal.addEventListener('abort', onAbort, { once: true });
-  });
-  aborted.catch(() => {});
+  // NOTE: racing the cancel also ends the wait on a transport that ignores it.
+  const cancelled = new Promise<never>((_, reject) => cancellation.onCancel(() => reject(new Error('cancelled'))));
+  cancelled.catch(() => {});
   try {
     const answer = await Promise.race([
       target.transport({
@@ -112,9 +111,9 @@ export async function forward(target: ProxyTarget, init: ForwardInit): Promise<F
         url: joinUrl(target.baseUrl, init.path),
         headers: init.headers,
         body: init.body,
-        signal: controller.signal,
+        cancellation,
       }),
-      aborted,
+      cancelled,
     ]);
     // A redirect would carry the credential to wherever Location points: it is reported, never followed.
     if (answer.status >= 300 && answer.status < 400) {
@@ -123,11 +122,9 @@ export async function forward(target: ProxyTarget, init: ForwardInit): Promise<F
     return { type: 'response', status: answer.status, headers: answer.headers, body: answer.body };
   } catch (error) {
     if (timedOut) return { type: 'timeout', timeoutMs: init.timeoutMs };
-    if (init.signal?.aborted) return { type: 'cancelled' };
+    if (cancellation.cancelled) return { type: 'cancelled' };
     return { type: 'unreachable', detail: networkDetail(error) };
   } finally {
     clearTimeout(timer);
-    init.signal?.removeEventListener('abort', onCancel);
-    controller.signal.removeEventListener('abort', onAbort);
   }
 }

@@ -51,6 +51,7 @@ export function allowedHostValues(served: ServedAddress): Set<string> {
 /** Decides Host and Origin against the served address; caches the allowed set per address. */
 export class HostPolicy {
   private cacheKey = '';
+  private cachedFor: ServedAddress | null = null;
   private cache = new Set<string>();
 
   /** `served` is read on every request: the port is known only once the server listens. */
@@ -60,11 +61,14 @@ export class HostPolicy {
   allowed(): Set<string> {
     const served = this.served();
     if (!served) return new Set();
+    // The same address object comes back on every request of a running server: compare it first, cheaply.
+    if (served === this.cachedFor) return this.cache;
     const key = `${served.hostnames.join(',')}|${served.port}`;
     if (key !== this.cacheKey) {
       this.cache = allowedHostValues(served);
       this.cacheKey = key;
     }
+    this.cachedFor = served;
     return this.cache;
   }
 

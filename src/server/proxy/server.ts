@@ -33,7 +33,10 @@ export function createWorkbenchApp(options: { proxy: WorkbenchProxy; distDir: st
     const refusal = hostPolicy.checkHost(c.req.header('host'));
     if (refusal) return proxyError(refusal.status, 'forbidden', refusal.message);
     await next();
-    for (const [name, value] of Object.entries(PAGE_HEADERS)) c.res.headers.set(name, value);
+    // /api answers are JSON with their own headers; setting these there would cost every proxied call a Headers copy.
+    if (!c.req.path.startsWith('/api/')) {
+      for (const [name, value] of Object.entries(PAGE_HEADERS)) c.res.headers.set(name, value);
+    }
   });
   app.route('/', options.proxy.app);
   app.use(

@@ -4,6 +4,29 @@ import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
+/**
+ * Ends a call early: the proxy's timeout, or the browser going away. A plain listener list, because creating an
+ * AbortController costs about 10 µs in Node 20 and the proxy would need one or two per call.
+ */
+export class Cancellation {
+  #listeners: (() => void)[] = [];
+  #cancelled = false;
+
+  get cancelled(): boolean {
+    return this.#cancelled;
+  }
+  /** Runs `listener` on cancel (at once if already cancelled). */
+  onCancel(listener: () => void): void {
+    if (this.#cancelled) listener();
+    else this.#listeners.push(listener);
+  }
+  cancel(): void {
+    if (this.#cancelled) return;
+    this.#cancelled = true;
+    for (const listener of this.#listeners.splice(0)) listener();
+  }
+}
+
 /** One call to an upstream, as the proxy builds it: the URL comes from configuration, never from the browser. */
 export interface UpstreamCall {
   method: 'GET' | 'POST';
@@ -11,8 +34,8 @@ export interface UpstreamCall {
   /** Lower-case names. */
   headers: Record<string, string>;
   body?: Buffer<ArrayBuffer>;
-  /** Aborts on the proxy's timeout and when the browser goes away. */
-  signal: AbortSignal;
+  /** Cancelled on the proxy's timeout and when the browser goes away. */
+  cancellation: Cancellation;
 }
 
 /** An upstream's whole answer. Header names are lower-case; repeated headers are joined with ", ". */
@@ -38,17 +61,21 @@ const flatten = (headers: IncomingHttpHeaders): Record<string, string> => {
   return out;
 };
 
-/** Calls a service over the network with pooled keep-alive connections; never follows a redirect. */
-export const networkTransport: Transport = (call) =>
-  new Promise((resolve, reject) => {
+// Connection errors of a pooled socket that the server closed while it sat idle: the request never reached it.
+const STALE_SOCKET = new Set(['ECONNRESET', 'EPIPE']);
+
+function send(call: UpstreamCall, retryOnStaleSocket: boolean): Promise<UpstreamAnswer> {
+  return new Promise((resolve, reject) => {
     const url = new URL(call.url);
     const secure = url.protocol === 'https:';
     const headers: Record<string, string | number> = { ...call.headers };
     if (call.body) headers['content-length'] = call.body.byteLength;
+    let answered = false;
     const req = (secure ? httpsRequest : httpRequest)(
       url,
-      { method: call.method, headers, agent: secure ? httpsAgent : httpAgent, signal: call.signal },
+      { method: call.method, headers, agent: secure ? httpsAgent : httpAgent },
       (res) => {
+        answered = true;
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
@@ -58,9 +85,20 @@ export const networkTransport: Transport = (call) =>
         res.on('error', reject);
       },
     );
-    req.on('error', reject);
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      // Node's documented keep-alive race: a reused socket closed by the server just as it was picked. One retry on
+      // a fresh socket; anything else (or a second failure) is the caller's to report.
+      if (retryOnStaleSocket && req.reusedSocket && !answered && !call.cancellation.cancelled && STALE_SOCKET.has(error.code ?? '')) {
+        send(call, false).then(resolve, reject);
+      } else reject(error);
+    });
+    call.cancellation.onCancel(() => req.destroy(new Error('The call was cancelled.')));
     req.end(call.body);
   });
+}
+
+/** Calls a service over the network with pooled keep-alive connections; never follows a redirect. */
+export const networkTransport: Transport = (call) => send(call, true);
 
 /**
  * A Request for an in-process Hono app, without the cost of undici's (a body stream and a followed signal per call,
@@ -70,17 +108,28 @@ class InProcessRequest {
   readonly url: string;
   readonly method: string;
   readonly headers: Headers;
-  readonly signal: AbortSignal;
   #body: Buffer<ArrayBuffer> | null;
   #used = false;
+  #cancellation: Cancellation;
+  #signal: AbortSignal | undefined;
 
   constructor(call: UpstreamCall) {
     this.url = call.url;
     this.method = call.method;
     this.headers = new Headers(call.headers);
     if (call.body) this.headers.set('content-length', String(call.body.byteLength));
-    this.signal = call.signal;
     this.#body = call.body ?? null;
+    this.#cancellation = call.cancellation;
+  }
+
+  /** Made on first use: the reference reads it only to end a held (fault-injected) answer early. */
+  get signal(): AbortSignal {
+    if (!this.#signal) {
+      const controller = new AbortController();
+      this.#cancellation.onCancel(() => controller.abort());
+      this.#signal = controller.signal;
+    }
+    return this.#signal;
   }
 
   #take(): Promise<Buffer<ArrayBuffer>> {
