@@ -230,3 +230,35 @@ describe('responses', () => {
     await upstreamClosed;
   });
 });
+
+describe('pooled connections', () => {
+  it('retries once on a fresh socket when a reused keep-alive socket is reset before any answer', async () => {
+    const perSocket = new Map<unknown, number>();
+    const { upstream, wb } = await setUp(
+      (req, res) => {
+        const socket = res.socket!;
+        const n = (perSocket.get(socket) ?? 0) + 1;
+        perSocket.set(socket, n);
+        // The keep-alive race: the server drops a pooled connection just as the proxy reuses it.
+        if (n === 2) return void socket.destroy();
+        okJson(req, res);
+      },
+      (u) => ({ EVAL_BASE_URL: u.url, EVAL_API_KEY: 'k' }),
+    );
+    const get = () => rawRequest(wb.url, { path: '/api/targets/direct/v1/models', headers: pageHeaders(wb.hostHeader) });
+    expect((await get()).status).toBe(200);
+    expect((await get()).status).toBe(200);
+    expect(upstream.seen).toHaveLength(3);
+  });
+
+  it('does not retry a reset on a fresh socket: the browser gets 502 and decides', async () => {
+    const { upstream, wb } = await setUp(
+      (_req, res) => void res.socket!.destroy(),
+      (u) => ({ EVAL_BASE_URL: u.url, EVAL_API_KEY: 'k' }),
+    );
+    const res = await rawRequest(wb.url, { path: '/api/targets/direct/v1/models', headers: pageHeaders(wb.hostHeader) });
+    expect(res.status).toBe(502);
+    expect(JSON.parse(res.body).detail.message).toContain('ECONNRESET');
+    expect(upstream.seen).toHaveLength(1);
+  });
+});
