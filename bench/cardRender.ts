@@ -1,5 +1,6 @@
 // Bench section "cardRender": a 255-option choice card rendered in Chromium (the app's own build of the card), first
-// with its top 20 bars and then with all 255 after "show all". Target: under 50 ms each (median after warm-up).
+// with its top 20 bars and its 255-row table, then after "show all" (all 255 options in a scrolling chart). Target:
+// under 50 ms each (median after warm-up).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -84,17 +85,22 @@ export async function run(): Promise<SectionResult> {
         [WARMUP, ROUNDS] as const,
       );
       const bars = samples[0]?.bars ?? 0;
+      const options = samples[0]?.options ?? 0;
       const initial = samples.map((s) => s.initial);
       const showAll = samples.map((s) => s.showAll);
       const rows = [
         { render: 'card, top 20 bars + 255-row table', 'median ms': median(initial), 'p90 ms': p90(initial) },
-        { render: `show all (${bars} bars)`, 'median ms': median(showAll), 'p90 ms': p90(showAll) },
+        {
+          render: `show all (${options} options, ${bars} bars drawn around the window)`,
+          'median ms': median(showAll),
+          'p90 ms': p90(showAll),
+        },
       ];
       printTable(
         `cardRender: a 255-option choice card in Chromium, ${ROUNDS} rounds after ${WARMUP} warm-up (target < ${TARGET_MS} ms)`,
         rows,
       );
-      const ok = median(initial) < TARGET_MS && median(showAll) < TARGET_MS && bars === 255;
+      const ok = median(initial) < TARGET_MS && median(showAll) < TARGET_MS && options === 255;
       return {
         section: 'cardRender',
         ok,

@@ -7,6 +7,7 @@ import { ChoiceCard } from '../../src/app/components/answers/ChoiceCard';
 import '../../src/app/styles/base.css';
 import '../../src/app/components/answers/answers.css';
 import type { ChoiceAnswer } from '../../src/contract';
+import { BAR_ROW_HEIGHT } from '../../src/core/answerSeries';
 
 /** 255 labels with a spread of probabilities (a few zeros, one clear winner), like a large taxonomy's answer. */
 function bigAnswer(): ChoiceAnswer {
@@ -26,6 +27,8 @@ interface Sample {
   initial: number;
   showAll: number;
   bars: number;
+  /** Options the scrolling chart holds (its scroll height in rows). */
+  options: number;
 }
 
 /** One render of a fresh card (top 20 drawn), then "show all" (255 drawn), each through style and layout. */
@@ -43,9 +46,11 @@ function sample(stage: HTMLElement, answer: ChoiceAnswer): Sample {
   void host.getBoundingClientRect().height;
   const t3 = performance.now();
   const bars = host.querySelectorAll('.recharts-bar-rectangle').length;
+  const rows = host.querySelector<HTMLElement>('.answer-chart__rows');
+  const options = rows ? Math.round(parseFloat(rows.style.height) / BAR_ROW_HEIGHT) : 0;
   root.unmount();
   host.remove();
-  return { initial: t1 - t0, showAll: t3 - t2, bars };
+  return { initial: t1 - t0, showAll: t3 - t2, bars, options };
 }
 
 declare global {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen, within } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AnswerCard } from '../../src/app/components/answers';
 import { CHART } from '../../src/app/components/answers/chartTheme';
@@ -75,12 +75,32 @@ describe('choice card', () => {
     expect(toggle).toHaveTextContent('Show the top 20');
     const chart = within(card).getByTestId('answers.chart');
     expect(chart).toHaveClass('answer-chart--scroll');
-    const svg = chart.querySelector('svg.recharts-surface')!;
-    expect(Number(svg.getAttribute('height'))).toBeGreaterThanOrEqual(255 * BAR_ROW_HEIGHT);
-    // Zero-probability bars have no width but are still laid out: every label is on the axis.
-    expect(
-      chart.querySelectorAll('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value'),
-    ).toHaveLength(255);
+    // The scroll height is that of all 255 rows; the scale is drawn once, under the window.
+    const rows = chart.querySelector<HTMLElement>('.answer-chart__rows')!;
+    expect(rows.style.height).toBe(`${255 * BAR_ROW_HEIGHT}px`);
+    expect(within(card).getByTestId('answers.axis')).toBeInTheDocument();
+    const drawnLabels = (): string[] =>
+      [...chart.querySelectorAll('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value')].map(
+        (t) =>
+          [...t.childNodes]
+            .filter((n) => n.nodeType === Node.TEXT_NODE)
+            .map((n) => n.textContent)
+            .join(''),
+      );
+    // Only the blocks in and next to the window are drawn, most probable first.
+    expect(drawnLabels()[0]).toBe('category_200');
+    expect(drawnLabels().length).toBeGreaterThanOrEqual(20);
+    expect(drawnLabels().length).toBeLessThan(255);
+    // Scrolled to the end, the last options are drawn, zero-probability ones included.
+    act(() => {
+      chart.scrollTop = 255 * BAR_ROW_HEIGHT;
+      chart.dispatchEvent(new Event('scroll'));
+    });
+    expect(drawnLabels()).toContain('category_254');
+    const top = [...chart.querySelectorAll<HTMLElement>('.answer-chart__block')].map((b) =>
+      parseFloat(b.style.top),
+    );
+    expect(Math.max(...top)).toBe(240 * BAR_ROW_HEIGHT);
   });
 
   it('rounds to two decimals for display, never showing raw floats', () => {

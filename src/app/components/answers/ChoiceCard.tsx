@@ -1,5 +1,6 @@
 // A choice answer: every option as a horizontal bar, most probable first, the chosen label highlighted.
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
+import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ChoiceAnswer } from '../../../contract';
 import {
@@ -60,9 +61,7 @@ export function ChoiceCard({ name, answer, criteria, probabilityMax = 1, optionO
   );
   // Past the top 20 the chart scrolls in its card; its axis is drawn apart, under it, to stay in view.
   const scrolling = data.length > CHOICE_TOP;
-  const height = scrolling
-    ? data.length * BAR_ROW_HEIGHT + MARGIN.top + MARGIN.bottom
-    : barChartHeight(data.length);
+  const height = barChartHeight(data.length);
   const chosen = series.all.find((b) => b.chosen);
   // A comparison shows one card per column for the same question: the id must be unique per card, not per name.
   const tableId = `answers-${useId()}-table`;
@@ -83,55 +82,21 @@ export function ChoiceCard({ name, answer, criteria, probabilityMax = 1, optionO
           in criteria order.
         </p>
       )}
-      <div
-        ref={ref}
-        className={`answer-chart${scrolling ? ' answer-chart--scroll' : ''}`}
-        aria-hidden="true"
-        data-testid="answers.chart"
-      >
-        <BarChart
-          layout="vertical"
-          width={width}
-          height={height}
-          data={data}
-          margin={MARGIN}
-          barCategoryGap={3}
-          accessibilityLayer={false}
-        >
-          <CartesianGrid horizontal={false} stroke={CHART.grid} />
-          <XAxis
-            type="number"
-            domain={[0, probabilityMax]}
-            ticks={probabilityTicks(probabilityMax)}
-            tickFormatter={probabilityTick}
-            tick={{ fontSize: CHART.fontSize, fill: CHART.axis }}
-            allowDataOverflow
-            hide={scrolling}
-          />
-          <YAxis
-            type="category"
-            dataKey="label"
-            width={labelWidth}
-            interval={0}
-            tick={LABEL_TICK}
-            tickLine={false}
-          />
-          <Tooltip
-            cursor={{ fill: 'rgba(35, 87, 198, 0.06)' }}
-            content={<ChoiceTooltip />}
-            isAnimationActive={false}
-          />
-          <Bar dataKey="probability" isAnimationActive={false} shape={barWithValue} />
-        </BarChart>
+      <div ref={ref} className="answer-chart-frame">
+        {scrolling ? (
+          <ScrollingBars data={data} width={width} labelWidth={labelWidth} probabilityMax={probabilityMax} />
+        ) : (
+          <div className="answer-chart" aria-hidden="true" data-testid="answers.chart">
+            <ChoiceBars
+              data={data}
+              width={width}
+              height={height}
+              labelWidth={labelWidth}
+              probabilityMax={probabilityMax}
+            />
+          </div>
+        )}
       </div>
-      {scrolling && (
-        <ProbabilityAxis
-          width={width}
-          left={MARGIN.left + labelWidth}
-          right={MARGIN.right}
-          max={probabilityMax}
-        />
-      )}
       {series.all.length > CHOICE_TOP && (
         <button
           type="button"
@@ -158,6 +123,126 @@ const LABEL_TICK = plainTick(
   (v) => clip(String(v)),
   (v) => String(v),
 );
+
+type BarDatum = ChoiceBar & { fill: string };
+
+interface ChoiceBarsProps {
+  data: readonly BarDatum[];
+  width: number;
+  height: number;
+  labelWidth: number;
+  probabilityMax: number;
+  /** Leave out the probability axis (a scrolling chart draws it once, apart). */
+  noAxis?: boolean;
+}
+
+/** One horizontal bar chart of options. */
+function ChoiceBars({ data, width, height, labelWidth, probabilityMax, noAxis = false }: ChoiceBarsProps) {
+  return (
+    <BarChart
+      layout="vertical"
+      width={width}
+      height={height}
+      data={data as BarDatum[]}
+      margin={noAxis ? { ...MARGIN, top: 0, bottom: 0 } : MARGIN}
+      barCategoryGap={3}
+      accessibilityLayer={false}
+    >
+      <CartesianGrid horizontal={false} stroke={CHART.grid} />
+      <XAxis
+        type="number"
+        domain={[0, probabilityMax]}
+        ticks={probabilityTicks(probabilityMax)}
+        tickFormatter={probabilityTick}
+        tick={{ fontSize: CHART.fontSize, fill: CHART.axis }}
+        allowDataOverflow
+        hide={noAxis}
+      />
+      <YAxis
+        type="category"
+        dataKey="label"
+        width={labelWidth}
+        interval={0}
+        tick={LABEL_TICK}
+        tickLine={false}
+      />
+      <Tooltip
+        cursor={{ fill: 'rgba(35, 87, 198, 0.06)' }}
+        content={<ChoiceTooltip />}
+        isAnimationActive={false}
+      />
+      <Bar dataKey="probability" isAnimationActive={false} shape={barWithValue} />
+    </BarChart>
+  );
+}
+
+/** Bars per block of a scrolling chart: one block is about one screen of the card. */
+const BLOCK = 20;
+/** Height of the scrolling chart's window (matches .answer-chart--scroll's max-height). */
+const WINDOW = 460;
+
+/**
+ * Every option in a scrolling window: the bars are drawn in blocks of 20 and only the blocks in or next to the window
+ * exist, so 255 options cost about as much as 60. The total height is that of all the rows, so the scrollbar tells
+ * where the user is.
+ */
+function ScrollingBars({
+  data,
+  width,
+  labelWidth,
+  probabilityMax,
+}: Omit<ChoiceBarsProps, 'height' | 'noAxis'>) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const blocks = Math.ceil(data.length / BLOCK);
+  const rowsIn = (i: number): number => Math.min(BLOCK, data.length - i * BLOCK);
+  const virtualizer = useVirtualizer({
+    count: blocks,
+    getScrollElement: () => scroller.current,
+    estimateSize: (i) => rowsIn(i) * BAR_ROW_HEIGHT,
+    overscan: 1,
+    initialRect: { width, height: WINDOW },
+    // A window not laid out yet (a hidden pane) measures 0: draw it as if it showed, so there is never a blank chart.
+    observeElementRect: (instance, onRect) =>
+      observeElementRect(instance, (rect) =>
+        onRect(rect.height > 0 ? rect : { width: rect.width, height: WINDOW }),
+      ),
+  });
+  return (
+    <>
+      <div
+        ref={scroller}
+        className="answer-chart answer-chart--scroll"
+        aria-hidden="true"
+        data-testid="answers.chart"
+      >
+        <div className="answer-chart__rows" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((block) => (
+            <div
+              key={block.key}
+              className="answer-chart__block"
+              style={{ top: block.start, height: block.size }}
+            >
+              <ChoiceBars
+                data={data.slice(block.index * BLOCK, block.index * BLOCK + rowsIn(block.index))}
+                width={width}
+                height={block.size}
+                labelWidth={labelWidth}
+                probabilityMax={probabilityMax}
+                noAxis
+              />
+            </div>
+          ))}
+        </div>
+      </div>
+      <ProbabilityAxis
+        width={width}
+        left={MARGIN.left + labelWidth}
+        right={MARGIN.right}
+        max={probabilityMax}
+      />
+    </>
+  );
+}
 
 interface TooltipProps {
   active?: boolean;
