@@ -171,7 +171,8 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
           </Group>
           <ProblemsPanel
             problems={checked.problems}
-            refused={refused}
+            // The refusal stands while its reason does; fixing the errors clears it.
+            refused={refused && checked.blocked}
             canSendAnyway={checked.draft.body !== null}
             onSendAnyway={() => run(true)}
             onReveal={onRevealProblem}
