@@ -46,7 +46,10 @@ function cpuMs(pid: number | undefined): number | null {
 }
 
 /** Starts a bench server and finds its PID, for CPU accounting. */
-async function startServer(name: string, env?: Record<string, string>): Promise<ChildServer & { pid?: number }> {
+async function startServer(
+  name: string,
+  env?: Record<string, string>,
+): Promise<ChildServer & { pid?: number }> {
   const before = new Set(childPids());
   const child = await startChildServer(server(name), env);
   return { ...child, pid: childPids().find((pid) => !before.has(pid)) };
@@ -79,7 +82,8 @@ interface Run {
 function combine(runs: Run[]): Figures {
   const requests = runs.reduce((s, r) => s + r.result.requests, 0);
   const seconds = runs.reduce((s, r) => s + r.result.durationS, 0);
-  const mean = (f: (r: LoadResult) => number): number => runs.reduce((s, r) => s + f(r.result), 0) / runs.length;
+  const mean = (f: (r: LoadResult) => number): number =>
+    runs.reduce((s, r) => s + f(r.result), 0) / runs.length;
   const perRequest = (f: (r: Run) => number | null): number | null =>
     runs.every((r) => f(r) !== null) ? (runs.reduce((s, r) => s + f(r)!, 0) * 1000) / requests : null;
   return {
@@ -108,7 +112,11 @@ export async function run(): Promise<SectionResult> {
     const json = { 'content-type': 'application/json' };
     const viaProxy = { ...json, 'x-workbench-request': '1' };
     const routes: Route[] = [
-      { name: 'direct', url: `${reference.url}/v1/evaluate`, headers: { ...json, authorization: 'Bearer local-dev-key' } },
+      {
+        name: 'direct',
+        url: `${reference.url}/v1/evaluate`,
+        headers: { ...json, authorization: 'Bearer local-dev-key' },
+      },
       { name: 'proxy -> reference', url: `${proxy.url}/api/targets/direct/v1/evaluate`, headers: viaProxy },
       { name: 'proxy, in-process', url: `${proxy.url}/api/targets/local/v1/evaluate`, headers: viaProxy },
     ];
@@ -118,7 +126,14 @@ export async function run(): Promise<SectionResult> {
     );
     const runs = new Map<string, Run[]>(routes.map((r) => [r.name, []]));
     const send = (route: Route, durationS: number) =>
-      load({ url: route.url, headers: route.headers, method: 'POST', body, connections: CONNECTIONS, durationS });
+      load({
+        url: route.url,
+        headers: route.headers,
+        method: 'POST',
+        body,
+        connections: CONNECTIONS,
+        durationS,
+      });
     for (const route of routes) await send(route, WARMUP_S);
     for (let round = 0; round < ROUNDS; round++) {
       for (const route of routes) {

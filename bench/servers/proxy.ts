@@ -23,5 +23,9 @@ const env = parseServerEnv({
   REFERENCE_TPS: '1000000000000',
   REFERENCE_MAX_INFLIGHT: '1000000',
 });
-const server = await serveWorkbench({ env, distDir: dist, logger: createLogger({ secrets: ['local-dev-key'] }) });
+const server = await serveWorkbench({
+  env,
+  distDir: dist,
+  logger: createLogger({ secrets: ['local-dev-key'] }),
+});
 reportReady(server.url, () => server.close());

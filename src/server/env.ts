@@ -44,7 +44,14 @@ export const DEFAULT_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 // An HTTP header field name (RFC 9110 token).
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // Headers that must never carry a key: they mean something to every hop or to the browser.
-const FORBIDDEN_AUTH_HEADERS = new Set(['host', 'cookie', 'connection', 'content-length', 'content-type', 'transfer-encoding']);
+const FORBIDDEN_AUTH_HEADERS = new Set([
+  'host',
+  'cookie',
+  'connection',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+]);
 
 const httpUrl = (name: string) =>
   z
@@ -83,7 +90,9 @@ const EnvSchema = z.object({
     .default('Authorization'),
   EVAL_GATEWAY_EVALUATE_PATH: path('EVAL_GATEWAY_EVALUATE_PATH').default(DEFAULT_EVALUATE_PATH),
   PROXY_TIMEOUT_MS: intIn('PROXY_TIMEOUT_MS', 1, 600_000).default(DEFAULT_UPSTREAM_TIMEOUT_MS),
-  PROXY_BODY_LIMIT_BYTES: intIn('PROXY_BODY_LIMIT_BYTES', 1024, 64 * 1024 * 1024).default(DEFAULT_BODY_LIMIT_BYTES),
+  PROXY_BODY_LIMIT_BYTES: intIn('PROXY_BODY_LIMIT_BYTES', 1024, 64 * 1024 * 1024).default(
+    DEFAULT_BODY_LIMIT_BYTES,
+  ),
 });
 
 /** True for the loopback names and addresses a browser on this machine uses. */
@@ -95,7 +104,9 @@ export function isLoopbackHost(host: string): boolean {
 
 // An empty variable means "not set", as .env files and shells write it (`EVAL_API_KEY=`).
 const unsetEmpty = (env: RawEnv): RawEnv =>
-  Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === undefined || v.trim() === '' ? undefined : v]));
+  Object.fromEntries(
+    Object.entries(env).map(([k, v]) => [k, v === undefined || v.trim() === '' ? undefined : v]),
+  );
 
 /** A startup error in the environment: its message names every bad variable, never a value. */
 export class EnvError extends Error {
@@ -110,13 +121,25 @@ export function parseServerEnv(env: RawEnv): ServerEnv {
   }
   const e = parsed.data;
   const warnings: string[] = [];
-  const pair = (url: string | undefined, key: string | undefined, urlName: string, keyName: string, target: string) => {
+  const pair = (
+    url: string | undefined,
+    key: string | undefined,
+    urlName: string,
+    keyName: string,
+    target: string,
+  ) => {
     if (url && !key) warnings.push(`${urlName} is set but ${keyName} is not: the ${target} target is off.`);
     if (key && !url) warnings.push(`${keyName} is set but ${urlName} is not: the ${target} target is off.`);
     return url && key ? { baseUrl: url, apiKey: key } : undefined;
   };
   const direct = pair(e.EVAL_BASE_URL, e.EVAL_API_KEY, 'EVAL_BASE_URL', 'EVAL_API_KEY', 'direct');
-  const gateway = pair(e.EVAL_GATEWAY_URL, e.EVAL_GATEWAY_KEY, 'EVAL_GATEWAY_URL', 'EVAL_GATEWAY_KEY', 'gateway');
+  const gateway = pair(
+    e.EVAL_GATEWAY_URL,
+    e.EVAL_GATEWAY_KEY,
+    'EVAL_GATEWAY_URL',
+    'EVAL_GATEWAY_KEY',
+    'gateway',
+  );
   if (!isLoopbackHost(e.HOST)) {
     warnings.push(
       `HOST=${e.HOST}: the workbench is reachable from other machines, and anyone who can reach it can spend the configured keys.`,
@@ -159,7 +182,8 @@ export interface LoadEnvOptions {
  */
 export function loadRawEnv({ root, processEnv = process.env }: LoadEnvOptions): RawEnv {
   const named = processEnv.WORKBENCH_ENV_FILE;
-  const file = named === undefined ? resolve(root, '.env.local') : named.trim() === '' ? null : resolve(root, named);
+  const file =
+    named === undefined ? resolve(root, '.env.local') : named.trim() === '' ? null : resolve(root, named);
   const fromFile = file && existsSync(file) ? parseEnv(readFileSync(file, 'utf8')) : {};
   return { ...fromFile, ...processEnv };
 }

@@ -41,6 +41,10 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   // Configuration errors name the variable, never its value; anything else is printed as it came.
   const logger = createLogger({ secrets });
-  logger.error(error instanceof EnvError ? `Configuration error: ${error.message}` : String((error as Error)?.stack ?? error));
+  logger.error(
+    error instanceof EnvError
+      ? `Configuration error: ${error.message}`
+      : String((error as Error)?.stack ?? error),
+  );
   process.exit(1);
 });

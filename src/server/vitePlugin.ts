@@ -38,7 +38,9 @@ export function workbenchProxy(root: string): Plugin {
         logger.info('Workbench targets (through the proxy at /api):');
         describeTargets(proxy.targets).forEach((line) => logger.info(line));
         if (onlyLocal(proxy.targets)) {
-          logger.info('Add EVAL_BASE_URL and EVAL_API_KEY to .env.local and restart to add the real service.');
+          logger.info(
+            'Add EVAL_BASE_URL and EVAL_API_KEY to .env.local and restart to add the real service.',
+          );
         }
       });
     },

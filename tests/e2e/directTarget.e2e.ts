@@ -30,11 +30,15 @@ it('lists the direct target first, answers through it, and never shows its key t
   // Every byte the page sends or receives, bundle included.
   const traffic: string[] = [];
   page.on('request', (request) => {
-    traffic.push(`${request.method()} ${request.url()} ${JSON.stringify(request.headers())} ${request.postData() ?? ''}`);
+    traffic.push(
+      `${request.method()} ${request.url()} ${JSON.stringify(request.headers())} ${request.postData() ?? ''}`,
+    );
   });
   page.on('response', async (response) => {
     const body = await response.body().catch(() => Buffer.alloc(0));
-    traffic.push(`${response.status()} ${response.url()} ${JSON.stringify(await response.allHeaders())} ${body.toString('utf8')}`);
+    traffic.push(
+      `${response.status()} ${response.url()} ${JSON.stringify(await response.allHeaders())} ${body.toString('utf8')}`,
+    );
   });
 
   const workbench = new WorkbenchPage(page, server.url);

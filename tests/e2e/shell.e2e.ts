@@ -10,7 +10,9 @@ it('loads, lists the local target and its models, and shows the banner with the 
   await workbench.open();
   const { shell } = workbench;
 
-  expect(await shell.targetOptions()).toEqual([{ id: 'local', label: 'Local reference (not a language model)' }]);
+  expect(await shell.targetOptions()).toEqual([
+    { id: 'local', label: 'Local reference (not a language model)' },
+  ]);
   expect(await shell.targetKind.textContent()).toBe('local');
   expect(await shell.modelNames()).toEqual(['model-latest', 'model-preview']);
 

@@ -18,7 +18,8 @@ export const targetsQueryOptions = () =>
   });
 
 /** True when no target reaches a real service: the shell then says how to add a key. */
-export const onlyLocalTargets = (targets: readonly TargetInfo[]): boolean => targets.every((t) => t.kind === 'local');
+export const onlyLocalTargets = (targets: readonly TargetInfo[]): boolean =>
+  targets.every((t) => t.kind === 'local');
 
 /**
  * The target to use: the chosen one while it exists, else the first real service, else the local reference. The

@@ -25,12 +25,7 @@ export interface ProxyAppOptions {
 
 /** The error types of the proxy's own answers, in the reference service's body shape. */
 export type ProxyErrorType =
-  | 'forbidden'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'payload_too_large'
-  | 'bad_gateway'
-  | 'gateway_timeout';
+  'forbidden' | 'not_found' | 'method_not_allowed' | 'payload_too_large' | 'bad_gateway' | 'gateway_timeout';
 
 /** Headers of every JSON answer the proxy makes itself. */
 const API_HEADERS = {
@@ -104,7 +99,9 @@ function whenBrowserLeaves(c: Context, onLeave: () => void): () => void {
 }
 
 const formatBytes = (n: number): string =>
-  n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MiB` : `${Math.round(n / 1024)} KiB`;
+  n >= 1024 * 1024
+    ? `${(n / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MiB`
+    : `${Math.round(n / 1024)} KiB`;
 
 /** The Hono app of the proxy; mount it at the root of the workbench server. */
 export function createProxyApp(options: ProxyAppOptions): Hono {
@@ -142,7 +139,11 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
       if (read === null) {
         const limit = formatBytes(bodyLimitBytes);
         logger.warn(`[proxy] ${target.id}: refused a request body over ${limit}.`);
-        return proxyError(413, 'payload_too_large', `The request body is over the proxy's ${limit} limit; send a smaller state.`);
+        return proxyError(
+          413,
+          'payload_too_large',
+          `The request body is over the proxy's ${limit} limit; send a smaller state.`,
+        );
       }
       body = read;
     }
@@ -176,10 +177,13 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
           if (secrets.some((s) => s !== '' && value.includes(s))) headers[name] = REDACTED;
         }
         const body = redactBody(outcome.body, secrets);
-        if (body !== outcome.body) logger.warn(`[proxy] ${target.id}: the answer to ${what} held a key; it was redacted.`);
+        if (body !== outcome.body)
+          logger.warn(`[proxy] ${target.id}: the answer to ${what} held a key; it was redacted.`);
         if (outcome.status === 401 || outcome.status === 403 || outcome.status >= 500) {
           const id = outcome.headers['x-request-id'];
-          logger.warn(`[proxy] ${target.id}: ${what} -> ${outcome.status}${id ? ` (x-request-id ${id})` : ''}`);
+          logger.warn(
+            `[proxy] ${target.id}: ${what} -> ${outcome.status}${id ? ` (x-request-id ${id})` : ''}`,
+          );
         }
         return new Response(body.byteLength === 0 ? null : body, { status: outcome.status, headers });
       }
@@ -193,8 +197,13 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
         );
       }
       case 'redirect': {
-        const to = outcome.location && URL.canParse(outcome.location) ? new URL(outcome.location).host : 'another address';
-        logger.error(`[proxy] ${target.id}: ${what} was redirected (${outcome.status}) to ${to}; not followed.`);
+        const to =
+          outcome.location && URL.canParse(outcome.location)
+            ? new URL(outcome.location).host
+            : 'another address';
+        logger.error(
+          `[proxy] ${target.id}: ${what} was redirected (${outcome.status}) to ${to}; not followed.`,
+        );
         return proxyError(
           502,
           'bad_gateway',

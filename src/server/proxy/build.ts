@@ -4,7 +4,15 @@ import { join, relative } from 'node:path';
 import type { Logger } from './log';
 
 /** Files and folders whose changes change the bundle. src/server is left out: it never reaches the browser. */
-const INPUTS = ['index.html', 'vite.config.ts', 'package.json', 'package-lock.json', 'tsconfig.json', 'public', 'src'];
+const INPUTS = [
+  'index.html',
+  'vite.config.ts',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'public',
+  'src',
+];
 const SKIPPED = new Set(['src/server']);
 
 /** The newest modification time (ms) under `path`, skipping SKIPPED; 0 when nothing is there. */

@@ -102,7 +102,9 @@ export async function forward(target: ProxyTarget, init: ForwardInit): Promise<F
     cancellation.cancel();
   }, init.timeoutMs);
   // NOTE: racing the cancel also ends the wait on a transport that ignores it.
-  const cancelled = new Promise<never>((_, reject) => cancellation.onCancel(() => reject(new Error('cancelled'))));
+  const cancelled = new Promise<never>((_, reject) =>
+    cancellation.onCancel(() => reject(new Error('cancelled'))),
+  );
   cancelled.catch(() => {});
   try {
     const answer = await Promise.race([

@@ -57,4 +57,5 @@ export function describeTargets(targets: readonly TargetInfo[]): string[] {
 }
 
 /** True when the local reference is the only target: the UI and the terminal then say how to add a key. */
-export const onlyLocal = (targets: readonly TargetInfo[]): boolean => targets.every((t) => t.kind === 'local');
+export const onlyLocal = (targets: readonly TargetInfo[]): boolean =>
+  targets.every((t) => t.kind === 'local');

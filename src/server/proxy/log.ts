@@ -28,7 +28,13 @@ const consoleWrite: LogWrite = (level, line) => {
 };
 
 /** A logger that redacts `secrets` from every line before `write` (default: the console) sees it. */
-export function createLogger({ secrets, write = consoleWrite }: { secrets: readonly string[]; write?: LogWrite }): Logger {
+export function createLogger({
+  secrets,
+  write = consoleWrite,
+}: {
+  secrets: readonly string[];
+  write?: LogWrite;
+}): Logger {
   const kept = secrets.filter((s) => s !== '');
   const emit = (level: LogLevel) => (line: string) => write(level, redact(line, kept));
   return { info: emit('info'), warn: emit('warn'), error: emit('error') };

@@ -32,7 +32,8 @@ export function allowedHostValues(served: ServedAddress): Set<string> {
   for (const name of served.hostnames) {
     if (WILDCARDS.has(name)) {
       // Bound to every interface: the machine's own addresses are the served host.
-      for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) names.add(bracket(a.address));
+      for (const list of Object.values(networkInterfaces()))
+        for (const a of list ?? []) names.add(bracket(a.address));
       LOOPBACK_NAMES.forEach((n) => names.add(n));
     } else {
       names.add(bracket(name));
@@ -87,7 +88,8 @@ export class HostPolicy {
    */
   checkOrigin(origin: string | undefined, fetchSite: string | undefined): Refusal | null {
     if (origin !== undefined) {
-      const ok = origin.startsWith('http://') && this.allowed().has(origin.slice('http://'.length).toLowerCase());
+      const ok =
+        origin.startsWith('http://') && this.allowed().has(origin.slice('http://'.length).toLowerCase());
       if (!ok) return { status: 403, message: `Requests from ${origin} may not use this workbench's keys.` };
     }
     if (fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none') {
@@ -106,5 +108,8 @@ export class HostPolicy {
 export function checkWorkbenchHeader(value: string | undefined): Refusal | null {
   return value === '1'
     ? null
-    : { status: 403, message: `Every /api request must carry the header X-Workbench-Request: 1; this one did not.` };
+    : {
+        status: 403,
+        message: `Every /api request must carry the header X-Workbench-Request: 1; this one did not.`,
+      };
 }

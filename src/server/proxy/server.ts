@@ -26,7 +26,11 @@ const PAGE_HEADERS: Record<string, string> = {
 const acceptsHtml = (accept: string | undefined): boolean => (accept ?? '').includes('text/html');
 
 /** The Hono app of the whole server: Host check, the proxy under /api, then the static SPA with its fallback. */
-export function createWorkbenchApp(options: { proxy: WorkbenchProxy; distDir: string; hostPolicy: HostPolicy }): Hono {
+export function createWorkbenchApp(options: {
+  proxy: WorkbenchProxy;
+  distDir: string;
+  hostPolicy: HostPolicy;
+}): Hono {
   const { distDir, hostPolicy } = options;
   const app = new Hono();
   app.use('*', async (c, next) => {
@@ -43,7 +47,10 @@ export function createWorkbenchApp(options: { proxy: WorkbenchProxy; distDir: st
     '/assets/*',
     serveStatic({ root: distDir, onFound: (_path, c) => void c.header('Cache-Control', HASHED_ASSETS) }),
   );
-  app.use('*', serveStatic({ root: distDir, onFound: (_path, c) => void c.header('Cache-Control', 'no-cache') }));
+  app.use(
+    '*',
+    serveStatic({ root: distDir, onFound: (_path, c) => void c.header('Cache-Control', 'no-cache') }),
+  );
   // A page the SPA routes itself (a reload on a deep link) gets index.html; a missing file stays a 404.
   app.get('*', async (c, next) => {
     if (c.req.path.startsWith('/assets/') || !acceptsHtml(c.req.header('accept'))) return next();

@@ -80,7 +80,11 @@ function send(call: UpstreamCall, retryOnStaleSocket: boolean): Promise<Upstream
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
           const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-          resolve({ status: res.statusCode ?? 502, headers: flatten(res.headers), body: body as Buffer<ArrayBuffer> });
+          resolve({
+            status: res.statusCode ?? 502,
+            headers: flatten(res.headers),
+            body: body as Buffer<ArrayBuffer>,
+          });
         });
         res.on('error', reject);
       },
@@ -88,7 +92,13 @@ function send(call: UpstreamCall, retryOnStaleSocket: boolean): Promise<Upstream
     req.on('error', (error: NodeJS.ErrnoException) => {
       // Node's documented keep-alive race: a reused socket closed by the server just as it was picked. One retry on
       // a fresh socket; anything else (or a second failure) is the caller's to report.
-      if (retryOnStaleSocket && req.reusedSocket && !answered && !call.cancellation.cancelled && STALE_SOCKET.has(error.code ?? '')) {
+      if (
+        retryOnStaleSocket &&
+        req.reusedSocket &&
+        !answered &&
+        !call.cancellation.cancelled &&
+        STALE_SOCKET.has(error.code ?? '')
+      ) {
         send(call, false).then(resolve, reject);
       } else reject(error);
     });

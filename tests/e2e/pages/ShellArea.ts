@@ -33,7 +33,9 @@ export class ShellArea {
   async targetOptions(): Promise<PickerOption[]> {
     return this.targets
       .locator('option')
-      .evaluateAll((options) => options.map((o) => ({ id: (o as HTMLOptionElement).value, label: o.textContent ?? '' })));
+      .evaluateAll((options) =>
+        options.map((o) => ({ id: (o as HTMLOptionElement).value, label: o.textContent ?? '' })),
+      );
   }
 
   /** The selected target's id. */

@@ -1,5 +1,13 @@
 // Building the SPA: a build with keys in the environment holds none of them, and start rebuilds only when stale.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -50,7 +58,8 @@ describe('a build with keys in the environment', () => {
     expect(files.filter((f) => f.endsWith('.js')).length).toBeGreaterThan(0);
     for (const file of files) {
       const bytes = readFileSync(file);
-      for (const marker of Object.values(markers)) expect(bytes.includes(marker), `${file} holds ${marker}`).toBe(false);
+      for (const marker of Object.values(markers))
+        expect(bytes.includes(marker), `${file} holds ${marker}`).toBe(false);
     }
     expect(lines.join('\n')).toMatch(/Building the workbench \(a build was asked for\)/);
   });
@@ -67,7 +76,8 @@ describe('buildStaleness', () => {
     writeFileSync(join(root, 'src/server/start.ts'), 'export {}');
     writeFileSync(join(root, 'dist/index.html'), '<!doctype html>');
     const old = new Date(Date.now() - 60_000);
-    for (const f of ['index.html', 'src/app/App.tsx', 'src/server/start.ts']) utimesSync(join(root, f), old, old);
+    for (const f of ['index.html', 'src/app/App.tsx', 'src/server/start.ts'])
+      utimesSync(join(root, f), old, old);
     return root;
   };
 

@@ -3,13 +3,25 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configuredSecrets, EnvError, loadRawEnv, loadServerEnv, parseServerEnv } from '../../../src/server/env';
+import {
+  configuredSecrets,
+  EnvError,
+  loadRawEnv,
+  loadServerEnv,
+  parseServerEnv,
+} from '../../../src/server/env';
 import { targetsFromEnv } from '../../../src/server/proxy/targets';
 
 describe('parseServerEnv', () => {
   it('defaults to 127.0.0.1:5173 and the local target alone', () => {
     const env = parseServerEnv({});
-    expect(env).toMatchObject({ port: 5173, host: '127.0.0.1', direct: undefined, gateway: undefined, warnings: [] });
+    expect(env).toMatchObject({
+      port: 5173,
+      host: '127.0.0.1',
+      direct: undefined,
+      gateway: undefined,
+      warnings: [],
+    });
     expect(targetsFromEnv(env).map((t) => t.id)).toEqual(['local']);
   });
 
@@ -22,7 +34,11 @@ describe('parseServerEnv', () => {
       EVAL_GATEWAY_KEY: 'k2',
       EVAL_GATEWAY_AUTH_HEADER: 'x-api-key',
     });
-    expect(env.direct).toEqual({ baseUrl: 'https://api.example.com', apiKey: 'k1', evaluatePath: '/v1/systemone' });
+    expect(env.direct).toEqual({
+      baseUrl: 'https://api.example.com',
+      apiKey: 'k1',
+      evaluatePath: '/v1/systemone',
+    });
     expect(env.gateway).toEqual({
       baseUrl: 'https://gw.example.com/eval',
       apiKey: 'k2',
@@ -39,7 +55,10 @@ describe('parseServerEnv', () => {
   });
 
   it('shows the host of a URL that carries credentials, never the credentials', () => {
-    const env = parseServerEnv({ EVAL_BASE_URL: 'https://user:pw@api.example.com:8443/x', EVAL_API_KEY: 'k' });
+    const env = parseServerEnv({
+      EVAL_BASE_URL: 'https://user:pw@api.example.com:8443/x',
+      EVAL_API_KEY: 'k',
+    });
     const direct = targetsFromEnv(env)[0]!;
     expect(direct.host).toBe('api.example.com:8443');
     expect(direct.label).not.toContain('pw');
@@ -97,7 +116,10 @@ describe('loadRawEnv', () => {
   };
 
   it('reads .env.local, and the process variables win over it', () => {
-    const root = dirWith('.env.local', 'EVAL_BASE_URL=https://from-file.example\nEVAL_API_KEY="quoted key"\nPORT=6000\n');
+    const root = dirWith(
+      '.env.local',
+      'EVAL_BASE_URL=https://from-file.example\nEVAL_API_KEY="quoted key"\nPORT=6000\n',
+    );
     const env = loadServerEnv({ root, processEnv: { PORT: '7000' } });
     expect(env.port).toBe(7000);
     expect(env.direct).toMatchObject({ baseUrl: 'https://from-file.example', apiKey: 'quoted key' });

@@ -79,7 +79,10 @@ describe('request headers', () => {
       body: '{}',
     });
     await rawRequest(wb.url, { path: '/api/targets/direct/v1/models', headers: pageHeaders(wb.hostHeader) });
-    expect(upstream.seen.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /base/v1/systemone', 'GET /base/v1/models']);
+    expect(upstream.seen.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'POST /base/v1/systemone',
+      'GET /base/v1/models',
+    ]);
   });
 
   it('sends the gateway key raw in a custom header, and not as Authorization', async () => {
@@ -156,7 +159,10 @@ describe('responses', () => {
       },
       (u) => ({ EVAL_BASE_URL: u.url, EVAL_API_KEY: 'k' }),
     );
-    const res = await rawRequest(wb.url, { path: '/api/targets/direct/v1/models', headers: pageHeaders(wb.hostHeader) });
+    const res = await rawRequest(wb.url, {
+      path: '/api/targets/direct/v1/models',
+      headers: pageHeaders(wb.hostHeader),
+    });
     expect(res.status).toBe(200);
     expect(res.body).toBe('{"models":[]}');
     for (const name of [
@@ -179,12 +185,18 @@ describe('responses', () => {
     const key = uniqueSecret('echoed');
     const { wb } = await setUp(
       (req, res) => {
-        res.writeHead(401, { 'content-type': 'application/json', 'x-request-id': `echo ${req.headers.authorization}` });
+        res.writeHead(401, {
+          'content-type': 'application/json',
+          'x-request-id': `echo ${req.headers.authorization}`,
+        });
         res.end(JSON.stringify({ error: `The key ${req.headers.authorization} is not valid.` }));
       },
       (u) => ({ EVAL_BASE_URL: u.url, EVAL_API_KEY: key }),
     );
-    const res = await rawRequest(wb.url, { path: '/api/targets/direct/v1/models', headers: pageHeaders(wb.hostHeader) });
+    const res = await rawRequest(wb.url, {
+      path: '/api/targets/direct/v1/models',
+      headers: pageHeaders(wb.hostHeader),
+    });
     expect(res.status).toBe(401);
     expect(res.body).toBe('{"error":"The key Bearer [redacted] is not valid."}');
     expect(res.headers['x-request-id']).toBe('[redacted]');
@@ -202,7 +214,10 @@ describe('responses', () => {
       },
       (u) => ({ EVAL_BASE_URL: u.url, EVAL_API_KEY: 'k' }),
     );
-    const res = await rawRequest(wb.url, { path: '/api/targets/direct/v1/models', headers: pageHeaders(wb.hostHeader) });
+    const res = await rawRequest(wb.url, {
+      path: '/api/targets/direct/v1/models',
+      headers: pageHeaders(wb.hostHeader),
+    });
     expect(res.status).toBe(502);
     expect(JSON.parse(res.body).detail.message).toContain('redirect (301) to elsewhere.example');
     expect(upstream.seen).toHaveLength(1);
@@ -245,7 +260,8 @@ describe('pooled connections', () => {
       },
       (u) => ({ EVAL_BASE_URL: u.url, EVAL_API_KEY: 'k' }),
     );
-    const get = () => rawRequest(wb.url, { path: '/api/targets/direct/v1/models', headers: pageHeaders(wb.hostHeader) });
+    const get = () =>
+      rawRequest(wb.url, { path: '/api/targets/direct/v1/models', headers: pageHeaders(wb.hostHeader) });
     expect((await get()).status).toBe(200);
     expect((await get()).status).toBe(200);
     expect(upstream.seen).toHaveLength(3);
@@ -256,7 +272,10 @@ describe('pooled connections', () => {
       (_req, res) => void res.socket!.destroy(),
       (u) => ({ EVAL_BASE_URL: u.url, EVAL_API_KEY: 'k' }),
     );
-    const res = await rawRequest(wb.url, { path: '/api/targets/direct/v1/models', headers: pageHeaders(wb.hostHeader) });
+    const res = await rawRequest(wb.url, {
+      path: '/api/targets/direct/v1/models',
+      headers: pageHeaders(wb.hostHeader),
+    });
     expect(res.status).toBe(502);
     expect(JSON.parse(res.body).detail.message).toContain('ECONNRESET');
     expect(upstream.seen).toHaveLength(1);

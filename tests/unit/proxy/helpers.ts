@@ -16,7 +16,10 @@ import type { WorkbenchServer } from '../../../src/server/proxy/server';
 export function fakeDist(): string {
   const dir = mkdtempSync(join(tmpdir(), 'workbench-dist-'));
   mkdirSync(join(dir, 'assets'));
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Evaluate Workbench</title><div id="root"></div>');
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><title>Evaluate Workbench</title><div id="root"></div>',
+  );
   writeFileSync(join(dir, 'assets', 'index-AbC123.js'), 'console.log("app");');
   writeFileSync(join(dir, 'assets', 'index-AbC123.css'), 'body{margin:0}');
   return dir;
@@ -33,7 +36,10 @@ export interface TestWorkbench extends WorkbenchServer {
 export async function startWorkbench(vars: RawEnv = {}, distDir = fakeDist()): Promise<TestWorkbench> {
   const env = parseServerEnv({ PORT: '0', HOST: '127.0.0.1', ...vars });
   const logs: { level: LogLevel; line: string }[] = [];
-  const logger = createLogger({ secrets: configuredSecrets(env), write: (level, line) => logs.push({ level, line }) });
+  const logger = createLogger({
+    secrets: configuredSecrets(env),
+    write: (level, line) => logs.push({ level, line }),
+  });
   const server = await serveWorkbench({ env, distDir, logger });
   return { ...server, logs, hostHeader: `127.0.0.1:${server.port}` };
 }
@@ -50,17 +56,34 @@ export interface RawResponse {
  */
 export function rawRequest(
   url: string,
-  options: { method?: string; path: string; headers?: OutgoingHttpHeaders; body?: string | Buffer; chunked?: boolean },
+  options: {
+    method?: string;
+    path: string;
+    headers?: OutgoingHttpHeaders;
+    body?: string | Buffer;
+    chunked?: boolean;
+  },
 ): Promise<RawResponse> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { hostname, port, method: options.method ?? 'GET', path: options.path, headers: options.headers, agent: false },
+      {
+        hostname,
+        port,
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers: options.headers,
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
         );
         res.on('error', reject);
       },

@@ -31,11 +31,14 @@ describe('Host (DNS rebinding)', () => {
     expect(res.status).toBe(403);
   });
 
-  it.each(['localhost', '127.0.0.1', '[::1]', 'LOCALHOST'])('accepts the loopback spelling %s', async (name) => {
-    const host = `${name}:${wb.port}`;
-    const res = await getTargets({ ...pageHeaders(host), host });
-    expect(res.status).toBe(200);
-  });
+  it.each(['localhost', '127.0.0.1', '[::1]', 'LOCALHOST'])(
+    'accepts the loopback spelling %s',
+    async (name) => {
+      const host = `${name}:${wb.port}`;
+      const res = await getTargets({ ...pageHeaders(host), host });
+      expect(res.status).toBe(200);
+    },
+  );
 });
 
 describe('Origin and Sec-Fetch-Site', () => {
@@ -46,7 +49,10 @@ describe('Origin and Sec-Fetch-Site', () => {
   });
 
   it('refuses another local port as Origin (another dev server on this machine)', async () => {
-    const res = await getTargets({ ...pageHeaders(wb.hostHeader), origin: `http://127.0.0.1:${wb.port + 1}` });
+    const res = await getTargets({
+      ...pageHeaders(wb.hostHeader),
+      origin: `http://127.0.0.1:${wb.port + 1}`,
+    });
     expect(res.status).toBe(403);
   });
 
@@ -118,7 +124,10 @@ describe('routes', () => {
   });
 
   it('answers 404 naming the known targets for an unknown target', async () => {
-    const res = await rawRequest(wb.url, { path: '/api/targets/prod/v1/models', headers: pageHeaders(wb.hostHeader) });
+    const res = await rawRequest(wb.url, {
+      path: '/api/targets/prod/v1/models',
+      headers: pageHeaders(wb.hostHeader),
+    });
     expect(res.status).toBe(404);
     expect(detail(res.body).message).toContain('it has: local');
   });
@@ -135,7 +144,10 @@ describe('routes', () => {
   });
 
   it('answers 405 with Allow for a wrong method on a known route', async () => {
-    const res = await rawRequest(wb.url, { path: '/api/targets/local/v1/evaluate', headers: pageHeaders(wb.hostHeader) });
+    const res = await rawRequest(wb.url, {
+      path: '/api/targets/local/v1/evaluate',
+      headers: pageHeaders(wb.hostHeader),
+    });
     expect(res.status).toBe(405);
     expect(res.headers.allow).toBe('POST');
   });

@@ -12,10 +12,9 @@ describe('allowedHostValues', () => {
   });
 
   it('allows a named host as configured, lower-cased, with the loopback forms only when it is loopback', () => {
-    expect([...allowedHostValues({ hostnames: ['Workbench.Lan', '192.168.1.20'], port: 8080 })].sort()).toEqual([
-      '192.168.1.20:8080',
-      'workbench.lan:8080',
-    ]);
+    expect(
+      [...allowedHostValues({ hostnames: ['Workbench.Lan', '192.168.1.20'], port: 8080 })].sort(),
+    ).toEqual(['192.168.1.20:8080', 'workbench.lan:8080']);
   });
 
   it('allows the bare name on port 80, where browsers omit the port', () => {

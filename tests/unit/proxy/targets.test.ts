@@ -127,7 +127,9 @@ describe('with EVAL_BASE_URL and EVAL_API_KEY pointing at a second reference', (
     const host = new URL(upstream.url).host;
     const lines = describeTargets(wb.targets);
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(new RegExp(`^  direct  Evaluation Service \\(${host}\\)\\s+${host}/v1/evaluate$`));
+    expect(lines[0]).toMatch(
+      new RegExp(`^  direct  Evaluation Service \\(${host}\\)\\s+${host}/v1/evaluate$`),
+    );
     expect(lines[1]).toMatch(/^ {2}local {3}Local reference \(not a language model\)\s+in-process$/);
     expect(lines.join('\n')).not.toContain(key);
     expect(onlyLocal(wb.targets)).toBe(false);
@@ -170,7 +172,11 @@ describe('upstream failures', () => {
       faults: { p429: 0, p529: 0, timeout: 1, reset: 0, latency: null },
       timeoutHoldMs: 30_000,
     });
-    const wb = await startWorkbench({ EVAL_BASE_URL: upstream.url, EVAL_API_KEY: key, PROXY_TIMEOUT_MS: '200' });
+    const wb = await startWorkbench({
+      EVAL_BASE_URL: upstream.url,
+      EVAL_API_KEY: key,
+      PROXY_TIMEOUT_MS: '200',
+    });
     try {
       const res = await rawRequest(wb.url, {
         method: 'POST',
@@ -196,7 +202,10 @@ describe('upstream failures', () => {
     await upstream.close();
     const wb = await startWorkbench({ EVAL_BASE_URL: url, EVAL_API_KEY: 'k' });
     try {
-      const res = await rawRequest(wb.url, { path: '/api/targets/direct/v1/models', headers: pageHeaders(wb.hostHeader) });
+      const res = await rawRequest(wb.url, {
+        path: '/api/targets/direct/v1/models',
+        headers: pageHeaders(wb.hostHeader),
+      });
       expect(res.status).toBe(502);
       expect(JSON.parse(res.body).detail.message).toContain('ECONNREFUSED');
     } finally {
@@ -209,7 +218,10 @@ describe('upstream failures', () => {
     const upstream = await serveReference({ port: 0, apiKeys: ['the-right-key'] });
     const wb = await startWorkbench({ EVAL_BASE_URL: upstream.url, EVAL_API_KEY: wrongKey });
     try {
-      const res = await rawRequest(wb.url, { path: '/api/targets/direct/v1/models', headers: pageHeaders(wb.hostHeader) });
+      const res = await rawRequest(wb.url, {
+        path: '/api/targets/direct/v1/models',
+        headers: pageHeaders(wb.hostHeader),
+      });
       expect(res.status).toBe(401);
       expect(res.headers['www-authenticate']).toBeUndefined();
       const logged = wb.logs.map((l) => l.line).join('\n');

@@ -8,9 +8,9 @@ export function LocalOnlyBanner() {
         Only the local reference is available
       </h2>
       <p>
-        It answers instantly and for free from a deterministic judge, so you can try everything here, but it is not a
-        language model. To call the Evaluation Service, add these two lines to <code>.env.local</code> and restart{' '}
-        <code>npm start</code>:
+        It answers instantly and for free from a deterministic judge, so you can try everything here, but it
+        is not a language model. To call the Evaluation Service, add these two lines to{' '}
+        <code>.env.local</code> and restart <code>npm start</code>:
       </p>
       <pre className="banner-code" data-testid="shell.bannerLines">
         {'EVAL_BASE_URL=https://your-evaluation-service\nEVAL_API_KEY=your-key'}

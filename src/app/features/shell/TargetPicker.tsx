@@ -26,7 +26,11 @@ export function TargetPicker({ targets, selected, onSelect }: TargetPickerProps)
           </option>
         ))}
       </select>
-      <span className={`kind-badge kind-${selected.kind}`} data-testid="shell.targetKind" title={describeKind(selected)}>
+      <span
+        className={`kind-badge kind-${selected.kind}`}
+        data-testid="shell.targetKind"
+        title={describeKind(selected)}
+      >
         {selected.kind === 'local' ? 'local' : `${selected.kind} · ${selected.host}`}
       </span>
     </div>
