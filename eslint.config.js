@@ -13,9 +13,14 @@ const uiAndIo = [
   { name: 'monaco-editor', message: 'Monaco is only imported in src/app/editor.' },
 ];
 const monacoOnlyInEditor = {
-  patterns: [{ group: ['monaco-editor', 'monaco-editor/*'], message: 'Monaco is only imported in src/app/editor.' }],
+  patterns: [
+    { group: ['monaco-editor', 'monaco-editor/*'], message: 'Monaco is only imported in src/app/editor.' },
+  ],
 };
-const dexieOnlyInPersistence = { name: 'dexie', message: 'IndexedDB is only touched in src/app/persistence.' };
+const dexieOnlyInPersistence = {
+  name: 'dexie',
+  message: 'IndexedDB is only touched in src/app/persistence.',
+};
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'tests/e2e/artifacts', 'coverage'] },

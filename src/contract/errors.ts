@@ -74,7 +74,11 @@ const asFieldErrors = (list: unknown): FieldError[] => {
 
 function fromJson(json: unknown): ReadError | null {
   const ref = ErrorBodySchema.safeParse(json);
-  if (ref.success) return { message: sentence(ref.data.detail.message), errors: asFieldErrors(ref.data.detail.errors ?? []) };
+  if (ref.success)
+    return {
+      message: sentence(ref.data.detail.message),
+      errors: asFieldErrors(ref.data.detail.errors ?? []),
+    };
   if (typeof json === 'string' && json.trim()) return { message: sentence(json), errors: [] };
   if (!json || typeof json !== 'object') return null;
   const o = json as Record<string, unknown>;
@@ -102,7 +106,8 @@ export function readErrorBody(status: number, text: string): ReadError {
       if (fromBody && fromBody.message) return fromBody;
     } catch {
       // Not JSON: a short plain-text body is the message; HTML or long pages are not.
-      if (!trimmed.startsWith('<') && trimmed.length <= 300) return { message: sentence(trimmed), errors: [] };
+      if (!trimmed.startsWith('<') && trimmed.length <= 300)
+        return { message: sentence(trimmed), errors: [] };
     }
   }
   return { message: statusSentence(status), errors: [] };

@@ -3,7 +3,10 @@ import { z } from 'zod';
 import { EvaluateRequestSchema, QuestionsSchema, StateSchema } from './request';
 
 const toSchema = (schema: z.ZodType): Record<string, unknown> =>
-  z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
 
 /** JSON Schema of the whole request body. */
 export const requestJsonSchema = (): Record<string, unknown> => toSchema(EvaluateRequestSchema);

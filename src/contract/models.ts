@@ -24,7 +24,8 @@ export const isProductLine = (id: string): boolean => classifyModelId(id) === 'p
 /** One sentence about a model id a user typed, or null when it is fine to send. */
 export function modelIdProblem(id: string, listed: readonly string[] = []): string | null {
   const trimmed = id.trim();
-  if (trimmed === '') return 'Choose a model: an alias such as model-latest or a versioned id such as model-1.13.0.';
+  if (trimmed === '')
+    return 'Choose a model: an alias such as model-latest or a versioned id such as model-1.13.0.';
   if (listed.includes(trimmed)) return null;
   switch (classifyModelId(trimmed)) {
     case 'alias':

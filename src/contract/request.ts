@@ -40,7 +40,10 @@ export const NoulQuestionSchema = z
       .optional()
       .meta({ description: 'Optional descriptions of yes and no.' }),
   })
-  .meta({ title: 'noul question', description: 'Yes/no judgment; the answer is the probability of yes, 0..1.' });
+  .meta({
+    title: 'noul question',
+    description: 'Yes/no judgment; the answer is the probability of yes, 0..1.',
+  });
 
 export const ChoiceQuestionSchema = z
   .strictObject({
@@ -85,16 +88,21 @@ export const ScoreQuestionSchema = z
 export const QUESTION_TYPES = ['choice', 'score', 'noul'] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
-export const QuestionSchema = z.discriminatedUnion('type', [ChoiceQuestionSchema, ScoreQuestionSchema, NoulQuestionSchema], {
-  error: (issue) => {
-    const input = issue.input as { type?: unknown } | undefined;
-    if (input && typeof input === 'object' && input.type === 'boolean') {
-      return '`boolean` is not a question type of this service: use `noul` (the gateway calls it boolean).';
-    }
-    if (issue.code === 'invalid_union') return 'The question type must be one of `choice`, `score` or `noul`.';
-    return undefined;
+export const QuestionSchema = z.discriminatedUnion(
+  'type',
+  [ChoiceQuestionSchema, ScoreQuestionSchema, NoulQuestionSchema],
+  {
+    error: (issue) => {
+      const input = issue.input as { type?: unknown } | undefined;
+      if (input && typeof input === 'object' && input.type === 'boolean') {
+        return '`boolean` is not a question type of this service: use `noul` (the gateway calls it boolean).';
+      }
+      if (issue.code === 'invalid_union')
+        return 'The question type must be one of `choice`, `score` or `noul`.';
+      return undefined;
+    },
   },
-});
+);
 export type Question = z.infer<typeof QuestionSchema>;
 export type NoulQuestion = z.infer<typeof NoulQuestionSchema>;
 export type ChoiceQuestion = z.infer<typeof ChoiceQuestionSchema>;
@@ -104,7 +112,9 @@ export const StateSchema = z
   .union([z.string(), JsonObjectSchema, z.array(JsonValueSchema)], {
     error: 'The state must be text, an object of named fields or an array; it must not be null.',
   })
-  .meta({ description: 'The content to judge: text or named fields. Everything here is billed and can distract.' });
+  .meta({
+    description: 'The content to judge: text or named fields. Everything here is billed and can distract.',
+  });
 export type State = z.infer<typeof StateSchema>;
 
 export const QuestionsSchema = z

@@ -20,7 +20,11 @@ export const ScoreAnswerSchema = z.looseObject({
   legend: z.record(z.string(), DescriptionSchema),
   probabilities: Distribution,
 });
-export const AnswerSchema = z.discriminatedUnion('type', [ChoiceAnswerSchema, ScoreAnswerSchema, NoulAnswerSchema]);
+export const AnswerSchema = z.discriminatedUnion('type', [
+  ChoiceAnswerSchema,
+  ScoreAnswerSchema,
+  NoulAnswerSchema,
+]);
 export type NoulAnswer = z.infer<typeof NoulAnswerSchema>;
 export type ChoiceAnswer = z.infer<typeof ChoiceAnswerSchema>;
 export type ScoreAnswer = z.infer<typeof ScoreAnswerSchema>;
@@ -45,10 +49,12 @@ export function responseMismatches(request: EvaluateRequest, response: EvaluateR
   for (const [name, question] of Object.entries(request.questions)) {
     const answer = response.answers[name];
     if (!answer) problems.push(`No answer came back for "${name}".`);
-    else if (answer.type !== question.type) problems.push(`"${name}" was answered as ${answer.type}, not ${question.type}.`);
+    else if (answer.type !== question.type)
+      problems.push(`"${name}" was answered as ${answer.type}, not ${question.type}.`);
   }
   for (const name of Object.keys(response.answers)) {
-    if (!(name in request.questions)) problems.push(`An answer came back for "${name}", which was not asked.`);
+    if (!(name in request.questions))
+      problems.push(`An answer came back for "${name}", which was not asked.`);
   }
   return problems;
 }

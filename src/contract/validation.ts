@@ -52,7 +52,9 @@ export type Validation<T> = { ok: true; value: T } | { ok: false; errors: FieldE
 /** Checks a body against the request schema, without token limits (those need the tokenizer). */
 export function validateRequestShape(body: unknown): Validation<EvaluateRequest> {
   const parsed = EvaluateRequestSchema.safeParse(body);
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, errors: fieldErrors(parsed.error, body) };
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : { ok: false, errors: fieldErrors(parsed.error, body) };
 }
 
 /** "questions.tone.criteria" for a loc, for lists a person reads. */

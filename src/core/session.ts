@@ -30,7 +30,9 @@ export const RunErrorSchema = z.object({
   kind: z.string(),
   message: z.string(),
   status: z.number().int().optional(),
-  fieldErrors: z.array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string() })).default([]),
+  fieldErrors: z
+    .array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string() }))
+    .default([]),
   possiblyBilled: z.boolean().default(false),
 });
 export type RunError = z.infer<typeof RunErrorSchema>;
@@ -51,7 +53,11 @@ export const RunRecordSchema = z.object({
 export type RunRecord = z.infer<typeof RunRecordSchema>;
 
 /** One column of a comparison: a target and a model id. */
-export const CompareColumnSchema = z.object({ id: z.string().min(1), targetId: z.string().min(1), model: z.string() });
+export const CompareColumnSchema = z.object({
+  id: z.string().min(1),
+  targetId: z.string().min(1),
+  model: z.string(),
+});
 export type CompareColumn = z.infer<typeof CompareColumnSchema>;
 
 export const CompareSchema = z.object({

@@ -56,7 +56,9 @@ export function requestTokens(request: Pick<EvaluateRequest, 'state' | 'question
 export function tokenLimitProblems(tokens: RequestTokens): string[] {
   const problems: string[] = [];
   if (tokens.total > MAX_REQUEST_INPUT_TOKENS) {
-    problems.push(`The request holds ${tokens.total} input tokens; the limit is ${MAX_REQUEST_INPUT_TOKENS}.`);
+    problems.push(
+      `The request holds ${tokens.total} input tokens; the limit is ${MAX_REQUEST_INPUT_TOKENS}.`,
+    );
   }
   if (tokens.statePlusLongest > MAX_STATE_PLUS_QUESTION_TOKENS) {
     problems.push(

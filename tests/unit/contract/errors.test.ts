@@ -16,7 +16,11 @@ describe('error bodies', () => {
   it.each([
     ['plain text', 'upstream exploded', 'Upstream exploded.'],
     ['{"error": "..."}', '{"error": "invalid api key"}', 'Invalid api key.'],
-    ['{"error": {"message": "..."}}', '{"error": {"type": "x", "message": "quota exhausted"}}', 'Quota exhausted.'],
+    [
+      '{"error": {"message": "..."}}',
+      '{"error": {"type": "x", "message": "quota exhausted"}}',
+      'Quota exhausted.',
+    ],
     ['{"message": "..."}', '{"message": "Model not found!"}', 'Model not found!'],
     ['{"detail": "..."}', '{"detail": "Not authenticated"}', 'Not authenticated.'],
   ])('reads %s into one sentence', (_, text, message) => {
@@ -24,7 +28,9 @@ describe('error bodies', () => {
   });
 
   it('reads a FastAPI-style detail list with locations', () => {
-    const text = JSON.stringify({ detail: [{ loc: ['body', 'model'], msg: 'field required', type: 'missing' }] });
+    const text = JSON.stringify({
+      detail: [{ loc: ['body', 'model'], msg: 'field required', type: 'missing' }],
+    });
     expect(readErrorBody(422, text)).toEqual({
       message: 'Field required.',
       errors: [{ loc: ['body', 'model'], msg: 'field required' }],

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { questionsJsonSchema, requestJsonSchema } from '../../../src/contract';
 
-type Schema = Record<string, unknown> & { properties?: Record<string, Schema>; additionalProperties?: Schema };
+type Schema = Record<string, unknown> & {
+  properties?: Record<string, Schema>;
+  additionalProperties?: Schema;
+};
 
 describe('JSON Schema export', () => {
   it('describes the whole request with its three fields and no others', () => {

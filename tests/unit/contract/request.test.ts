@@ -50,7 +50,10 @@ describe('request', () => {
   });
 
   it('answers `boolean` with a message that names noul', () => {
-    const errors = errorsOf({ ...exampleRequest(), questions: { q: { type: 'boolean', instructions: 'Is it?' } } });
+    const errors = errorsOf({
+      ...exampleRequest(),
+      questions: { q: { type: 'boolean', instructions: 'Is it?' } },
+    });
     expect(errors).toHaveLength(1);
     expect(formatLoc(errors[0]!.loc)).toBe('questions.q.type');
     expect(errors[0]!.msg).toMatch(/`noul`/);
@@ -62,18 +65,22 @@ describe('request', () => {
 
   describe('choice', () => {
     it('accepts 2 and 255 labels, and null descriptions', () => {
-      expect(locsOf({ ...exampleRequest(), questions: { a: choiceWith(2), b: choiceWith(255) } })).toEqual([]);
+      expect(locsOf({ ...exampleRequest(), questions: { a: choiceWith(2), b: choiceWith(255) } })).toEqual(
+        [],
+      );
     });
     it('rejects 1 and 256 labels at criteria', () => {
-      expect(locsOf({ ...exampleRequest(), questions: { a: choiceWith(1) } })).toEqual(['questions.a.criteria']);
+      expect(locsOf({ ...exampleRequest(), questions: { a: choiceWith(1) } })).toEqual([
+        'questions.a.criteria',
+      ]);
       const errors = errorsOf({ ...exampleRequest(), questions: { a: choiceWith(256) } });
       expect(errors.map((e) => formatLoc(e.loc))).toEqual(['questions.a.criteria']);
       expect(errors[0]!.msg).toContain('255');
     });
     it('requires criteria', () => {
-      expect(locsOf({ ...exampleRequest(), questions: { a: { type: 'choice', instructions: 'x' } } })).toEqual([
-        'questions.a.criteria',
-      ]);
+      expect(
+        locsOf({ ...exampleRequest(), questions: { a: { type: 'choice', instructions: 'x' } } }),
+      ).toEqual(['questions.a.criteria']);
     });
     it('accepts object and array descriptions, rejects a number', () => {
       const q = { type: 'choice', criteria: { a: { text: 'x', examples: ['y'] }, b: ['p', 'q'] } };
@@ -88,8 +95,12 @@ describe('request', () => {
       expect(locsOf({ ...exampleRequest(), questions: { a: scoreWith(2), b: scoreWith(10) } })).toEqual([]);
     });
     it('rejects 1 and 11 levels at criteria', () => {
-      expect(locsOf({ ...exampleRequest(), questions: { a: scoreWith(1) } })).toEqual(['questions.a.criteria']);
-      expect(locsOf({ ...exampleRequest(), questions: { a: scoreWith(11) } })).toEqual(['questions.a.criteria']);
+      expect(locsOf({ ...exampleRequest(), questions: { a: scoreWith(1) } })).toEqual([
+        'questions.a.criteria',
+      ]);
+      expect(locsOf({ ...exampleRequest(), questions: { a: scoreWith(11) } })).toEqual([
+        'questions.a.criteria',
+      ]);
     });
     it('rejects a non-string or empty level at its index', () => {
       const q = { type: 'score', criteria: ['calm', 3, '  '] };
@@ -99,7 +110,9 @@ describe('request', () => {
       ]);
     });
     it('accepts numeric-looking strings (the workbench warns; the service accepts)', () => {
-      expect(locsOf({ ...exampleRequest(), questions: { q: { type: 'score', criteria: ['1', '2'] } } })).toEqual([]);
+      expect(
+        locsOf({ ...exampleRequest(), questions: { q: { type: 'score', criteria: ['1', '2'] } } }),
+      ).toEqual([]);
     });
   });
 

@@ -24,7 +24,11 @@ const exampleResponse = {
       type: 'score',
       score: 1.42,
       confidence: 0.13,
-      legend: { '0': 'Calm, just stating facts', '1': 'Frustrated but civil', '2': 'Angry or threatening to leave' },
+      legend: {
+        '0': 'Calm, just stating facts',
+        '1': 'Frustrated but civil',
+        '2': 'Angry or threatening to leave',
+      },
       probabilities: { '0': 0.12, '1': 0.34, '2': 0.54 },
     },
   },

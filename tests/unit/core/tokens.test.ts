@@ -17,9 +17,13 @@ describe('tokens', () => {
     const req = exampleRequest();
     const t = requestTokens(req);
     expect(t.state).toBe(countTokens(req.state as string));
-    const dept = countTokens('Which team should handle this?') +
-      countTokens('billing') + countTokens('Payments and refunds') +
-      countTokens('technical') + countTokens('Bugs and integrations') + countTokens('other');
+    const dept =
+      countTokens('Which team should handle this?') +
+      countTokens('billing') +
+      countTokens('Payments and refunds') +
+      countTokens('technical') +
+      countTokens('Bugs and integrations') +
+      countTokens('other');
     expect(t.questions.department).toBe(dept);
     const sum = Object.values(t.questions).reduce((a, b) => a + b, 0);
     expect(t.total).toBe(t.state + sum);
@@ -28,7 +32,12 @@ describe('tokens', () => {
 
   it('reports each limit passed, and nothing when the request fits', () => {
     expect(tokenLimitProblems({ state: 10, questions: {}, total: 10, statePlusLongest: 10 })).toEqual([]);
-    const problems = tokenLimitProblems({ state: 40_000, questions: {}, total: 70_000, statePlusLongest: 40_000 });
+    const problems = tokenLimitProblems({
+      state: 40_000,
+      questions: {},
+      total: 70_000,
+      statePlusLongest: 40_000,
+    });
     expect(problems).toHaveLength(2);
     expect(problems[0]).toMatch(/64000/);
     expect(problems[1]).toMatch(/32000/);
