@@ -1,4 +1,5 @@
 // Files and the clipboard: the one module of the sessions feature that touches them, so tests replace it whole.
+// The clipboard itself is src/app/platform/clipboard.
 
 /** Hands text to the user as a downloaded file. */
 export function downloadText(fileName: string, text: string, type = 'application/json'): void {
@@ -14,15 +15,8 @@ export function downloadText(fileName: string, text: string, type = 'application
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
-/** Copies text to the clipboard; false when the browser refuses (no permission, insecure context). */
-export async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** Copies text to the clipboard through the app's one clipboard module. */
+export { copyText } from '../../platform/clipboard';
 
 /** The text of a file the user picked. */
 export function readFileText(file: File): Promise<string> {
