@@ -2,7 +2,7 @@
 import { modelIdProblem, validateRequestShape } from '../contract';
 import type { EvaluateRequest, JsonValue, Loc } from '../contract';
 import { duplicateKeys, lintRubric } from './lint';
-import type { LintFinding, LintFix } from './lint';
+import type { LintFinding, LintFix, LintInput } from './lint';
 import { LineIndex, firstLineSpan, locateInJson, splitLoc } from './locate';
 import type { LocArea, TextSpan } from './locate';
 import { parseJson, removeValue, setValue, syntaxSentence } from './questionsDocument';
@@ -268,14 +268,19 @@ export interface Checked {
   blocked: boolean;
 }
 
+/** What the run being prepared is, for the lint rules that depend on it (aliases matter in comparisons and files). */
+export type LintMode = Pick<LintInput, 'mode' | 'models'>;
+
 /**
  * Checks the editors' content: syntax, the contract, the model id, every lint rule and duplicate keys, plus the field
- * errors the service gave on the last run (shown on their lines, never blocking).
+ * errors the service gave on the last run (shown on their lines, never blocking). `lintMode` says what the screen is
+ * preparing: a single run, a comparison (the columns' models) or a file run.
  */
 export function checkDoc(
   doc: SessionDoc,
   listedModels: readonly string[] = [],
   serviceErrors: readonly { loc: Loc; msg: string }[] = [],
+  lintMode: LintMode = { mode: 'single' },
 ): Checked {
   const draft = draftRequest(doc, listedModels);
   let lint: DraftProblem[] = [];
@@ -284,7 +289,7 @@ export function checkDoc(
       state: draft.body.state,
       questions: draft.body.questions,
       model: doc.model,
-      mode: 'single',
+      ...lintMode,
     });
     lint = lintProblems(doc, findings);
   }

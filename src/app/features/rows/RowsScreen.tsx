@@ -3,6 +3,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useRows } from '../../stores/rows';
 import { useSessions } from '../../stores/sessions';
+import { RowsLint } from '../lint/RowsLint';
 import { ImportPanel } from './ImportPanel';
 import { IssueList } from './IssueList';
 import { MappingForm } from './MappingForm';
@@ -138,6 +139,7 @@ export function RowsScreen({ targetId, targetLabel }: RowsScreenProps) {
                     (a, b) => a.line - b.line,
                   )}
                 />
+                <RowsLint />
                 <PlanPanel
                   plan={rows.plan}
                   planning={rows.planning}

@@ -1,8 +1,8 @@
 // Every problem of the request in one list, errors first: where it is, what it means, a fix when there is one.
+// Each item is the lint feature's FindingItem (rule id, why on demand, fix, reveal).
 import { useState } from 'react';
-import { formatLoc } from '../../../contract';
 import type { DraftProblem } from '../../../core/runDraft';
-import { sourceLabel } from './checks';
+import { FindingItem } from '../lint/FindingItem';
 
 export interface ProblemsPanelProps {
   problems: readonly DraftProblem[];
@@ -16,13 +16,6 @@ export interface ProblemsPanelProps {
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-const AREA_NAME = { state: 'state', questions: 'questions', model: 'model', request: 'request' } as const;
-
-/** Where a problem is, for the list: "questions, line 4" or "model". */
-function place(p: DraftProblem): string {
-  if (p.span) return `${AREA_NAME[p.area]}, line ${p.span.start.line}`;
-  return p.loc.length ? formatLoc(p.loc) : AREA_NAME[p.area];
-}
 
 /** The problems list under the editors. */
 export function ProblemsPanel({
@@ -86,33 +79,7 @@ export function ProblemsPanel({
       {expanded && problems.length > 0 && (
         <ul id="problems-list" className="problems__list">
           {problems.map((p, i) => (
-            <li
-              key={i}
-              className={`problem problem--${p.severity}`}
-              data-testid="workbench.problem"
-              data-source={p.source}
-            >
-              <span className="problem__severity">{p.severity}</span>
-              <span className="problem__body">
-                <span className="problem__message">{p.message}</span>
-                {p.explanation && <span className="problem__explanation">{p.explanation}</span>}
-                <span className="problem__meta">
-                  {p.span || p.area === 'model' ? (
-                    <button type="button" className="link-button" onClick={() => onReveal(p)}>
-                      {place(p)}
-                    </button>
-                  ) : (
-                    <span>{place(p)}</span>
-                  )}
-                  <span className="muted"> · {sourceLabel(p.source)}</span>
-                  {p.fix && (
-                    <button type="button" className="problem__fix" onClick={() => onFix(p)}>
-                      {p.fix.title}
-                    </button>
-                  )}
-                </span>
-              </span>
-            </li>
+            <FindingItem key={i} problem={p} onReveal={onReveal} onFix={onFix} />
           ))}
         </ul>
       )}
