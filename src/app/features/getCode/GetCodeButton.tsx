@@ -1,0 +1,38 @@
+// The "Get code" button of the run bar; the dialog and the code generators load when it is first opened.
+import { useQuery } from '@tanstack/react-query';
+import { Suspense, lazy, useState } from 'react';
+import { targetsQueryOptions } from '../../queries/targets';
+
+const GetCodeDialog = lazy(() => import('./GetCodeDialog').then((m) => ({ default: m.GetCodeDialog })));
+
+export interface GetCodeButtonProps {
+  /** The body Run would send; null while the editors do not parse. */
+  body: unknown;
+  valid: boolean;
+  targetId: string;
+}
+
+/** Opens the get-code dialog for the request on screen and the target picked in the top bar. */
+export function GetCodeButton({ body, valid, targetId }: GetCodeButtonProps) {
+  const [open, setOpen] = useState(false);
+  const targets = useQuery(targetsQueryOptions());
+  const target = targets.data?.find((t) => t.id === targetId);
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => setOpen(true)}
+        aria-haspopup="dialog"
+        title="The request on screen as curl, TypeScript or Python"
+        data-testid="getCode.open"
+      >
+        Get code
+      </button>
+      {open && (
+        <Suspense fallback={null}>
+          <GetCodeDialog body={body} valid={valid} target={target} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,134 @@
+// "Get code": the exact request on screen as curl, TypeScript or Python, the key from an environment variable, a copy
+// button, the retry policy, and how to reach the target from outside the workbench.
+import { useMemo, useState } from 'react';
+import {
+  API_KEY_ENV,
+  evaluateUrl,
+  requestToCurl,
+  requestToPython,
+  requestToTypeScript,
+} from '../../../core/codegen';
+import { SegmentedControl } from '../../components/SegmentedControl';
+import { copyText } from '../../platform/clipboard';
+import type { TargetInfo } from '../../queries/targets';
+import { Dialog } from '../sessions/Dialog';
+import { RETRY_SENTENCE, codeTargetFor } from './codeTarget';
+import './getCode.css';
+
+export type CodeLanguage = 'curl' | 'typescript' | 'python';
+
+const LANGUAGES = [
+  { value: 'curl', label: 'curl' },
+  { value: 'typescript', label: 'TypeScript' },
+  { value: 'python', label: 'Python' },
+] as const;
+
+const GENERATORS = { curl: requestToCurl, typescript: requestToTypeScript, python: requestToPython } as const;
+const FILE_HINT: Record<CodeLanguage, string> = {
+  curl: 'Paste into a terminal (bash, zsh or sh).',
+  typescript: 'Save as evaluate.ts and run it with npx tsx evaluate.ts (Node 18+).',
+  python: 'Save as evaluate.py and run it with python3 evaluate.py (pip install requests).',
+};
+
+export interface GetCodeDialogProps {
+  /** The body the editors hold, exactly as Run would send it; null while they do not parse. */
+  body: unknown;
+  /** True when the body meets the contract (else the service will answer 422). */
+  valid: boolean;
+  target: TargetInfo | undefined;
+  onClose: () => void;
+}
+
+/** The dialog; it generates code only for the language on show. */
+export function GetCodeDialog({ body, valid, target, onClose }: GetCodeDialogProps) {
+  const [language, setLanguage] = useState<CodeLanguage>('curl');
+  const [copied, setCopied] = useState<'copied' | 'refused' | null>(null);
+  const where = useMemo(() => codeTargetFor(target), [target]);
+  const code = useMemo(
+    () => (body === null ? null : GENERATORS[language](body, where)),
+    [body, language, where],
+  );
+
+  const copy = async (): Promise<void> => {
+    if (code === null) return;
+    setCopied((await copyText(code)) ? 'copied' : 'refused');
+  };
+
+  return (
+    <Dialog title="Get code" onClose={onClose} testId="getCode.dialog">
+      <div className="get-code">
+        {code === null ? (
+          <p role="alert">
+            The editors do not hold JSON yet: fix the problems listed under them, then get the code.
+          </p>
+        ) : (
+          <>
+            <p className="get-code__lead">
+              The exact request on screen, sent to <code data-testid="getCode.url">{evaluateUrl(where)}</code>
+              . The key is read from <code>${API_KEY_ENV}</code>; it is never written into the code.
+            </p>
+            {!valid && (
+              <p className="get-code__warning" role="note">
+                The request has errors (see the problems list): the service will answer 422 until they are
+                fixed.
+              </p>
+            )}
+            <div className="get-code__setup">
+              <span className="muted">First, in a terminal:</span>
+              <pre data-testid="getCode.setup">{where.setup.join('\n')}</pre>
+              {where.notes.map((n) => (
+                <p key={n} className="muted">
+                  {n}
+                </p>
+              ))}
+            </div>
+            <div className="get-code__bar">
+              <SegmentedControl
+                label="Language"
+                value={language}
+                options={LANGUAGES}
+                onChange={(l) => {
+                  setLanguage(l);
+                  setCopied(null);
+                }}
+                testId="getCode.language"
+              />
+              <span className="get-code__copied" role="status" data-testid="getCode.copyStatus">
+                {copied === 'copied'
+                  ? 'Copied.'
+                  : copied === 'refused'
+                    ? 'The browser did not allow copying: select the code and copy it.'
+                    : ''}
+              </span>
+              <button
+                type="button"
+                className="primary"
+                onClick={() => void copy()}
+                data-testid="getCode.copy"
+              >
+                Copy
+              </button>
+            </div>
+            <pre
+              className="get-code__code"
+              tabIndex={0}
+              aria-label={`${language} code`}
+              data-testid="getCode.code"
+            >
+              {code}
+            </pre>
+            <p className="muted get-code__hint">{FILE_HINT[language]}</p>
+            <p className="muted get-code__hint" data-testid="getCode.retry">
+              {RETRY_SENTENCE}
+            </p>
+          </>
+        )}
+        <div className="dialog-buttons">
+          <button type="button" onClick={onClose}>
+            Close
+          </button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}
