@@ -1,4 +1,5 @@
 // The run bar above the editors: model, Run (Ctrl/Cmd+Enter), Cancel while running, and what the run is doing.
+import type { ReactNode } from 'react';
 import type { AttemptRecord } from '../../../core/session';
 import { formatLatency } from '../../../core/answerSeries';
 import { ModelPicker } from './ModelPicker';
@@ -14,6 +15,8 @@ export interface ToolbarProps {
   onRun: () => void;
   onCancel: () => void;
   modelInputId: string;
+  /** Buttons beside the model (get code, paste a request). */
+  tools?: ReactNode;
 }
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
@@ -40,6 +43,7 @@ export function Toolbar(props: ToolbarProps) {
         resolved={props.resolvedModel}
         inputId={props.modelInputId}
       />
+      {props.tools && <div className="workbench-toolbar__tools">{props.tools}</div>}
       <div className="workbench-toolbar__run">
         <span
           className="workbench-toolbar__status num"

@@ -7,13 +7,19 @@ import type { GroupImperativeHandle, Layout } from 'react-resizable-panels';
 import type { Loc } from '../../../contract';
 import { stateFieldNames } from '../../../core/lint';
 import { applyFix, checkDoc, locateInDoc } from '../../../core/runDraft';
-import type { DraftProblem } from '../../../core/runDraft';
+import type { DraftProblem, LintMode } from '../../../core/runDraft';
+import type { SessionDoc } from '../../../core/session';
 import { modelsQueryOptions } from '../../queries/models';
 import { useLayout } from '../../stores/layout';
-import { runOrCompare } from '../../stores/compare';
+import { runOrCompare, useCompare } from '../../stores/compare';
+import { useSessions } from '../../stores/sessions';
 import { useWorkbench } from '../../stores/workbench';
 import { AnswersPane } from '../answers/AnswersPane';
 import { AnswersSide } from '../compare/AnswersSide';
+import { CostMeter } from '../cost/CostMeter';
+import { GetCodeButton } from '../getCode/GetCodeButton';
+import { GatewayOffer } from '../lint/GatewayOffer';
+import { PasteRequestButton } from '../lint/PasteRequestButton';
 import '../answers/answers-pane.css';
 import { markersFor } from './checks';
 import { ProblemsPanel } from './ProblemsPanel';
@@ -57,7 +63,18 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
   const { run, cancel, running, refused } = useRun(listed, targetId);
 
   const serviceErrors = current?.error?.kind === 'validation' ? current.error.fieldErrors : undefined;
-  const checked = useMemo(() => checkDoc(doc, listed, serviceErrors), [doc, listed, serviceErrors]);
+  // Lint follows what Run does: compare mode runs the columns' models, so an alias there is worth a warning.
+  const comparing = useCompare((s) => s.open);
+  const columns = useSessions((s) => s.open?.compare?.columns);
+  const lintMode = useMemo<LintMode>(
+    () =>
+      comparing && columns ? { mode: 'compare', models: columns.map((c) => c.model) } : { mode: 'single' },
+    [comparing, columns],
+  );
+  const checked = useMemo(
+    () => checkDoc(doc, listed, serviceErrors, lintMode),
+    [doc, listed, serviceErrors, lintMode],
+  );
   const stateMarkers = useMemo(() => markersFor('state', checked.problems, doc), [checked, doc]);
   const questionsMarkers = useMemo(() => markersFor('questions', checked.problems, doc), [checked, doc]);
   const stateFields = useMemo(
@@ -98,6 +115,13 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
     },
     [revealLoc],
   );
+  const onEditDoc = useCallback(
+    (edit: (doc: SessionDoc) => SessionDoc) => {
+      const state = useWorkbench.getState();
+      hydrate(edit(state.doc), state.runs);
+    },
+    [hydrate],
+  );
   const onFix = useCallback(
     (p: DraftProblem) => {
       if (!p.fix) return;
@@ -131,6 +155,16 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
         onRun={runNow}
         onCancel={cancel}
         modelInputId={MODEL_INPUT_ID}
+        tools={
+          <>
+            <PasteRequestButton onApply={onEditDoc} />
+            <GetCodeButton
+              body={checked.draft.body}
+              valid={checked.draft.request !== null}
+              targetId={targetId}
+            />
+          </>
+        }
       />
       <Group
         className="workbench__columns"
@@ -169,6 +203,12 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
               />
             </Panel>
           </Group>
+          <GatewayOffer questions={checked.draft.body?.questions} onApply={onEditDoc} />
+          <CostMeter
+            request={checked.draft.body}
+            runs={comparing && columns ? columns.length : 1}
+            runsLabel={comparing && columns ? `${columns.length} columns` : undefined}
+          />
           <ProblemsPanel
             problems={checked.problems}
             // The refusal stands while its reason does; fixing the errors clears it.
