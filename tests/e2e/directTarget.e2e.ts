@@ -34,10 +34,17 @@ it('lists the direct target first, answers through it, and never shows its key t
       `${request.method()} ${request.url()} ${JSON.stringify(request.headers())} ${request.postData() ?? ''}`,
     );
   });
-  page.on('response', async (response) => {
-    const body = await response.body().catch(() => Buffer.alloc(0));
-    traffic.push(
-      `${response.status()} ${response.url()} ${JSON.stringify(await response.allHeaders())} ${body.toString('utf8')}`,
+  // Responses are read as they arrive; the checks below wait for every read to finish.
+  const reads: Promise<void>[] = [];
+  page.on('response', (response) => {
+    reads.push(
+      (async () => {
+        const body = await response.body().catch(() => Buffer.alloc(0));
+        const headers = await response.allHeaders().catch(() => ({}));
+        traffic.push(
+          `${response.status()} ${response.url()} ${JSON.stringify(headers)} ${body.toString('utf8')}`,
+        );
+      })(),
     );
   });
 
@@ -74,6 +81,7 @@ it('lists the direct target first, answers through it, and never shows its key t
   expect(await shell.targetKind.textContent()).toBe('local');
   await shell.models.first().waitFor();
 
+  await Promise.all(reads);
   expect(traffic.length).toBeGreaterThan(5);
   expect(traffic.some((t) => t.includes('/assets/'))).toBe(true);
   expect(traffic.filter((t) => t.includes(KEY))).toEqual([]);
