@@ -59,7 +59,6 @@ export function localTarget(env: Readonly<Record<string, string | undefined>>): 
 
 /** Every target the environment configures: direct and gateway when their pairs are set, local always, last. */
 export function targetsFromEnv(env: ServerEnv): ProxyTarget[] {
-  const transport = networkTransport;
   const targets: ProxyTarget[] = [];
   if (env.direct) {
     const host = new URL(env.direct.baseUrl).host;
@@ -72,7 +71,7 @@ export function targetsFromEnv(env: ServerEnv): ProxyTarget[] {
       host,
       credential: { header: 'Authorization', value: `Bearer ${env.direct.apiKey}` },
       secret: env.direct.apiKey,
-      transport,
+      transport: networkTransport,
     });
   }
   if (env.gateway) {
@@ -91,7 +90,7 @@ export function targetsFromEnv(env: ServerEnv): ProxyTarget[] {
         value: bearer ? `Bearer ${env.gateway.apiKey}` : env.gateway.apiKey,
       },
       secret: env.gateway.apiKey,
-      transport,
+      transport: networkTransport,
     });
   }
   targets.push(localTarget(env.raw));
