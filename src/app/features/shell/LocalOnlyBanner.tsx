@@ -1,21 +1,33 @@
 // The banner shown while the local reference is the only target: what it is, and the two lines that add a key.
+import { useState } from 'react';
 
-/** Says the local reference is not a language model, and how to add the real service. */
+/** Says the local reference is not a language model, and how to add the real service; can be hidden for the visit. */
 export function LocalOnlyBanner() {
+  const [hidden, setHidden] = useState(false);
+  if (hidden) return null;
   return (
     <section className="banner" role="note" aria-labelledby="shell-banner-title" data-testid="shell.banner">
-      <h2 id="shell-banner-title" className="banner-title">
-        Only the local reference is available
-      </h2>
-      <p>
-        It answers instantly and for free from a deterministic judge, so you can try everything here, but it
-        is not a language model. To call the Evaluation Service, add these two lines to{' '}
-        <code>.env.local</code> and restart <code>npm start</code>:
-      </p>
+      <div className="banner-text">
+        <h2 id="shell-banner-title" className="banner-title">
+          Only the local reference is available
+        </h2>
+        <p>
+          It answers instantly and for free from a deterministic judge, but it is not a language model. To
+          call the Evaluation Service, add these two lines to <code>.env.local</code> and restart{' '}
+          <code>npm start</code>. The key stays in the workbench server; this page never sees it.
+        </p>
+      </div>
       <pre className="banner-code" data-testid="shell.bannerLines">
         {'EVAL_BASE_URL=https://your-evaluation-service\nEVAL_API_KEY=your-key'}
       </pre>
-      <p className="muted">The key stays in the workbench server; this page never sees it.</p>
+      <button
+        type="button"
+        className="banner-hide"
+        onClick={() => setHidden(true)}
+        aria-label="Hide this note"
+      >
+        Hide
+      </button>
     </section>
   );
 }
