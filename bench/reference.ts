@@ -6,6 +6,7 @@ import { load } from './lib/load';
 import { memoryRows } from './lib/memory';
 import { printTable } from './lib/table';
 import type { SectionResult } from './lib/section';
+import { EXAMPLE_REQUEST } from '../src/core/example';
 
 /** A support ticket of 2 kB (2,049 bytes): the state of the bench request. */
 export const BENCH_STATE = [
@@ -31,23 +32,7 @@ export const BENCH_STATE = [
 ].join(' ');
 
 /** The contract's three questions, one per kind. */
-export const BENCH_QUESTIONS = {
-  is_urgent: {
-    type: 'noul',
-    instructions: 'Does this convey urgency?',
-    criteria: { true: 'Explicitly time-sensitive', false: 'No urgency expressed' },
-  },
-  department: {
-    type: 'choice',
-    instructions: 'Which team should handle this?',
-    criteria: { billing: 'Payments and refunds', technical: 'Bugs and integrations', other: null },
-  },
-  frustration: {
-    type: 'score',
-    instructions: 'How frustrated is the customer?',
-    criteria: ['Calm, just stating facts', 'Frustrated but civil', 'Angry or threatening to leave'],
-  },
-} as const;
+export const BENCH_QUESTIONS = EXAMPLE_REQUEST.questions;
 
 const REQUESTS = 100_000;
 const WARMUP_REQUESTS = 5_000;

@@ -14,6 +14,7 @@ import type { ServerCounts } from './lib/countingReference';
 import { COUNTS_PATH, tallyRows } from './lib/countingReference';
 import type { SectionResult } from './lib/section';
 import { printTable } from './lib/table';
+import { EXAMPLE_REQUEST } from '../src/core/example';
 
 const ROWS = 1_000;
 /** Configured pace: 6,000/min (100/s) keeps the section near 10 s; 1,200/min would take 50 s. */
@@ -23,19 +24,7 @@ const FAULTS = '429=0.05,529=0.05';
 const MIN_RATE_RATIO = 0.95;
 const KEY = 'local-dev-key';
 
-const QUESTIONS: Questions = {
-  urgent: { type: 'noul', instructions: 'Does this convey urgency?' },
-  team: {
-    type: 'choice',
-    instructions: 'Which team should handle this?',
-    criteria: { billing: 'Payments and refunds', technical: 'Bugs and integrations', other: null },
-  },
-  frustration: {
-    type: 'score',
-    instructions: 'How frustrated is the customer?',
-    criteria: ['Calm', 'Frustrated but civil', 'Angry or threatening to leave'],
-  },
-};
+const QUESTIONS: Questions = EXAMPLE_REQUEST.questions;
 const TEXTS = [
   'I was charged twice for my order and need a refund today.',
   'The app crashes every time I open the settings page.',

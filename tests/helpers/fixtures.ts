@@ -1,27 +1,34 @@
 // Request fixtures shared by tests: the contract's example, and builders for variations of it.
-import type { EvaluateRequest } from '../../src/contract';
+import type { EvaluateRequest, EvaluateResponse } from '../../src/contract';
+import { EXAMPLE_REQUEST } from '../../src/core/example';
 
-/** The contract's example request, verbatim. */
-export const exampleRequest = (): EvaluateRequest => ({
-  state: 'Help! My payouts have been failing for 3 days.',
-  model: 'model-latest',
-  questions: {
-    is_urgent: {
-      type: 'noul',
-      instructions: 'Does this convey urgency?',
-      criteria: { true: 'Explicitly time-sensitive', false: 'No urgency expressed' },
-    },
+/** The contract's example request, a fresh copy per call so a test may mutate it. */
+export const exampleRequest = (): EvaluateRequest => structuredClone(EXAMPLE_REQUEST);
+
+/** The contract's example response, verbatim. */
+export const exampleResponse = (): EvaluateResponse => ({
+  model: 'model-1.13.0',
+  answers: {
+    is_urgent: { type: 'noul', noul: 0.93 },
     department: {
       type: 'choice',
-      instructions: 'Which team should handle this?',
-      criteria: { billing: 'Payments and refunds', technical: 'Bugs and integrations', other: null },
+      choice: 'technical',
+      confidence: 0.72,
+      probabilities: { billing: 0.14, technical: 0.81, other: 0.05 },
     },
     frustration: {
       type: 'score',
-      instructions: 'How frustrated is the customer?',
-      criteria: ['Calm, just stating facts', 'Frustrated but civil', 'Angry or threatening to leave'],
+      score: 1.42,
+      confidence: 0.13,
+      legend: {
+        '0': 'Calm, just stating facts',
+        '1': 'Frustrated but civil',
+        '2': 'Angry or threatening to leave',
+      },
+      probabilities: { '0': 0.12, '1': 0.34, '2': 0.54 },
     },
   },
+  usage: { input_tokens: 318, output_tokens: 0 },
 });
 
 /** A choice question with n labels named l0..l(n-1). */

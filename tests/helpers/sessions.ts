@@ -2,53 +2,23 @@
 import type { EvaluateRequest, EvaluateResponse } from '../../src/contract';
 import type { Session } from '../../src/core/session';
 import type { SessionV1 } from '../../src/core/sessionMigrations';
+import { EXAMPLE_REQUEST } from '../../src/core/example';
+import { exampleResponse } from './fixtures';
 
+/** The contract's example with named fields in the state, so sessions carry a JSON state. */
 export const sampleRequest: EvaluateRequest = {
+  ...EXAMPLE_REQUEST,
   state: { message: 'Help! My payouts have been failing for 3 days.', locale: 'en' },
-  model: 'model-latest',
   questions: {
+    ...EXAMPLE_REQUEST.questions,
     is_urgent: {
-      type: 'noul',
+      ...EXAMPLE_REQUEST.questions.is_urgent!,
       instructions: 'Does the `message` convey urgency?',
-      criteria: { true: 'Explicitly time-sensitive', false: 'No urgency expressed' },
-    },
-    department: {
-      type: 'choice',
-      instructions: 'Which team should handle this?',
-      criteria: { billing: 'Payments and refunds', technical: 'Bugs and integrations', other: null },
-    },
-    frustration: {
-      type: 'score',
-      instructions: 'How frustrated is the customer?',
-      criteria: ['Calm, just stating facts', 'Frustrated but civil', 'Angry or threatening to leave'],
     },
   },
 };
 
-export const sampleResponse: EvaluateResponse = {
-  model: 'model-1.13.0',
-  answers: {
-    is_urgent: { type: 'noul', noul: 0.93 },
-    department: {
-      type: 'choice',
-      choice: 'technical',
-      confidence: 0.72,
-      probabilities: { billing: 0.14, technical: 0.81, other: 0.05 },
-    },
-    frustration: {
-      type: 'score',
-      score: 1.42,
-      confidence: 0.13,
-      legend: {
-        '0': 'Calm, just stating facts',
-        '1': 'Frustrated but civil',
-        '2': 'Angry or threatening to leave',
-      },
-      probabilities: { '0': 0.12, '1': 0.34, '2': 0.54 },
-    },
-  },
-  usage: { input_tokens: 318, output_tokens: 0 },
-};
+export const sampleResponse: EvaluateResponse = exampleResponse();
 
 /** A complete current-version session with one answered run and one failed run. */
 export function sampleSession(overrides: Partial<Session> = {}): Session {

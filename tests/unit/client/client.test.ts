@@ -10,30 +10,11 @@ import { createReferenceApp } from '../../../src/server/reference/app';
 import type { ReferenceOptions } from '../../../src/server/reference/options';
 import { parseFaults } from '../../../src/server/reference/options';
 import { serveReference } from '../../../src/server/reference/serve';
+import { exampleRequest } from '../../helpers/fixtures';
 
 const KEY = 'test-key';
 
-const REQUEST: EvaluateRequest = {
-  state: 'Help! My payouts have been failing for 3 days.',
-  model: 'model-latest',
-  questions: {
-    is_urgent: {
-      type: 'noul',
-      instructions: 'Does this convey urgency?',
-      criteria: { true: 'Explicitly time-sensitive', false: 'No urgency expressed' },
-    },
-    department: {
-      type: 'choice',
-      instructions: 'Which team should handle this?',
-      criteria: { billing: 'Payments and refunds', technical: 'Bugs and integrations', other: null },
-    },
-    frustration: {
-      type: 'score',
-      instructions: 'How frustrated is the customer?',
-      criteria: ['Calm, just stating facts', 'Frustrated but civil', 'Angry or threatening to leave'],
-    },
-  },
-};
+const REQUEST: EvaluateRequest = exampleRequest();
 
 type ServeOptions = Partial<ReferenceOptions>;
 const closers: (() => Promise<void>)[] = [];

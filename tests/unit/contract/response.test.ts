@@ -7,33 +7,9 @@ import {
   round2,
   scoreConfidence,
 } from '../../../src/contract';
-import { exampleRequest } from '../../helpers/fixtures';
+import { exampleRequest, exampleResponse as fixtureResponse } from '../../helpers/fixtures';
 
-// The contract's example response, verbatim.
-const exampleResponse = {
-  model: 'model-1.13.0',
-  answers: {
-    is_urgent: { type: 'noul', noul: 0.93 },
-    department: {
-      type: 'choice',
-      choice: 'technical',
-      confidence: 0.72,
-      probabilities: { billing: 0.14, technical: 0.81, other: 0.05 },
-    },
-    frustration: {
-      type: 'score',
-      score: 1.42,
-      confidence: 0.13,
-      legend: {
-        '0': 'Calm, just stating facts',
-        '1': 'Frustrated but civil',
-        '2': 'Angry or threatening to leave',
-      },
-      probabilities: { '0': 0.12, '1': 0.34, '2': 0.54 },
-    },
-  },
-  usage: { input_tokens: 318, output_tokens: 0 },
-};
+const exampleResponse = fixtureResponse();
 
 describe('response', () => {
   it('parses the contract example and keeps unknown fields a real service may add', () => {
@@ -44,7 +20,7 @@ describe('response', () => {
 
   it('rejects a probability above 1 and a missing usage', () => {
     const bad = structuredClone(exampleResponse);
-    bad.answers.is_urgent.noul = 1.2;
+    bad.answers.is_urgent = { type: 'noul', noul: 1.2 };
     expect(EvaluateResponseSchema.safeParse(bad).success).toBe(false);
     const { usage: _usage, ...noUsage } = exampleResponse;
     expect(EvaluateResponseSchema.safeParse(noUsage).success).toBe(false);

@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lintRubric } from '../../../src/core/lint';
+import { EXAMPLE_REQUEST } from '../../../src/core/example';
 import { applyFix, input } from './lintHelpers';
 
 describe('lintRubric', () => {
@@ -105,29 +106,7 @@ describe('lintRubric', () => {
   });
 
   it('says nothing about the contract example', () => {
-    const found = lintRubric(
-      input({
-        state: 'Help! My payouts have been failing for 3 days.',
-        model: 'model-latest',
-        questions: {
-          is_urgent: {
-            type: 'noul',
-            instructions: 'Does this convey urgency?',
-            criteria: { true: 'Explicitly time-sensitive', false: 'No urgency expressed' },
-          },
-          department: {
-            type: 'choice',
-            instructions: 'Which team should handle this?',
-            criteria: { billing: 'Payments and refunds', technical: 'Bugs and integrations', other: null },
-          },
-          frustration: {
-            type: 'score',
-            instructions: 'How frustrated is the customer?',
-            criteria: ['Calm, just stating facts', 'Frustrated but civil', 'Angry or threatening to leave'],
-          },
-        },
-      }),
-    );
+    const found = lintRubric(input({ ...EXAMPLE_REQUEST }));
     expect(found).toEqual([]);
   });
 });
