@@ -10,7 +10,16 @@ import { chooseTarget, useChosenTargetId } from './stores/target';
 
 // The rows screen (parser worker, virtualised table, charts) loads on first use, outside the first chunk.
 const RowsScreen = lazy(() => import('./features/rows/RowsScreen').then((m) => ({ default: m.RowsScreen })));
-type Screen = 'workbench' | 'rows';
+// The large-taxonomy screen too: most sessions never need it.
+const TaxonomyScreen = lazy(() =>
+  import('./features/taxonomy/TaxonomyScreen').then((m) => ({ default: m.TaxonomyScreen })),
+);
+type Screen = 'workbench' | 'rows' | 'taxonomy';
+const SCREEN_NAMES: Record<Screen, string> = {
+  workbench: 'One state',
+  rows: 'Rows from a file',
+  taxonomy: 'Large taxonomy',
+};
 
 /** The whole app. The main area takes the selected target; screens mount there. */
 export function App() {
@@ -26,7 +35,7 @@ export function App() {
         <SessionsSidebar />
         <main className="app-main" data-testid="app.main">
           <nav className="app-screens" aria-label="Screens">
-            {(['workbench', 'rows'] as const).map((s) => (
+            {(['workbench', 'rows', 'taxonomy'] as const).map((s) => (
               <button
                 key={s}
                 type="button"
@@ -34,7 +43,7 @@ export function App() {
                 onClick={() => setScreen(s)}
                 data-testid={`app.nav.${s}`}
               >
-                {s === 'workbench' ? 'One state' : 'Rows from a file'}
+                {SCREEN_NAMES[s]}
               </button>
             ))}
           </nav>
@@ -42,6 +51,10 @@ export function App() {
             (screen === 'rows' ? (
               <Suspense fallback={<p className="muted">Loading the rows screen…</p>}>
                 <RowsScreen targetId={target.id} targetLabel={target.label} />
+              </Suspense>
+            ) : screen === 'taxonomy' ? (
+              <Suspense fallback={<p className="muted">Loading the taxonomy screen…</p>}>
+                <TaxonomyScreen targetId={target.id} />
               </Suspense>
             ) : (
               <WorkbenchScreen targetId={target.id} />
