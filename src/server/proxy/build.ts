@@ -54,12 +54,21 @@ export async function ensureBuilt(options: {
   const started = Date.now();
   // Loaded only when needed: a fresh dist/ starts without loading the bundler.
   const { build } = await import('vite');
-  await build({
-    root: options.root,
-    configFile: join(options.root, 'vite.config.ts'),
-    logLevel: 'warn',
-    build: { outDir: options.outDir, emptyOutDir: true },
-  });
+  // NOTE: a NODE_ENV inherited from a test runner ('test') would bundle React's development build.
+  const inherited = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({
+      root: options.root,
+      configFile: join(options.root, 'vite.config.ts'),
+      mode: 'production',
+      logLevel: 'warn',
+      build: { outDir: options.outDir, emptyOutDir: true },
+    });
+  } finally {
+    if (inherited === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = inherited;
+  }
   options.logger.info(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   return true;
 }

@@ -15,7 +15,8 @@ export interface WorkbenchProcess {
 
 // Variables a developer's shell may hold that would change what the tests see; each test says what it wants.
 const CONFIG_PREFIXES = ['EVAL_', 'REFERENCE_', 'PROXY_'];
-const CONFIG_NAMES = new Set(['PORT', 'HOST', 'WORKBENCH_ENV_FILE']);
+// NODE_ENV: vitest sets 'test', which must not reach the server's build.
+const CONFIG_NAMES = new Set(['PORT', 'HOST', 'WORKBENCH_ENV_FILE', 'NODE_ENV']);
 
 /** The process environment minus workbench settings, plus `vars`; never reads the developer's .env.local. */
 export function isolatedEnv(vars: Record<string, string> = {}): NodeJS.ProcessEnv {
