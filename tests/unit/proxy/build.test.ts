@@ -62,6 +62,10 @@ describe('a build with keys in the environment', () => {
         expect(bytes.includes(marker), `${file} holds ${marker}`).toBe(false);
     }
     expect(lines.join('\n')).toMatch(/Building the workbench \(a build was asked for\)/);
+    // Bug: under vitest (NODE_ENV=test) the build bundled React's development runtime.
+    expect(process.env.NODE_ENV).toBe('test');
+    const devRuntime = files.filter((f) => f.endsWith('.js') && readFileSync(f, 'utf8').includes('jsxDEV'));
+    expect(devRuntime).toEqual([]);
   });
 });
 
