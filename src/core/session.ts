@@ -47,6 +47,8 @@ export const RunRecordSchema = z.object({
   error: RunErrorSchema.optional(),
   latencyMs: z.number().min(0).optional(),
   attempts: z.array(AttemptRecordSchema).default([]),
+  /** The comparison column that ran it; absent for a run of the main screen. */
+  columnId: z.string().optional(),
   /** Set when the run was replayed from a share link or file, not sent by this browser. */
   replayed: z.boolean().optional(),
 });

@@ -3,7 +3,7 @@
 import { mutationOptions } from '@tanstack/react-query';
 import type { EvaluateRequest } from '../../contract';
 import type { AttemptRecord, RunRecord } from '../../core/session';
-import { runToRecord } from './compare';
+import { runToRecord } from './runRecord';
 import { proxyTarget } from './targets';
 
 /** What one run needs; the id and start time are the screen's, so the run on screen and its record match. */

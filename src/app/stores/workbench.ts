@@ -90,7 +90,8 @@ export const useWorkbench = create<WorkbenchState>()((set) => {
     setModel: setDoc('model'),
     setTargetId: setDoc('targetId'),
     hydrate: (doc, runs = []) => {
-      const last = runs[runs.length - 1];
+      // The main screen shows its own last run, never a comparison column's.
+      const last = runs.findLast((r) => r.columnId === undefined);
       set({ doc, runs: runs.slice(-MAX_RUNS), current: last ? runViewOf(last) : null });
     },
     revealAt: (area, offset) => set((s) => ({ reveal: { area, offset, nonce: (s.reveal?.nonce ?? 0) + 1 } })),
