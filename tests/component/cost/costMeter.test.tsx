@@ -20,7 +20,7 @@ describe('live cost on the main screen', () => {
     await waitFor(() => expect(total()).toBe(expected.total));
     expect(screen.getByTestId('cost.state')).toHaveTextContent(String(expected.state));
     expect(screen.getByTestId('cost.perRun')).toHaveTextContent(
-      `≈ ${formatCost(estimateCost(expected.total))} per run`,
+      `≈ ${formatCost(estimateCost(expected.total))}/run`,
     );
 
     const added = ' My account is locked too and nobody answers the phone.';
@@ -63,7 +63,7 @@ describe('CostMeter', () => {
     const limit = within(screen.getByTestId('cost.limitStatePlusQuestion')).getByRole('meter');
     expect(limit).toHaveAttribute('aria-valuemax', '32000');
     expect(limit).toHaveAccessibleName(
-      `State + longest question, 32k: ${expected.statePlusLongest.toLocaleString('en-US')} of 32,000 tokens`,
+      `State plus the longest question: ${expected.statePlusLongest.toLocaleString('en-US')} of 32,000 tokens`,
     );
     expect(screen.getByTestId('cost.limitRequest')).toHaveTextContent(
       `${Math.round(expected.limits.request.ratio * 100)}%`,
@@ -76,7 +76,7 @@ describe('CostMeter', () => {
     const { rerender } = render(<CostMeter request={request} runs={3} runsLabel="3 columns" />);
     await waitFor(() =>
       expect(screen.getByTestId('cost.perRun')).toHaveTextContent(
-        `≈ ${formatCost(expected.costTotal)} per run (3 columns × ${formatCost(expected.costPerRequest)})`,
+        `≈ ${formatCost(expected.costTotal)}/run (3 columns × ${formatCost(expected.costPerRequest)})`,
       ),
     );
     rerender(<CostMeter request={null} runs={3} />);

@@ -2,12 +2,14 @@
 import type { Page } from 'playwright-core';
 import { AnswersArea } from './AnswersArea';
 import { EditorArea } from './EditorArea';
+import { RubricToolsArea } from './RubricToolsArea';
 import { ShellArea } from './ShellArea';
 
 export class WorkbenchPage {
   readonly shell: ShellArea;
   readonly editor: EditorArea;
   readonly answers: AnswersArea;
+  readonly tools: RubricToolsArea;
 
   constructor(
     readonly page: Page,
@@ -16,6 +18,7 @@ export class WorkbenchPage {
     this.shell = new ShellArea(page);
     this.editor = new EditorArea(page);
     this.answers = new AnswersArea(page);
+    this.tools = new RubricToolsArea(page);
   }
 
   /** Opens the workbench and waits for the target list. */

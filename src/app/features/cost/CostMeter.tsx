@@ -20,16 +20,17 @@ const percent = (ratio: number): string =>
   ratio === 0 ? '0%' : ratio < 0.01 ? '<1%' : `${Math.round(ratio * 100)}%`;
 const kilo = (n: number): string => `${Math.round(n / 1000)}k`;
 
-/** One limit as a small bar: how much of it the request uses. */
+/** One limit as a small bar: how much of it the request uses; the full sentence is its accessible name and title. */
 function LimitBar({ name, use, testId }: { name: string; use: LimitUse; testId: string }) {
   const level = use.over ? 'over' : use.ratio > 0.8 ? 'near' : 'ok';
+  const sentence = `${name}: ${formatTokens(use.used)} of ${formatTokens(use.limit)} tokens`;
   return (
-    <span className={`cost-limit cost-limit--${level}`} data-testid={testId}>
-      <span className="cost-limit__name">{name}</span>
+    <span className={`cost-limit cost-limit--${level}`} title={sentence} data-testid={testId}>
+      <span className="cost-limit__name">{kilo(use.limit)}</span>
       <span
         className="cost-limit__track"
         role="meter"
-        aria-label={`${name}: ${formatTokens(use.used)} of ${formatTokens(use.limit)} tokens`}
+        aria-label={sentence}
         aria-valuemin={0}
         aria-valuemax={use.limit}
         aria-valuenow={Math.min(use.used, use.limit)}
@@ -70,31 +71,27 @@ export function CostMeter({ request, runs = 1, runsLabel }: CostMeterProps) {
             {formatTokens(b.total)}
           </strong>{' '}
           input tokens
-          <span className="muted">
+          <span className="muted" title={`Questions: ${formatTokens(questionsTotal)} tokens`}>
             {' '}
             (state{' '}
             <span className="num" data-testid="cost.state">
               {formatTokens(b.state)}
             </span>
-            , questions <span className="num">{formatTokens(questionsTotal)}</span>)
+            )
           </span>
         </span>
         <LimitBar
-          name={`State + longest question, ${kilo(b.limits.statePlusLongest.limit)}`}
+          name="State plus the longest question"
           use={b.limits.statePlusLongest}
           testId="cost.limitStatePlusQuestion"
         />
-        <LimitBar
-          name={`Request, ${kilo(b.limits.request.limit)}`}
-          use={b.limits.request}
-          testId="cost.limitRequest"
-        />
+        <LimitBar name="The whole request" use={b.limits.request} testId="cost.limitRequest" />
         <span
           className="cost-meter__price num"
           data-testid="cost.perRun"
           title={`Estimate at the published list price, ${PRICE_PER_MILLION_INPUT_TOKENS} per million input tokens; output is free.`}
         >
-          ≈ {formatCost(b.costTotal)} per run
+          ≈ {formatCost(b.costTotal)}/run
           {b.runs !== 1 && (
             <span className="muted">
               {' '}
