@@ -489,8 +489,8 @@ export interface TaxonomyStep {
   index: number;
   /** The group whose options were offered ('' for the first request). */
   group: string;
-  /** The tree path of that group. */
-  groupPath: string[];
+  /** Where the request chose: the group's tree path, then its name when it is an automatic group ([] first). */
+  trail: string[];
   request: EvaluateRequest;
   question: ChoiceQuestion;
   answer: ChoiceAnswer;
@@ -604,7 +604,7 @@ export async function runTaxonomy(input: TaxonomyRunInput): Promise<TaxonomyResu
       const step: TaxonomyStep = {
         index: steps.length,
         group: group.key,
-        groupPath: group.path,
+        trail: group.auto ? [...group.path, group.key] : group.path,
         request,
         question,
         answer,

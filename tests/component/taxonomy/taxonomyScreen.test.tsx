@@ -80,6 +80,7 @@ describe('TaxonomyScreen', () => {
     const steps = screen.getAllByTestId('taxonomy.step');
     expect(steps.map((s) => s.dataset.choice)).toEqual(['Copper', 'Copper lantern']);
     expect(steps[0]).toHaveTextContent('First request, 24 options: Copper');
+    expect(steps[1]).toHaveTextContent('Within Copper, 25 options: Copper lantern');
     const { result } = useTaxonomy.getState();
     expect(result!.steps.map((s) => s.request.state)).toEqual([
       useWorkbench.getState().doc.stateText,

@@ -282,6 +282,7 @@ describe('runTaxonomy', () => {
     expect(result.final.answer.choice).toBe('Bank refund');
     expect(Object.keys(result.final.question.criteria)).toEqual(['Card refund', 'Bank refund']);
     expect(result.steps[0]!.resolvedModel).toBe('model-1.13.0');
+    expect(result.steps.map((s) => s.trail)).toEqual([[], ['Billing'], ['Billing', 'Refunds']]);
   });
 
   it('enters a group with a single option without a request', async () => {

@@ -17,8 +17,8 @@ export interface TaxonomyResultViewProps {
 const where = (step: TaxonomyStep): string =>
   step.index === 0
     ? 'First request'
-    : step.groupPath.length
-      ? `Within ${step.groupPath.join(' › ')}`
+    : step.trail.length
+      ? `Within ${step.trail.join(' › ')}`
       : 'Next request';
 
 /** The path so far, and the result once there is one. */
@@ -100,5 +100,5 @@ export function TaxonomyResultView({ status, steps, result, error }: TaxonomyRes
 /** The name of the group whose labels the last request offered. */
 function lastGroupName(result: TaxonomyResult): string {
   const last = result.steps[result.steps.length - 1]!;
-  return last.group || 'the first request';
+  return last.trail.join(' › ') || 'the first request';
 }
