@@ -44,6 +44,8 @@ export interface WorkbenchState {
   setTargetId: (targetId: string) => void;
   /** Replaces the document (and runs) with a saved session's; the last run is shown again. */
   hydrate: (doc: SessionDoc, runs?: RunRecord[]) => void;
+  /** Edits the document in one step (a form edit, a quick fix); runs and the answer on screen stay. */
+  editDoc: (edit: (doc: SessionDoc) => SessionDoc) => void;
   revealAt: (area: RevealTarget['area'], offset: number) => void;
 
   startRun: (run: Pick<RunView, 'id' | 'at' | 'targetId' | 'body'>) => void;
@@ -94,6 +96,7 @@ export const useWorkbench = create<WorkbenchState>()((set) => {
       const last = runs.findLast((r) => r.columnId === undefined);
       set({ doc, runs: runs.slice(-MAX_RUNS), current: last ? runViewOf(last) : null });
     },
+    editDoc: (edit) => set((s) => ({ doc: edit(s.doc) })),
     revealAt: (area, offset) => set((s) => ({ reveal: { area, offset, nonce: (s.reveal?.nonce ?? 0) + 1 } })),
 
     startRun: (run) => set({ current: { ...run, status: 'running', attempts: [] } }),

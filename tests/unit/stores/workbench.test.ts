@@ -29,4 +29,15 @@ describe('workbench store', () => {
     useWorkbench.getState().hydrate(exampleDoc(), [run('col-run', { columnId: 'c1' })]);
     expect(useWorkbench.getState().current).toBeNull();
   });
+
+  // Bug: applying a quick fix went through hydrate, which put the last saved run back on screen.
+  it('edits the document without touching the runs or the answer on screen', () => {
+    useWorkbench.getState().hydrate(exampleDoc(), [run('a')]);
+    useWorkbench.getState().startRun({ id: 'live', at: 'now', targetId: 'local', body: exampleRequest() });
+    useWorkbench.getState().editDoc((doc) => ({ ...doc, model: 'model-1.14.0' }));
+    const state = useWorkbench.getState();
+    expect(state.doc.model).toBe('model-1.14.0');
+    expect(state.current?.id).toBe('live');
+    expect(state.runs.map((r) => r.id)).toEqual(['a']);
+  });
 });

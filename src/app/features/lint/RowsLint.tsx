@@ -34,8 +34,8 @@ export function RowsLint() {
   if (problems.length === 0) return null;
   const onFix = (p: DraftProblem): void => {
     if (!p.fix) return;
-    const state = useWorkbench.getState();
-    state.hydrate(applyFix(state.doc, p.fix), state.runs);
+    const fix = p.fix;
+    useWorkbench.getState().editDoc((doc) => applyFix(doc, fix));
   };
   const errors = problems.filter((p) => p.severity === 'error').length;
   return (

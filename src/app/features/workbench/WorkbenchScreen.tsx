@@ -56,7 +56,7 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
   const doc = useWorkbench((s) => s.doc);
   const current = useWorkbench((s) => s.current);
   const reveal = useWorkbench((s) => s.reveal);
-  const { setModel, revealAt, hydrate } = useWorkbench.getState();
+  const { setModel, revealAt, editDoc } = useWorkbench.getState();
   const layout = useLayout();
   const models = useQuery(modelsQueryOptions(targetId));
   const listed = useMemo(() => models.data?.models.map((m) => m.name) ?? NO_MODELS, [models.data]);
@@ -115,20 +115,13 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
     },
     [revealLoc],
   );
-  const onEditDoc = useCallback(
-    (edit: (doc: SessionDoc) => SessionDoc) => {
-      const state = useWorkbench.getState();
-      hydrate(edit(state.doc), state.runs);
-    },
-    [hydrate],
-  );
+  const onEditDoc = useCallback((edit: (doc: SessionDoc) => SessionDoc) => editDoc(edit), [editDoc]);
   const onFix = useCallback(
     (p: DraftProblem) => {
-      if (!p.fix) return;
-      const state = useWorkbench.getState();
-      hydrate(applyFix(state.doc, p.fix), state.runs);
+      const fix = p.fix;
+      if (fix) editDoc((doc) => applyFix(doc, fix));
     },
-    [hydrate],
+    [editDoc],
   );
 
   const stateReveal = useMemo(
