@@ -37,6 +37,8 @@ export const BENCH_QUESTIONS = EXAMPLE_REQUEST.questions;
 const REQUESTS = 100_000;
 const WARMUP_REQUESTS = 5_000;
 const CONNECTIONS = 50;
+/** Length of the latency round at the required rate. */
+const PACED_SECONDS = 10;
 const TARGET_RPS = 2_000;
 const TARGET_P99_MS = 20;
 // Heap growth over the run that still counts as flat (allocation noise, caches filling once).
@@ -65,19 +67,28 @@ export async function run(): Promise<SectionResult> {
     const service = await server.service();
     const loadAfter = loadavg()[0]!;
     const after = await server.memory();
+    // NOTE: at saturation, latency is mostly queueing (50 in flight / req/s); the p99 target is read at the
+    // required rate, with the same 50 connections.
+    const paced = await load({ ...request, overallRate: TARGET_RPS, durationS: PACED_SECONDS });
 
     const rpsOk = result.rps >= TARGET_RPS;
-    const p99Ok = result.p99 < TARGET_P99_MS;
+    const p99Ok = paced.p99 < TARGET_P99_MS;
     const heapGrowth = after.heapUsedMb - before.heapUsedMb;
     const flat = heapGrowth < FLAT_HEAP_MB;
-    const clean = result.non2xx === 0 && result.errors === 0;
+    const clean = result.non2xx + paced.non2xx === 0 && result.errors + paced.errors === 0;
     const ok = (pass: boolean): string => (pass ? 'yes' : 'NO');
     printTable(
       `reference: ${result.requests.toLocaleString('en-US')} requests in ${result.durationS.toFixed(1)} s`,
       [
         { measure: 'requests/s', value: Math.round(result.rps), target: `>= ${TARGET_RPS}`, ok: ok(rpsOk) },
-        { measure: 'p50 latency (ms)', value: result.p50, target: '', ok: '' },
-        { measure: 'p99 latency (ms)', value: result.p99, target: `< ${TARGET_P99_MS}`, ok: ok(p99Ok) },
+        { measure: 'p50 latency at saturation (ms)', value: result.p50, target: '', ok: '' },
+        { measure: 'p99 latency at saturation (ms)', value: result.p99, target: '', ok: '' },
+        {
+          measure: `p50 / p99 latency at ${TARGET_RPS} req/s (ms)`,
+          value: `${paced.p50} / ${paced.p99}`,
+          target: `p99 < ${TARGET_P99_MS}`,
+          ok: ok(p99Ok),
+        },
         {
           measure: 'non-2xx / errors',
           value: `${result.non2xx} / ${result.errors}`,
@@ -108,8 +119,8 @@ export async function run(): Promise<SectionResult> {
       ok: rpsOk && p99Ok && flat && clean,
       figures: {
         'req/s': Math.round(result.rps),
-        'p50 ms': result.p50,
-        'p99 ms': result.p99,
+        'p99 ms at saturation': result.p99,
+        [`p99 ms at ${TARGET_RPS}/s`]: paced.p99,
         'service p99 ms': fmt(service.p99Ms),
         'heap growth MB': fmt(heapGrowth),
       },

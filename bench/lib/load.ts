@@ -11,6 +11,8 @@ export interface LoadOptions {
   /** Total requests to send; when absent, `durationS` seconds of load (default 10). */
   amount?: number;
   durationS?: number;
+  /** Requests per second across all connections; absent = as fast as the server answers (saturation). */
+  overallRate?: number;
 }
 
 /** What a load run measured. Latencies are in ms. */
@@ -33,6 +35,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     headers: options.headers,
     body: options.body,
     connections: options.connections ?? 50,
+    ...(options.overallRate !== undefined ? { overallRate: options.overallRate } : {}),
     ...(options.amount !== undefined ? { amount: options.amount } : { duration: options.durationS ?? 10 }),
   });
   const requests = result.requests.total;
