@@ -92,7 +92,9 @@ export function draftRequest(doc: SessionDoc, listedModels: readonly string[] = 
     else {
       state = { ok: false };
       // Only the first syntax problem: the ones after it are mostly its echoes (the sentence gives their count).
-      const spans = parsed.empty ? [firstLineSpan(doc.stateText)] : parsed.problems.slice(0, 1).map((p) => p.span);
+      const spans = parsed.empty
+        ? [firstLineSpan(doc.stateText)]
+        : parsed.problems.slice(0, 1).map((p) => p.span);
       const messages = parsed.empty
         ? ['The state is empty: write a JSON object, or switch to plain text.']
         : parsed.problems.slice(0, 1).map((p) => p.message);

@@ -60,7 +60,10 @@ describe('Get code', () => {
   it('warns when the request has errors, and has nothing to show while the editors do not parse', async () => {
     const user = userEvent.setup();
     const doc = newUserDoc();
-    const first = renderWorkbench({ ...doc, questionsText: doc.questionsText.replace('"noul"', '"boolean"') });
+    const first = renderWorkbench({
+      ...doc,
+      questionsText: doc.questionsText.replace('"noul"', '"boolean"'),
+    });
     let dialog = await openDialog(user);
     expect(within(dialog).getByRole('note')).toHaveTextContent('the service will answer 422');
     expect(within(dialog).getByTestId('getCode.code')).toHaveTextContent('"type": "boolean"');
