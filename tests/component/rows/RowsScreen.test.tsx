@@ -33,9 +33,11 @@ vi.mock('../../../src/app/stores/rows', async (importOriginal) => {
 });
 // Downloads are captured instead of handed to the browser.
 const downloads = vi.hoisted(() => [] as { fileName: string; type: string; text: string }[]);
-vi.mock('../../../src/app/features/rows/download', () => ({
+vi.mock('../../../src/app/platform/download', () => ({
   downloadParts: (fileName: string, type: string, parts: string[]) =>
     downloads.push({ fileName, type, text: parts.join('') }),
+  downloadText: (fileName: string, text: string, type = 'application/json') =>
+    downloads.push({ fileName, type, text }),
 }));
 
 const { RowsScreen } = await import('../../../src/app/features/rows/RowsScreen');

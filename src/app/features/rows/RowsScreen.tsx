@@ -13,7 +13,7 @@ import { PreviewTable } from './PreviewTable';
 import { ProgressPanel } from './ProgressPanel';
 import { ResultsView } from './ResultsView';
 import { RunList } from './RunList';
-import { downloadParts } from './download';
+import { downloadParts } from '../../platform/download';
 import { formatCount } from './format';
 import { useSessionQuestions } from './sessionQuestions';
 import './rows.css';
