@@ -43,7 +43,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/contract/**', 'src/core/**', 'src/client/**'],
+    files: ['src/contract/**', 'src/core/**', 'src/client/**', 'src/server/reference/judge/**'],
     rules: {
       'no-restricted-imports': ['error', { paths: uiAndIo, patterns: monacoOnlyInEditor.patterns }],
     },
