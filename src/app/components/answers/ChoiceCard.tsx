@@ -1,7 +1,7 @@
 // A choice answer: every option as a horizontal bar, most probable first, the chosen label highlighted.
 import { useId, useMemo, useRef, useState } from 'react';
 import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
-import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, Tooltip, YAxis } from 'recharts';
 import type { ChoiceAnswer } from '../../../contract';
 import {
   BAR_ROW_HEIGHT,
@@ -12,8 +12,8 @@ import {
 } from '../../../core/answerSeries';
 import type { ChoiceBar } from '../../../core/answerSeries';
 import { useElementWidth } from '../useElementWidth';
-import { CHART, clip, labelColumnWidth, probabilityTick, probabilityTicks } from './chartTheme';
-import { ProbabilityAxis, barWithValue, plainTick } from './chartParts';
+import { CHART, clip, labelColumnWidth } from './chartTheme';
+import { ProbabilityAxis, barTooltip, barWithValue, plainTick, probabilityGridAndAxis } from './chartParts';
 import { Confidence } from './Confidence';
 import { ProbabilityTable } from './ProbabilityTable';
 
@@ -148,16 +148,7 @@ function ChoiceBars({ data, width, height, labelWidth, probabilityMax, noAxis = 
       barCategoryGap={3}
       accessibilityLayer={false}
     >
-      <CartesianGrid horizontal={false} stroke={CHART.grid} />
-      <XAxis
-        type="number"
-        domain={[0, probabilityMax]}
-        ticks={probabilityTicks(probabilityMax)}
-        tickFormatter={probabilityTick}
-        tick={{ fontSize: CHART.fontSize, fill: CHART.axis }}
-        allowDataOverflow
-        hide={noAxis}
-      />
+      {probabilityGridAndAxis(probabilityMax, noAxis)}
       <YAxis
         type="category"
         dataKey="label"
@@ -244,25 +235,16 @@ function ScrollingBars({
   );
 }
 
-interface TooltipProps {
-  active?: boolean;
-  payload?: readonly { payload?: ChoiceBar }[];
-}
-
 /** The exact numbers of one option, on hover. */
-function ChoiceTooltip({ active, payload }: TooltipProps) {
-  const bar = payload?.[0]?.payload;
-  if (!active || !bar) return null;
-  return (
-    <div className="chart-tooltip">
-      <div className="chart-tooltip__title">
-        {bar.label}
-        {bar.chosen ? ' · chosen' : ''}
-      </div>
-      <div className="num">
-        p = {formatFixed2(bar.probability)} · rank {bar.rank}
-      </div>
-      {bar.description && <div className="chart-tooltip__text">{bar.description}</div>}
+const ChoiceTooltip = barTooltip<ChoiceBar>((bar) => (
+  <>
+    <div className="chart-tooltip__title">
+      {bar.label}
+      {bar.chosen ? ' · chosen' : ''}
     </div>
-  );
-}
+    <div className="num">
+      p = {formatFixed2(bar.probability)} · rank {bar.rank}
+    </div>
+    {bar.description && <div className="chart-tooltip__text">{bar.description}</div>}
+  </>
+));

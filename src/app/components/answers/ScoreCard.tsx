@@ -1,11 +1,11 @@
 // A score answer: one bar per level in level order, labelled with its legend text, and the expected score marked.
-import { Bar, BarChart, CartesianGrid, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, ReferenceLine, Tooltip, YAxis } from 'recharts';
 import type { ScoreAnswer } from '../../../contract';
 import { formatFixed2, scoreSeries } from '../../../core/answerSeries';
 import type { ScoreBar } from '../../../core/answerSeries';
 import { useElementWidth } from '../useElementWidth';
-import { CHART, clip, labelColumnWidth, probabilityTick, probabilityTicks } from './chartTheme';
-import { barWithValue, plainTick } from './chartParts';
+import { CHART, clip, labelColumnWidth } from './chartTheme';
+import { barTooltip, barWithValue, plainTick, probabilityGridAndAxis } from './chartParts';
 import { Confidence } from './Confidence';
 import { ProbabilityTable } from './ProbabilityTable';
 
@@ -61,15 +61,7 @@ export function ScoreCard({
           margin={{ top: 4, right: 64, bottom: 2, left: 4 }}
           accessibilityLayer={false}
         >
-          <CartesianGrid horizontal={false} stroke={CHART.grid} />
-          <XAxis
-            type="number"
-            domain={[0, probabilityMax]}
-            ticks={probabilityTicks(probabilityMax)}
-            tickFormatter={probabilityTick}
-            tick={{ fontSize: CHART.fontSize, fill: CHART.axis }}
-            allowDataOverflow
-          />
+          {probabilityGridAndAxis(probabilityMax)}
           <YAxis
             type="number"
             dataKey="level"
@@ -112,20 +104,11 @@ export function ScoreCard({
   );
 }
 
-interface TooltipProps {
-  active?: boolean;
-  payload?: readonly { payload?: ScoreBar }[];
-}
-
 /** The exact numbers of one level, on hover. */
-function ScoreTooltip({ active, payload }: TooltipProps) {
-  const bar = payload?.[0]?.payload;
-  if (!active || !bar) return null;
-  return (
-    <div className="chart-tooltip">
-      <div className="chart-tooltip__title">Level {bar.level}</div>
-      <div className="num">p = {formatFixed2(bar.probability)}</div>
-      <div className="chart-tooltip__text">{bar.label}</div>
-    </div>
-  );
-}
+const ScoreTooltip = barTooltip<ScoreBar>((bar) => (
+  <>
+    <div className="chart-tooltip__title">Level {bar.level}</div>
+    <div className="num">p = {formatFixed2(bar.probability)}</div>
+    <div className="chart-tooltip__text">{bar.label}</div>
+  </>
+));

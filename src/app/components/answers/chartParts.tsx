@@ -1,6 +1,7 @@
 // Plain SVG parts for the bar charts. Recharts' own ticks and labels measure every string to wrap it; with 255 bars
 // that measuring is most of the render, and these labels are clipped to a known width anyway.
 import type { ReactNode } from 'react';
+import { CartesianGrid, XAxis } from 'recharts';
 import { formatFixed2 } from '../../../core/answerSeries';
 import { CHART, probabilityTick, probabilityTicks } from './chartTheme';
 
@@ -85,4 +86,38 @@ export function ProbabilityAxis({ width, left, right, max }: ProbabilityAxisProp
       })}
     </svg>
   );
+}
+
+/**
+ * The grid and the probability x-axis of a horizontal bar chart, 0 to `max` by quarters; `hide` keeps the scale but
+ * draws no axis. Returned as elements, not a component, because recharts reads its axes from BarChart's children.
+ */
+export function probabilityGridAndAxis(max: number, hide = false): ReactNode {
+  return [
+    <CartesianGrid key="grid" horizontal={false} stroke={CHART.grid} />,
+    <XAxis
+      key="x"
+      type="number"
+      domain={[0, max]}
+      ticks={probabilityTicks(max)}
+      tickFormatter={probabilityTick}
+      tick={{ fontSize: CHART.fontSize, fill: CHART.axis }}
+      allowDataOverflow
+      hide={hide}
+    />,
+  ];
+}
+
+interface BarTooltipProps<T> {
+  active?: boolean;
+  payload?: readonly { payload?: T }[];
+}
+
+/** A recharts tooltip content for one bar: nothing unless a bar is hovered, else `render(bar)` in the tooltip box. */
+export function barTooltip<T>(render: (bar: T) => ReactNode) {
+  return function BarTooltip({ active, payload }: BarTooltipProps<T>) {
+    const bar = payload?.[0]?.payload;
+    if (!active || !bar) return null;
+    return <div className="chart-tooltip">{render(bar)}</div>;
+  };
 }
