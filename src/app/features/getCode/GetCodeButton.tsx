@@ -1,6 +1,7 @@
 // The "Get code" button of the run bar; the dialog and the code generators load when it is first opened.
 import { useQuery } from '@tanstack/react-query';
-import { Suspense, lazy, useState } from 'react';
+import { lazy } from 'react';
+import { DialogButton } from '../../components/DialogButton';
 import { targetsQueryOptions } from '../../queries/targets';
 
 const GetCodeDialog = lazy(() => import('./GetCodeDialog').then((m) => ({ default: m.GetCodeDialog })));
@@ -14,25 +15,15 @@ export interface GetCodeButtonProps {
 
 /** Opens the get-code dialog for the request on screen and the target picked in the top bar. */
 export function GetCodeButton({ body, valid, targetId }: GetCodeButtonProps) {
-  const [open, setOpen] = useState(false);
   const targets = useQuery(targetsQueryOptions());
   const target = targets.data?.find((t) => t.id === targetId);
   return (
-    <>
-      <button
-        type="button"
-        onClick={() => setOpen(true)}
-        aria-haspopup="dialog"
-        title="The request on screen as curl, TypeScript or Python"
-        data-testid="getCode.open"
-      >
-        Get code
-      </button>
-      {open && (
-        <Suspense fallback={null}>
-          <GetCodeDialog body={body} valid={valid} target={target} onClose={() => setOpen(false)} />
-        </Suspense>
-      )}
-    </>
+    <DialogButton
+      title="The request on screen as curl, TypeScript or Python"
+      testId="getCode.open"
+      dialog={(close) => <GetCodeDialog body={body} valid={valid} target={target} onClose={close} />}
+    >
+      Get code
+    </DialogButton>
   );
 }

@@ -1,6 +1,7 @@
 // The "Paste request" button of the run bar; its dialog loads on first use.
-import { Suspense, lazy, useState } from 'react';
+import { lazy } from 'react';
 import type { SessionDoc } from '../../../core/session';
+import { DialogButton } from '../../components/DialogButton';
 
 const PasteRequestDialog = lazy(() =>
   import('./PasteRequestDialog').then((m) => ({ default: m.PasteRequestDialog })),
@@ -12,23 +13,13 @@ export function PasteRequestButton({
 }: {
   onApply: (edit: (doc: SessionDoc) => SessionDoc) => void;
 }) {
-  const [open, setOpen] = useState(false);
   return (
-    <>
-      <button
-        type="button"
-        onClick={() => setOpen(true)}
-        aria-haspopup="dialog"
-        title="Load a request from documentation, a gateway sample or a curl command"
-        data-testid="lint.paste"
-      >
-        Paste request
-      </button>
-      {open && (
-        <Suspense fallback={null}>
-          <PasteRequestDialog onApply={onApply} onClose={() => setOpen(false)} />
-        </Suspense>
-      )}
-    </>
+    <DialogButton
+      title="Load a request from documentation, a gateway sample or a curl command"
+      testId="lint.paste"
+      dialog={(close) => <PasteRequestDialog onApply={onApply} onClose={close} />}
+    >
+      Paste request
+    </DialogButton>
   );
 }
