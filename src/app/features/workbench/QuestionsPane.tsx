@@ -3,6 +3,7 @@ import { useCallback, useMemo } from 'react';
 import { editorQuestionsSchema, questionsCompletions } from '../../../core/completions';
 import { CodeEditor } from '../../editor';
 import type { CompletionSource, EditorMarker, RevealRequest } from '../../editor';
+import { Pane } from '../../components/Pane';
 import { SegmentedControl } from '../../components/SegmentedControl';
 import { useLayout } from '../../stores/layout';
 import { useWorkbench } from '../../stores/workbench';
@@ -37,9 +38,11 @@ export function QuestionsPane({ markers, syntax, stateFields, onRun, reveal }: Q
   );
 
   return (
-    <section className="pane" aria-labelledby="questions-heading" data-testid="workbench.questions">
-      <header className="pane__header">
-        <h2 id="questions-heading">Questions</h2>
+    <Pane
+      id="questions"
+      heading="Questions"
+      testId="workbench.questions"
+      controls={
         <SegmentedControl
           label="Questions view"
           value={view}
@@ -47,7 +50,8 @@ export function QuestionsPane({ markers, syntax, stateFields, onRun, reveal }: Q
           onChange={setView}
           testId="workbench.questionsView"
         />
-      </header>
+      }
+    >
       <div className={`pane__body${view === 'form' ? ' pane__body--scroll' : ''}`}>
         {view === 'json' ? (
           <CodeEditor
@@ -77,6 +81,6 @@ export function QuestionsPane({ markers, syntax, stateFields, onRun, reveal }: Q
           {syntax}
         </p>
       )}
-    </section>
+    </Pane>
   );
 }

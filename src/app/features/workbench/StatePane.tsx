@@ -3,6 +3,7 @@ import { useCallback } from 'react';
 import { stateJsonSchema } from '../../../contract';
 import { CodeEditor } from '../../editor';
 import type { EditorMarker, RevealRequest } from '../../editor';
+import { Pane } from '../../components/Pane';
 import { SegmentedControl } from '../../components/SegmentedControl';
 import { useWorkbench } from '../../stores/workbench';
 
@@ -33,9 +34,11 @@ export function StatePane({ markers, syntax, onRun, reveal }: StatePaneProps) {
   const looksLikeJson = /^\s*[[{"]/.test(text);
 
   return (
-    <section className="pane" aria-labelledby="state-heading" data-testid="workbench.state">
-      <header className="pane__header">
-        <h2 id="state-heading">State</h2>
+    <Pane
+      id="state"
+      heading="State"
+      testId="workbench.state"
+      controls={
         <SegmentedControl
           label="State format"
           value={mode}
@@ -43,7 +46,8 @@ export function StatePane({ markers, syntax, onRun, reveal }: StatePaneProps) {
           onChange={setMode}
           testId="workbench.stateMode"
         />
-      </header>
+      }
+    >
       <div className="pane__body">
         <CodeEditor
           documentId="state"
@@ -80,6 +84,6 @@ export function StatePane({ markers, syntax, onRun, reveal }: StatePaneProps) {
           )}
         </p>
       )}
-    </section>
+    </Pane>
   );
 }
