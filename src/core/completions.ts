@@ -4,14 +4,16 @@ import { QUESTION_TYPES, questionsJsonSchema } from '../contract';
 import type { QuestionType } from '../contract';
 import { detectFormatting, questionTemplate } from './questionsDocument';
 
-/** A completion as plain data; the editor adapter turns it into its own kind. */
+/** A completion offered at the cursor beside the JSON language's own, as plain data the editor adapter converts. */
 export interface TextCompletion {
   label: string;
+  /** Text to insert; with `snippet`, Monaco snippet syntax (`${1:name}` placeholders). */
   insertText: string;
   snippet?: boolean;
   kind: 'field' | 'snippet' | 'value';
   detail?: string;
   documentation?: string;
+  /** The text the completion replaces (default: the word at the cursor). */
   replace?: { offset: number; length: number };
 }
 

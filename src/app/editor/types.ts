@@ -1,4 +1,5 @@
 // The editor adapter's props: plain data, so the rest of the app never sees Monaco and tests can use the fallback.
+import type { TextCompletion } from '../../core/completions';
 import type { TextSpan } from '../../core/locate';
 
 export type MarkerSeverity = 'error' | 'warning' | 'info';
@@ -27,21 +28,8 @@ export interface EditorMarker {
   fixes?: EditorFix[];
 }
 
-/** A completion offered at the cursor, beside the JSON language's own. */
-export interface EditorCompletion {
-  label: string;
-  /** Text to insert; with `snippet`, Monaco snippet syntax (`${1:name}` placeholders). */
-  insertText: string;
-  snippet?: boolean;
-  kind: 'field' | 'snippet' | 'value';
-  detail?: string;
-  documentation?: string;
-  /** The text the completion replaces (default: the word at the cursor). */
-  replace?: { offset: number; length: number };
-}
-
 /** Computes completions for a text and a cursor offset. */
-export type CompletionSource = (text: string, offset: number) => EditorCompletion[];
+export type CompletionSource = (text: string, offset: number) => TextCompletion[];
 
 /** A request to move the cursor to an offset and show it; a new nonce repeats the same offset. */
 export interface RevealRequest {
