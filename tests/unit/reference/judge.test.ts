@@ -61,6 +61,44 @@ describe('plain cases come out right, under every version', () => {
     expect(choice('Where is your office located?', department).choice).toBe('other');
   });
 
+  it.each(MODEL_VERSIONS)('%s: payouts that keep failing are a malfunction: technical above billing', (v) => {
+    const a = choice(exampleRequest().state, department, v);
+    expect(a.choice).toBe('technical');
+    expect(a.probabilities.technical!).toBeGreaterThan(a.probabilities.billing!);
+  });
+
+  it('the example request puts technical above billing with a clear margin on model-1.13.0 (model-latest)', () => {
+    const a = choice(exampleRequest().state, department, 'model-1.13.0');
+    expect(a.probabilities.technical! - a.probabilities.billing!).toBeGreaterThanOrEqual(0.2);
+    // The answer the workbench shows first is no tie.
+    const whole = judge(exampleRequest(), 'model-1.13.0').department as ChoiceAnswer;
+    expect(whole.choice).toBe('technical');
+  });
+
+  it.each(MODEL_VERSIONS)('%s: a money request without a malfunction stays billing', (v) => {
+    const a = choice('Please refund the duplicate charge on my card', department, v);
+    expect(a.choice).toBe('billing');
+    expect(a.probabilities.billing!).toBeGreaterThan(a.probabilities.technical!);
+    // A malfunction word does not outweigh an explicit refund request about a payment.
+    expect(choice('My card payment failed and I want a refund', department, v).choice).toBe('billing');
+  });
+
+  it('"not working" and "is down" read as malfunctions; "down payment" and "not work related" do not', () => {
+    const cfg = JUDGE_CONFIGS['model-1.13.0'];
+    const m = cfg.malfunctionWeight;
+    expect(readText('The app is not working', cfg, undefined, 1, m).terms.get('#fault')).toBe(m);
+    expect(readText('The site is down', cfg, undefined, 1, m).terms.get('#fault')).toBe(m);
+    expect(readText('There is no error', cfg, undefined, 1, m).terms.get('¬#fault')).toBe(m);
+    expect(readText('Payouts failing', cfg, undefined, 1, m).terms.get('#fault')).toBe(m);
+    expect(readText('Payouts failing', cfg, undefined, 1, m).terms.get('#money')).toBe(1);
+    expect(readText('I made a down payment', cfg, undefined, 1, m).terms.has('#fault')).toBe(false);
+    expect(readText('I do not want to work with you', cfg, undefined, 1, m).terms.has('#fault')).toBe(false);
+    // Criteria are read with weight 1: the boost belongs to the state.
+    expect(readText('Bugs and integrations', cfg).terms.get('#fault')).toBe(2);
+    // Once per text: two malfunction words get one boost.
+    expect(readText('It crashed with an error', cfg, undefined, 1, m).terms.get('#fault')).toBe(2 + m - 1);
+  });
+
   it('a scale without tone words is read in order: more of the quality scores higher', () => {
     const technical: Question = {
       type: 'score',
@@ -201,6 +239,15 @@ describe('versions differ, explainably', () => {
     expect(choice(state, named, 'model-1.14.0').probabilities.billing!).toBeGreaterThan(
       choice(state, named, 'model-1.12.0').probabilities.billing!,
     );
+  });
+
+  it('the malfunction weight grows with the version: the failing-payouts margin widens from 1.12.0 to 1.14.0', () => {
+    const margin = (v: ModelVersion) => {
+      const p = choice(exampleRequest().state, department, v).probabilities;
+      return p.technical! - p.billing!;
+    };
+    expect(margin('model-1.12.0')).toBeLessThan(margin('model-1.13.0'));
+    expect(margin('model-1.13.0')).toBeLessThan(margin('model-1.14.0'));
   });
 
   it('1.12.0 reads no phrases: "all sorted" and "third time" are single words to it', () => {

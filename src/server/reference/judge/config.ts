@@ -23,6 +23,11 @@ export interface JudgeConfig {
   negationPenalty: number;
   /** Weight of lexicon concept matches (e.g. "charged" ~ "payments") against exact stem matches (1). */
   conceptWeight: number;
+  /**
+   * Weight of a malfunction word in the state ("failing", "error", "is down", "not working") against a topic word (1):
+   * what is wrong with a thing says more about who should handle it than the thing's domain does.
+   */
+  malfunctionWeight: number;
   /** Weight of the lexicon's sentiment/urgency cues. */
   affectWeight: number;
   /** Whether multi-word cues ("third time", "all sorted") are read as phrases. */
@@ -49,6 +54,7 @@ const BASE: JudgeConfig = {
   negationWindow: 3,
   negationPenalty: 0.7,
   conceptWeight: 0.6,
+  malfunctionWeight: 4,
   affectWeight: 1,
   phraseCues: true,
   catchAllPrior: 0.5,
@@ -67,6 +73,7 @@ export const JUDGE_CONFIGS: Readonly<Record<ModelVersion, Readonly<JudgeConfig>>
     otherFieldWeight: 1,
     negationWindow: 1,
     conceptWeight: 0.3,
+    malfunctionWeight: 2,
     affectWeight: 0.6,
     phraseCues: false,
     catchAllPrior: 0.3,
@@ -81,6 +88,7 @@ export const JUDGE_CONFIGS: Readonly<Record<ModelVersion, Readonly<JudgeConfig>>
     otherFieldWeight: 0.35,
     negationWindow: 4,
     conceptWeight: 0.8,
+    malfunctionWeight: 5,
     affectWeight: 1.3,
     catchAllPrior: 0.6,
     noulLexicalGain: 1.5,

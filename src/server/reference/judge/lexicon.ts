@@ -83,6 +83,7 @@ const CONCEPT_WORDS: Record<string, readonly string[]> = {
     'error',
     'crash',
     'crashes',
+    'crashed',
     'fail',
     'failing',
     'failed',
@@ -103,6 +104,9 @@ const CONCEPT_WORDS: Record<string, readonly string[]> = {
     'technical',
     'slow',
     'freeze',
+    'frozen',
+    'buggy',
+    'malfunction',
     'unresponsive',
   ],
   access: [
@@ -176,6 +180,50 @@ export const CONCEPTS: ReadonlyMap<string, readonly string[]> = (() => {
   }
   return map;
 })();
+
+/**
+ * Malfunction words: they say what state a thing is in (failing, broken, down), where a topic word ("payouts",
+ * "card") only names what is affected. In the state they are the stronger evidence for labels about faults, so the
+ * state reader weighs them by the version's `malfunctionWeight`. All of them also carry the `fault` concept.
+ */
+export const MALFUNCTION: ReadonlySet<string> = new Set(
+  stems([
+    'bug',
+    'buggy',
+    'error',
+    'crash',
+    'crashes',
+    'crashed',
+    'crashing',
+    'fail',
+    'fails',
+    'failing',
+    'failed',
+    'failure',
+    'broken',
+    'glitch',
+    'outage',
+    'timeout',
+    'exception',
+    'freeze',
+    'frozen',
+    'unresponsive',
+    'malfunction',
+  ]),
+);
+
+/** Words that state a malfunction when negated right away: "not working", "won't load", "can't connect". */
+export const MALFUNCTION_WHEN_NEGATED: ReadonlySet<string> = new Set(
+  stems(['work', 'load', 'respond', 'connect', 'sync']),
+);
+
+/** "down" states a malfunction after these ("the site is down", "payments went down"), not in "down payment". */
+export const DOWN_AFTER: ReadonlySet<string> = new Set(
+  stems(['is', 'are', 'was', 'were', 'be', 'been', 'being', 'went', 'go', 'goes', 'gone']),
+);
+
+/** The concept malfunction words carry, and that labels about bugs, errors and integrations carry. */
+export const FAULT_CONCEPT = 'fault';
 
 /** A cue's push on the two axes the judge reads from tone: distress (upset, hostile) and urgency (time pressure). */
 export interface Affect {

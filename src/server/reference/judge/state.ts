@@ -23,9 +23,15 @@ function collectText(value: Json | undefined, key: string | null, out: string[])
   else for (const [k, v] of Object.entries(value)) collectText(v as Json, k.replace(/_/g, ' '), out);
 }
 
+/** How the state is read: the reader's settings and the weight of malfunction words (see readText). */
+export interface StateReadSettings extends ReadSettings {
+  malfunctionWeight: number;
+}
+
 /** Reads the state once per request; questions then combine the fields with their own weights. */
-export function readState(state: State, settings: ReadSettings): StateField[] {
-  if (typeof state === 'string') return [{ key: null, profile: readText(state, settings) }];
+export function readState(state: State, settings: StateReadSettings): StateField[] {
+  const m = settings.malfunctionWeight;
+  if (typeof state === 'string') return [{ key: null, profile: readText(state, settings, undefined, 1, m) }];
   const entries: Array<[string | null, Json]> = Array.isArray(state)
     ? state.map((v) => [null, v as Json])
     : Object.entries(state).map(([k, v]) => [k, v as Json]);
@@ -33,7 +39,7 @@ export function readState(state: State, settings: ReadSettings): StateField[] {
     const parts: string[] = [];
     collectText(value, key === null ? null : key.replace(/_/g, ' '), parts);
     // Leaves are joined with a full stop so a negation in one leaf does not reach into the next.
-    return { key, profile: readText(parts.join('. '), settings) };
+    return { key, profile: readText(parts.join('. '), settings, undefined, 1, m) };
   });
 }
 

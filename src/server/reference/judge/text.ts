@@ -1,7 +1,17 @@
 // Reads a text into what the judge compares: stemmed content terms (negated ones marked), concept tags and tone cues.
 import { stemmer } from 'stemmer';
 import type { Affect } from './lexicon';
-import { CONCEPTS, CUES_BY_FIRST_STEM, NEGATORS, SCOPE_BREAKERS, STOPWORDS } from './lexicon';
+import {
+  CONCEPTS,
+  CUES_BY_FIRST_STEM,
+  DOWN_AFTER,
+  FAULT_CONCEPT,
+  MALFUNCTION,
+  MALFUNCTION_WHEN_NEGATED,
+  NEGATORS,
+  SCOPE_BREAKERS,
+  STOPWORDS,
+} from './lexicon';
 
 /** Marks a negated feature ("not refund" -> "¬refund"). */
 export const NEG = '¬';
@@ -34,6 +44,7 @@ interface WordInfo {
   stop: boolean;
   negator: boolean;
   concepts: readonly string[] | undefined;
+  malfunction: boolean;
 }
 
 // Stemming is the costly part of reading; words repeat across requests, so remember them (bounded).
@@ -51,6 +62,7 @@ function wordInfo(word: string): WordInfo {
     stop: STOPWORDS.has(plain) || STOPWORDS.has(word),
     negator,
     concepts: CONCEPTS.get(stem),
+    malfunction: MALFUNCTION.has(stem),
   };
   if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear();
   wordCache.set(word, info);
@@ -89,20 +101,28 @@ export const emptyProfile = (): TextProfile => ({
   length: 0,
 });
 
+const FAULT = CONCEPT + FAULT_CONCEPT;
+
 /**
  * Reads `text` into `into` with weight `weight` (a field's weight). A negated word is "¬stem" for the next
  * `negationWindow` content terms after a negator, until punctuation or "but"; a negated cue pushes half the other way.
+ * A text that states a malfunction ("failing", "is down", "not working") gets `malfunctionWeight - 1` extra mentions of
+ * the fault concept, once however many such words it has: the state is read with the version's weight, criteria with 1.
  */
 export function readText(
   text: string,
   settings: ReadSettings,
   into: TextProfile = emptyProfile(),
   weight = 1,
+  malfunctionWeight = 1,
 ): TextProfile {
   if (text === '' || weight === 0) return into;
   const tokens = tokenize(text);
   let negLeft = 0;
   let cueSkip = 0;
+  // Whether the text states (or denies) a malfunction: the boost is given once, not per word.
+  let statedFault = false;
+  let deniedFault = false;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     const negated = negLeft > 0;
@@ -136,12 +156,28 @@ export function readText(
       negLeft = 0;
       continue;
     }
-    if (info.stop) continue;
+    // "down" is a stop word except where it says something is out of service ("the site is down").
+    const down = token.stem === 'down' && i > 0 && DOWN_AFTER.has(tokens[i - 1]!.stem);
+    if (info.stop && !down) continue;
     const prefix = negated ? NEG : '';
     add(into.terms, prefix + info.stem, weight);
     if (info.concepts) for (const c of info.concepts) add(into.terms, prefix + CONCEPT + c, weight);
+    if (down) add(into.terms, prefix + FAULT, weight);
+    if (info.malfunction || down) {
+      if (negated) deniedFault = true;
+      else statedFault = true;
+    }
+    // Right after a negator, "work", "load", "connect"... state a fault ("not working"), read besides "¬work".
+    if (negated && negLeft === settings.negationWindow && MALFUNCTION_WHEN_NEGATED.has(info.stem)) {
+      add(into.terms, FAULT, weight);
+      statedFault = true;
+    }
     into.length += weight;
     if (negLeft > 0) negLeft--;
+  }
+  if (malfunctionWeight !== 1) {
+    if (statedFault) add(into.terms, FAULT, weight * (malfunctionWeight - 1));
+    if (deniedFault) add(into.terms, NEG + FAULT, weight * (malfunctionWeight - 1));
   }
   return into;
 }
