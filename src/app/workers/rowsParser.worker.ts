@@ -3,6 +3,7 @@
 import type { ImportSession } from '../../core/rows/importSession';
 import { questionTokens, stateTokens } from '../../core/tokens';
 import { readRows } from './readRows';
+import { ITEMS_BATCH } from './rowsParserProtocol';
 import type { FromParser, ToParser } from './rowsParserProtocol';
 
 interface WorkerScope {
@@ -35,7 +36,11 @@ async function handle(message: ToParser): Promise<void> {
       });
     } else {
       if (!session) throw new Error('No file is loaded.');
-      scope.postMessage({ type: 'items', id, items: session.items(message.runId) });
+      const items = session.items(message.runId);
+      for (let i = 0; i < items.length; i += ITEMS_BATCH) {
+        scope.postMessage({ type: 'itemsBatch', id, items: items.slice(i, i + ITEMS_BATCH) });
+      }
+      scope.postMessage({ type: 'items', id, count: items.length });
     }
   } catch (error) {
     scope.postMessage({ type: 'error', id, message: error instanceof Error ? error.message : String(error) });

@@ -25,6 +25,8 @@ type Pending = {
   resolve: (m: FromParser) => void;
   reject: (e: Error) => void;
   onProgress?: (p: ParseProgress) => void;
+  /** Takes each batch of an 'items' request's rows. */
+  onItems?: (items: RowItem[]) => void;
 };
 
 /** The parser in a module worker (bundled by Vite as its own chunk, with the tokenizer). */
@@ -40,6 +42,10 @@ export function createWorkerParser(): RowsParser {
     if (!p) return;
     if (m.type === 'progress') {
       p.onProgress?.({ bytes: m.bytes, total: m.total, rows: m.rows });
+      return;
+    }
+    if (m.type === 'itemsBatch') {
+      p.onItems?.(m.items);
       return;
     }
     pending.delete(m.id);
@@ -67,12 +73,32 @@ export function createWorkerParser(): RowsParser {
       });
       worker.postMessage(message);
     });
+  /** A run's rows, which arrive in batches so no single message holds the page. */
+  const items = (runId: string): Promise<RowItem[]> => {
+    const id = nextId++;
+    const got: RowItem[] = [];
+    return new Promise((resolve, reject) => {
+      pending.set(id, {
+        onItems: (batch) => {
+          for (const item of batch) got.push(item);
+        },
+        resolve: (m) => {
+          if (m.type !== 'items') reject(new Error(`Unexpected answer from the file reader: ${m.type}.`));
+          else if (got.length !== m.count)
+            reject(new Error(`The file reader sent ${got.length} of ${m.count} rows.`));
+          else resolve(got);
+        },
+        reject,
+      });
+      worker.postMessage({ type: 'items', id, runId } satisfies ToParser);
+    });
+  };
   return {
     parse: async (file, options, onProgress) =>
       (await send({ type: 'parse', id: nextId++, file, options }, 'parsed', onProgress)).summary,
     plan: async (mapping, questions) =>
       (await send({ type: 'plan', id: nextId++, mapping, questions }, 'planned')).plan,
-    items: async (runId) => (await send({ type: 'items', id: nextId++, runId }, 'items')).items,
+    items,
     dispose: () => worker.terminate(),
   };
 }
