@@ -50,7 +50,7 @@ const versionedIds = (): string => MODEL_VERSIONS.join(', ');
 
 /** Resolves a model string to the versioned id it runs, or a field error located at ["model"]. */
 export function resolveModel(id: string): ModelResolution {
-  if (id in ALIAS_TARGETS) return { ok: true, id: ALIAS_TARGETS[id as ModelAlias] };
+  if (Object.hasOwn(ALIAS_TARGETS, id)) return { ok: true, id: ALIAS_TARGETS[id as ModelAlias] };
   if ((MODEL_VERSIONS as readonly string[]).includes(id)) return { ok: true, id: id as ModelVersion };
   const listed = MODEL_CATALOGUE.map((m) => m.name).join(', ');
   switch (classifyModelId(id)) {

@@ -245,7 +245,8 @@ describe('422 with loc for every validation rule', () => {
     expect(fieldErrors(reply)[0]!.msg).toMatch(/truncated id is accepted only if the model list offers it/);
   });
 
-  it.each(['gpt-4', 'model-9.9.9', 'model-latest ', 'MODEL-LATEST'])(
+  // Bug: "__proto__" passed an `in` check against the alias table and crashed the judge with a 500.
+  it.each(['gpt-4', 'model-9.9.9', 'model-latest ', 'MODEL-LATEST', '__proto__', 'constructor', 'toString'])(
     'the unknown model %j is refused naming model',
     async (model) => {
       const reply = await post({ ...base(), model });
