@@ -1,11 +1,12 @@
 // The app shell: top bar, the local-only banner, and the main area where the workbench screen renders.
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { SessionsSidebar } from './features/sessions/SessionsSidebar';
 import { LocalOnlyBanner } from './features/shell/LocalOnlyBanner';
 import { TopBar } from './features/shell/TopBar';
 import { WorkbenchScreen } from './features/workbench/WorkbenchScreen';
 import { onlyLocalTargets, pickTarget, targetsQueryOptions } from './queries/targets';
+import { useSessions } from './stores/sessions';
 import { chooseTarget, useChosenTargetId } from './stores/target';
 
 // The rows screen (parser worker, virtualised table, charts) loads on first use, outside the first chunk.
@@ -15,6 +16,20 @@ const TaxonomyScreen = lazy(() =>
   import('./features/taxonomy/TaxonomyScreen').then((m) => ({ default: m.TaxonomyScreen })),
 );
 type Screen = 'workbench' | 'rows' | 'taxonomy';
+/** How long start-up may take to restore the last session before the screens show anyway (storage may hang). */
+const RESTORE_WAIT_MS = 5_000;
+
+/** True once the last session is in the workbench: typing before that would be overwritten by the restore. */
+function useRestored(): boolean {
+  const restored = useSessions((s) => s.restored);
+  const [waitedOut, setWaitedOut] = useState(false);
+  useEffect(() => {
+    if (restored) return;
+    const timer = setTimeout(() => setWaitedOut(true), RESTORE_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, [restored]);
+  return restored || waitedOut;
+}
 const SCREEN_NAMES: Record<Screen, string> = {
   workbench: 'One state',
   rows: 'Rows from a file',
@@ -27,6 +42,7 @@ export function App() {
   const chosenId = useChosenTargetId();
   const target = targets.data ? pickTarget(targets.data, chosenId) : undefined;
   const [screen, setScreen] = useState<Screen>('workbench');
+  const restored = useRestored();
   return (
     <div className="app">
       <TopBar targets={targets} selected={target} onSelectTarget={chooseTarget} />
@@ -47,7 +63,13 @@ export function App() {
               </button>
             ))}
           </nav>
+          {!restored && (
+            <p className="muted" role="status" data-testid="app.restoring">
+              Opening your last session…
+            </p>
+          )}
           {target &&
+            restored &&
             (screen === 'rows' ? (
               <Suspense fallback={<p className="muted">Loading the rows screen…</p>}>
                 <RowsScreen targetId={target.id} targetLabel={target.label} />

@@ -78,6 +78,8 @@ export interface SessionsInit {
 
 export interface SessionsState {
   phase: 'idle' | 'loading' | 'ready' | 'unavailable';
+  /** True once start-up has put the last open session (or the example) into the workbench, so edits are safe. */
+  restored: boolean;
   /** Why sessions cannot be stored in this browser (phase 'unavailable'). */
   unavailableMessage?: string;
   list: SessionSummary[];
@@ -254,6 +256,7 @@ export function createSessionsStore() {
       unreadable: [],
       query: '',
       openId: null,
+      restored: false,
       open: null,
       save: { state: 'idle', quota: false },
       persistence: 'unknown',
@@ -308,6 +311,7 @@ export function createSessionsStore() {
             unavailableMessage: `Sessions cannot be saved in this browser (${errorText(error).replace(/\.$/, '')}); export your work to keep it.`,
           });
           await show(newSession(templateDoc(), 'Untitled session'));
+          set({ restored: true });
           return;
         }
         set({ list: listing.sessions.map(summaryOf), unreadable: listing.unreadable, phase: 'ready' });
@@ -318,6 +322,7 @@ export function createSessionsStore() {
         if (first) await show(first);
         // A first visit through a share link opens the shared session on confirm, not an example beside it.
         else if (!get().incomingShare?.ok) await createAndShow(templateDoc(), 'Example session');
+        set({ restored: true });
       },
 
       dispose() {

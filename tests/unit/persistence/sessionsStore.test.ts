@@ -55,6 +55,26 @@ afterEach(async () => {
 });
 
 describe('sessions store', () => {
+  // Bug: the editors showed before the last session was restored, so text typed in that moment was overwritten.
+  it('says it is restored only once the open session is in the workbench', async () => {
+    store = createSessionsStore();
+    bench = fakeWorkbench();
+    expect(store.getState().restored).toBe(false);
+    const starting = store.getState().init({
+      repo: new SessionsRepo(db),
+      binding: bench,
+      pageUrl: 'http://127.0.0.1:5173/',
+      clearHash: () => undefined,
+      lifecycle: false,
+      autosaveDelayMs: 5,
+    });
+    expect(store.getState().restored).toBe(false);
+    expect(bench.content()).toBeNull();
+    await starting;
+    expect(store.getState().restored).toBe(true);
+    expect(bench.content()?.doc).toEqual(store.getState().open!.doc);
+  });
+
   it('starts a new user on the example session, saved', async () => {
     await start();
     const { list, open } = store.getState();
