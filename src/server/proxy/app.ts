@@ -6,7 +6,7 @@ import { MODELS_PATH } from '../../contract';
 import { browserHeaders, forward, upstreamHeaders } from './forward';
 import type { ForwardOutcome } from './forward';
 import type { Logger } from './log';
-import { REDACTED } from './log';
+import { REDACTED, secretForms } from './log';
 import { checkWorkbenchHeader, WORKBENCH_HEADER } from './security';
 import type { HostPolicy } from './security';
 import { targetInfo } from './targets';
@@ -76,10 +76,10 @@ export async function readLimitedBody(request: Request, limit: number): Promise<
 
 /** The body with every secret replaced, or the same buffer when none occurs (the usual case: no copy). */
 export function redactBody(body: Buffer<ArrayBuffer>, secrets: readonly string[]): Buffer<ArrayBuffer> {
-  const found = secrets.filter((s) => s !== '' && body.includes(s));
+  const found = secretForms(secrets).filter((s) => body.includes(s));
   if (found.length === 0) return body;
   let text = body.toString('utf8');
-  for (const s of found.sort((a, b) => b.length - a.length)) text = text.split(s).join(REDACTED);
+  for (const s of found) text = text.split(s).join(REDACTED);
   return Buffer.from(text, 'utf8');
 }
 

@@ -13,10 +13,24 @@ export interface Logger {
 
 export const REDACTED = '[redacted]';
 
+/**
+ * Each secret as it may appear in text: raw, and as written inside a JSON string (escaped quotes, backslashes,
+ * control characters, and `/` as `\/`), so an echo in a JSON body is caught too. Longest first, so overlaps go whole.
+ */
+export function secretForms(secrets: readonly string[]): string[] {
+  const forms = new Set<string>();
+  for (const secret of secrets) {
+    if (secret === '') continue;
+    const json = JSON.stringify(secret).slice(1, -1);
+    forms.add(secret).add(json).add(json.replaceAll('/', '\\/'));
+  }
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
 /** Replaces every occurrence of every secret in `text` with [redacted]; longer secrets first, so overlaps go whole. */
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+  for (const secret of secretForms(secrets)) {
     if (secret !== '' && out.includes(secret)) out = out.split(secret).join(REDACTED);
   }
   return out;
