@@ -258,6 +258,22 @@ describe('the main screen on the local target', () => {
     await editor.model.fill('model-1.13.0');
     await editor.modelProblem.waitFor({ state: 'detached' });
   });
+
+  // Bug: Tab was typed into the plain-text state editor, so a keyboard user could not leave it.
+  it('lets Tab leave the plain-text state editor', async () => {
+    const workbench = await openWorkbench(browser.page(), inject('workbenchUrl'));
+    const { editor, page } = workbench;
+    await editor.waitReady();
+    await editor.focus('state');
+    const inState = () =>
+      page.evaluate(() => !!document.activeElement?.closest('[data-testid="editor.monaco.state"]'));
+    expect(await inState()).toBe(true);
+    const before = await editor.visibleLines('state');
+    await page.keyboard.press('Tab');
+    expect(await inState()).toBe(false);
+    expect(await editor.visibleLines('state')).toEqual(before);
+  });
+
   it('keeps the pane sizes, the questions view and the text across a reload', async () => {
     const page = browser.page();
     const workbench = await openWorkbench(page, inject('workbenchUrl'));

@@ -61,6 +61,8 @@ export default function MonacoEditor(props: CodeEditorProps & { handOver?: () =>
       scrollBeyondLastLine: false,
       tabSize: 2,
       wordWrap: language === 'plaintext' ? 'on' : 'off',
+      // Plain text has nothing to indent: Tab moves focus on, so a keyboard user is never trapped (Ctrl+M toggles).
+      tabFocusMode: language === 'plaintext',
       lineNumbersMinChars: 3,
       renderLineHighlight: 'line',
       fixedOverflowWidgets: true,
@@ -99,7 +101,11 @@ export default function MonacoEditor(props: CodeEditorProps & { handOver?: () =>
   useEffect(() => {
     const model = editorRef.current?.getModel();
     if (model && model.getLanguageId() !== language) monacoApi!.editor.setModelLanguage(model, language);
-    editorRef.current?.updateOptions({ wordWrap: language === 'plaintext' ? 'on' : 'off', ariaLabel });
+    editorRef.current?.updateOptions({
+      wordWrap: language === 'plaintext' ? 'on' : 'off',
+      tabFocusMode: language === 'plaintext',
+      ariaLabel,
+    });
   }, [language, ariaLabel]);
 
   // An outside change (the form, a quick fix from the list, a restored session) arrives as one undoable edit.
