@@ -11,6 +11,7 @@ import { EXAMPLE_REQUEST } from '../../src/core/example';
 import { serveReference } from '../../src/server/reference/serve';
 import type { RunningReference } from '../../src/server/reference/serve';
 import { DEFAULT_API_KEY } from '../../src/server/reference/options';
+import { NEW_USER_RUBRIC } from '../helpers/fixtures';
 import { taxonomyLabels } from '../helpers/taxonomyFixture';
 import { useBrowser } from './harness/browser';
 import { WorkbenchPage } from './pages/WorkbenchPage';
@@ -26,24 +27,13 @@ async function openWorkbench(page: Page): Promise<WorkbenchPage> {
   return workbench;
 }
 
-const NEW_USER_STATE = { message: 'My payouts failed.', plan: 'pro', internal_ticket: 'T-981' };
-const NEW_USER_QUESTIONS = {
-  is_urgent: { type: 'noul', instructions: 'Does the `message` convey urgency for a `tier` customer?' },
-  frustration: { type: 'score', instructions: 'How frustrated is the customer?', criteria: ['1', '2', '3'] },
-  team: {
-    type: 'choice',
-    instructions: 'Which team handles the `plan`?',
-    criteria: { billing: null, technical: null },
-  },
-};
-
 describe('rubric tools', () => {
   it('shows three explained warnings with fixes for numeric levels, an unused field and a missing field', async () => {
     const page = browser.page();
     const { editor, tools } = await openWorkbench(page);
     await page.getByTestId('workbench.stateMode').getByRole('radio', { name: 'JSON fields' }).check();
-    await editor.replaceText('state', JSON.stringify(NEW_USER_STATE, null, 2));
-    await editor.replaceText('questions', JSON.stringify(NEW_USER_QUESTIONS, null, 2));
+    await editor.replaceText('state', JSON.stringify(NEW_USER_RUBRIC.state, null, 2));
+    await editor.replaceText('questions', JSON.stringify(NEW_USER_RUBRIC.questions, null, 2));
 
     // Marked in the editors: the unused field on its state line, the other two on their question lines (the caret
     // goes to the top first: Monaco draws only the lines in view).

@@ -44,3 +44,24 @@ export const scoreWith = (n: number) => ({
   instructions: 'Rate it',
   criteria: Array.from({ length: n }, (_, i) => `level described as ${i}`),
 });
+
+/**
+ * The rubric of issue 8's new user: numeric score levels, a state field no question uses (`internal_ticket`) and a
+ * backtick field the state lacks (`tier`).
+ */
+export const NEW_USER_RUBRIC = {
+  state: { message: 'My payouts failed.', plan: 'pro', internal_ticket: 'T-981' },
+  questions: {
+    is_urgent: { type: 'noul', instructions: 'Does the `message` convey urgency for a `tier` customer?' },
+    frustration: {
+      type: 'score',
+      instructions: 'How frustrated is the customer?',
+      criteria: ['1', '2', '3'],
+    },
+    team: {
+      type: 'choice',
+      instructions: 'Which team handles the `plan`?',
+      criteria: { billing: null, technical: null },
+    },
+  },
+} as const;

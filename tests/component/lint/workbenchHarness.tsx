@@ -5,6 +5,7 @@ import { render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import type { TargetInfo } from '../../../src/client/workbenchApi';
 import type { SessionDoc } from '../../../src/core/session';
+import { NEW_USER_RUBRIC } from '../../helpers/fixtures';
 import { EditorEngineProvider } from '../../../src/app/editor';
 import { WorkbenchScreen } from '../../../src/app/features/workbench/WorkbenchScreen';
 import { createQueryClient } from '../../../src/app/queryClient';
@@ -39,28 +40,8 @@ export const DIRECT_TARGET: TargetInfo = {
 /** The document of the issue's new user: numeric levels, an unused state field, a backtick field the state lacks. */
 export const newUserDoc = (): SessionDoc => ({
   stateMode: 'json',
-  stateText: JSON.stringify(
-    { message: 'My payouts failed.', plan: 'pro', internal_ticket: 'T-981' },
-    null,
-    2,
-  ),
-  questionsText: `${JSON.stringify(
-    {
-      is_urgent: { type: 'noul', instructions: 'Does the `message` convey urgency for a `tier` customer?' },
-      frustration: {
-        type: 'score',
-        instructions: 'How frustrated is the customer?',
-        criteria: ['1', '2', '3'],
-      },
-      team: {
-        type: 'choice',
-        instructions: 'Which team handles the `plan`?',
-        criteria: { billing: null, technical: null },
-      },
-    },
-    null,
-    2,
-  )}\n`,
+  stateText: JSON.stringify(NEW_USER_RUBRIC.state, null, 2),
+  questionsText: `${JSON.stringify(NEW_USER_RUBRIC.questions, null, 2)}\n`,
   targetId: 'local',
   model: 'model-1.13.0',
 });

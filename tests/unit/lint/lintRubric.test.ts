@@ -3,26 +3,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lintRubric } from '../../../src/core/lint';
 import { EXAMPLE_REQUEST } from '../../../src/core/example';
+import { NEW_USER_RUBRIC } from '../../helpers/fixtures';
 import { applyFix, input } from './lintHelpers';
 
 describe('lintRubric', () => {
   it('shows the three explained warnings with fixes a new user meets: numeric levels, unused field, missing field', () => {
-    const inp = input({
-      state: { message: 'My payouts failed.', plan: 'pro', internal_ticket: 'T-981' },
-      questions: {
-        is_urgent: { type: 'noul', instructions: 'Does the `message` convey urgency for a `tier` customer?' },
-        frustration: {
-          type: 'score',
-          instructions: 'How frustrated is the customer?',
-          criteria: ['1', '2', '3'],
-        },
-        team: {
-          type: 'choice',
-          instructions: 'Which team handles the `plan`?',
-          criteria: { billing: null, technical: null },
-        },
-      },
-    });
+    const inp = input(structuredClone(NEW_USER_RUBRIC));
     const found = lintRubric(inp);
     expect(found.map((f) => [f.ruleId, f.severity, f.loc])).toEqual([
       ['state/unused-field', 'warning', ['state', 'internal_ticket']],
