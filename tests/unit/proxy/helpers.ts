@@ -10,6 +10,8 @@ import type { RawEnv } from '../../../src/server/env';
 import { createLogger } from '../../../src/server/proxy/log';
 import type { LogLevel } from '../../../src/server/proxy/log';
 import { serveWorkbench } from '../../../src/server/proxy/server';
+import type { ReferenceOptions } from '../../../src/server/reference/options';
+import { serveReference } from '../../../src/server/reference/serve';
 import type { WorkbenchServer } from '../../../src/server/proxy/server';
 
 /** A tiny built site: what the static half of the server serves in these tests. */
@@ -30,6 +32,26 @@ export interface TestWorkbench extends WorkbenchServer {
   logs: { level: LogLevel; line: string }[];
   /** host:port as the browser sends it in Host. */
   hostHeader: string;
+}
+
+/**
+ * Runs `use` against a workbench whose `direct` target is a fresh reference started with `reference` options and
+ * `key`; closes both afterwards, whatever happens.
+ */
+export async function withDirectTarget(
+  reference: Partial<ReferenceOptions>,
+  vars: RawEnv & { EVAL_API_KEY: string },
+  use: (wb: TestWorkbench) => Promise<void>,
+  upstreamKey = vars.EVAL_API_KEY,
+): Promise<void> {
+  const upstream = await serveReference({ port: 0, apiKeys: [upstreamKey], ...reference });
+  const wb = await startWorkbench({ EVAL_BASE_URL: upstream.url, ...vars });
+  try {
+    await use(wb);
+  } finally {
+    await wb.close();
+    await upstream.close();
+  }
 }
 
 /** Starts the real workbench server (proxy + static) with these variables and no .env file. */

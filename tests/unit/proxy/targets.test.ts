@@ -7,7 +7,7 @@ import { describeTargets, onlyLocal } from '../../../src/server/proxy';
 import { serveReference } from '../../../src/server/reference/serve';
 import type { RunningReference } from '../../../src/server/reference/serve';
 import { exampleRequest } from '../../helpers/fixtures';
-import { pageHeaders, rawRequest, startWorkbench, uniqueSecret } from './helpers';
+import { pageHeaders, rawRequest, startWorkbench, uniqueSecret, withDirectTarget } from './helpers';
 import type { TestWorkbench } from './helpers';
 
 describe('with no key configured', () => {
@@ -138,46 +138,30 @@ describe('with EVAL_BASE_URL and EVAL_API_KEY pointing at a second reference', (
 
 describe('upstream failures', () => {
   it('passes a 429 through with its status, body, Retry-After, retry-after-ms and x-request-id', async () => {
-    const key = uniqueSecret('k');
-    const upstream = await serveReference({
-      port: 0,
-      apiKeys: [key],
-      faults: { p429: 1, p529: 0, timeout: 0, reset: 0, latency: null },
-      faultRetryAfterMs: 1500,
-    });
-    const wb = await startWorkbench({ EVAL_BASE_URL: upstream.url, EVAL_API_KEY: key });
-    try {
-      const res = await rawRequest(wb.url, {
-        method: 'POST',
-        path: '/api/targets/direct/v1/evaluate',
-        headers: pageHeaders(wb.hostHeader),
-        body: JSON.stringify(exampleRequest()),
-      });
-      expect(res.status).toBe(429);
-      expect(res.headers['retry-after']).toBe('2');
-      expect(res.headers['retry-after-ms']).toBe('1500');
-      expect(res.headers['x-request-id']).toMatch(/^req_/);
-      expect(JSON.parse(res.body).detail.error_type).toBe('rate_limit');
-    } finally {
-      await wb.close();
-      await upstream.close();
-    }
+    const faults = { p429: 1, p529: 0, timeout: 0, reset: 0, latency: null };
+    await withDirectTarget(
+      { faults, faultRetryAfterMs: 1500 },
+      { EVAL_API_KEY: uniqueSecret('k') },
+      async (wb) => {
+        const res = await rawRequest(wb.url, {
+          method: 'POST',
+          path: '/api/targets/direct/v1/evaluate',
+          headers: pageHeaders(wb.hostHeader),
+          body: JSON.stringify(exampleRequest()),
+        });
+        expect(res.status).toBe(429);
+        expect(res.headers['retry-after']).toBe('2');
+        expect(res.headers['retry-after-ms']).toBe('1500');
+        expect(res.headers['x-request-id']).toMatch(/^req_/);
+        expect(JSON.parse(res.body).detail.error_type).toBe('rate_limit');
+      },
+    );
   });
 
   it('answers 504 with a sentence when the target does not answer in time', async () => {
-    const key = uniqueSecret('k');
-    const upstream = await serveReference({
-      port: 0,
-      apiKeys: [key],
-      faults: { p429: 0, p529: 0, timeout: 1, reset: 0, latency: null },
-      timeoutHoldMs: 30_000,
-    });
-    const wb = await startWorkbench({
-      EVAL_BASE_URL: upstream.url,
-      EVAL_API_KEY: key,
-      PROXY_TIMEOUT_MS: '200',
-    });
-    try {
+    const faults = { p429: 0, p529: 0, timeout: 1, reset: 0, latency: null };
+    const vars = { EVAL_API_KEY: uniqueSecret('k'), PROXY_TIMEOUT_MS: '200' };
+    await withDirectTarget({ faults, timeoutHoldMs: 30_000 }, vars, async (wb) => {
       const res = await rawRequest(wb.url, {
         method: 'POST',
         path: '/api/targets/direct/v1/evaluate',
@@ -190,10 +174,7 @@ describe('upstream failures', () => {
       expect(detail.error_type).toBe('gateway_timeout');
       expect(detail.message).toMatch(/within 0\.2 s.*may have run and been billed/);
       expect(wb.logs.some((l) => l.level === 'error' && l.line.includes('no answer within'))).toBe(true);
-    } finally {
-      await wb.close();
-      await upstream.close();
-    }
+    });
   });
 
   it('answers 502 naming the cause when the target is down', async () => {
@@ -215,21 +196,21 @@ describe('upstream failures', () => {
 
   it('passes a 401 through when the configured key is wrong, and logs it without the key', async () => {
     const wrongKey = uniqueSecret('wrong');
-    const upstream = await serveReference({ port: 0, apiKeys: ['the-right-key'] });
-    const wb = await startWorkbench({ EVAL_BASE_URL: upstream.url, EVAL_API_KEY: wrongKey });
-    try {
-      const res = await rawRequest(wb.url, {
-        path: '/api/targets/direct/v1/models',
-        headers: pageHeaders(wb.hostHeader),
-      });
-      expect(res.status).toBe(401);
-      expect(res.headers['www-authenticate']).toBeUndefined();
-      const logged = wb.logs.map((l) => l.line).join('\n');
-      expect(logged).toMatch(/direct: GET \/v1\/models -> 401/);
-      expect(logged).not.toContain(wrongKey);
-    } finally {
-      await wb.close();
-      await upstream.close();
-    }
+    await withDirectTarget(
+      {},
+      { EVAL_API_KEY: wrongKey },
+      async (wb) => {
+        const res = await rawRequest(wb.url, {
+          path: '/api/targets/direct/v1/models',
+          headers: pageHeaders(wb.hostHeader),
+        });
+        expect(res.status).toBe(401);
+        expect(res.headers['www-authenticate']).toBeUndefined();
+        const logged = wb.logs.map((l) => l.line).join('\n');
+        expect(logged).toMatch(/direct: GET \/v1\/models -> 401/);
+        expect(logged).not.toContain(wrongKey);
+      },
+      'the-right-key',
+    );
   });
 });
