@@ -18,8 +18,31 @@ async function workbenchProxy(): Promise<Plugin> {
   return module.workbenchProxy(root);
 }
 
+/**
+ * Monaco's JSON language imports `internal/common/workers.js` for its worker factory, and that module imports every
+ * editor contribution (about 400 kB gzip the workbench never uses). Point it at our factory, which registers only the
+ * contributions our editors use. The specifier is relative inside monaco-editor, so match it by its tail.
+ */
+const monacoWorkerFactory = {
+  find: /^(?:\.\.\/)+internal\/common\/workers\.js$/,
+  replacement: fileURLToPath(new URL('./src/app/editor/monacoWebWorker.ts', import.meta.url)),
+};
+
 export default defineConfig(({ command }) => ({
   plugins: [react(), command === 'serve' && !process.env.VITEST && workbenchProxy()],
+  resolve: { alias: [monacoWorkerFactory] },
+  // The dev server pre-bundles monaco-editor with Rolldown, which does not read resolve.alias: same swap there.
+  optimizeDeps: {
+    rolldownOptions: {
+      plugins: [
+        {
+          name: 'monaco-worker-factory',
+          resolveId: (source: string) =>
+            monacoWorkerFactory.find.test(source) ? monacoWorkerFactory.replacement : null,
+        },
+      ],
+    },
+  },
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 4096 },
   test: {

@@ -34,18 +34,54 @@ function initialChunks(chunks: Map<string, Rollup.OutputChunk>): Rollup.OutputCh
 const isMonaco = (chunk: Rollup.OutputChunk): boolean =>
   chunk.moduleIds.some((id) => id.includes('/monaco-editor/'));
 
-export async function run(): Promise<SectionResult> {
+/** Builds the app in memory; `withoutFeatures` swaps the editors' feature list for an empty module (the floor). */
+async function buildFiles(withoutFeatures = false): Promise<(Rollup.OutputChunk | Rollup.OutputAsset)[]> {
   const result = await build({
     root: ROOT,
     logLevel: 'warn',
     build: { write: false, outDir: 'dist-bench', emptyOutDir: false },
+    ...(withoutFeatures && {
+      plugins: [
+        {
+          name: 'bench-json-only-floor',
+          enforce: 'pre' as const,
+          load: (id: string) => (/\/src\/app\/editor\/monacoFeatures\.ts$/.test(id) ? 'export {};' : null),
+        },
+      ],
+    }),
   });
   const outputs = (Array.isArray(result) ? result : [result]) as Rollup.RollupOutput[];
-  const files = outputs.flatMap((o) => o.output);
+  return outputs.flatMap((o) => o.output);
+}
+
+/** Monaco's lazy chunks and its two workers, gzipped, one row each. */
+function monacoRowsOf(
+  files: (Rollup.OutputChunk | Rollup.OutputAsset)[],
+): { file: string; 'gzip kB': number }[] {
   const chunks = new Map(
     files.filter((f): f is Rollup.OutputChunk => f.type === 'chunk').map((c) => [c.fileName, c] as const),
   );
+  const initial = initialChunks(chunks);
+  const monaco = [...chunks.values()].filter((c) => !initial.includes(c) && isMonaco(c));
+  // Monaco's two workers; other workers (the rows parser) belong to other screens.
+  const workers = files.filter(
+    (f): f is Rollup.OutputAsset =>
+      f.type === 'asset' && /\/(editor|json)\.worker-[\w-]+\.js$/.test(f.fileName),
+  );
+  return [
+    ...monaco.map((c) => ({ file: c.fileName, 'gzip kB': kb(gz(c.code)) })),
+    ...workers.map((w) => ({ file: `${w.fileName} (worker)`, 'gzip kB': kb(gz(w.source)) })),
+  ];
+}
 
+const sumKb = (rows: { 'gzip kB': number }[]): number =>
+  Math.round(rows.reduce((s, r) => s + r['gzip kB'], 0) * 10) / 10;
+
+export async function run(): Promise<SectionResult> {
+  const files = await buildFiles();
+  const chunks = new Map(
+    files.filter((f): f is Rollup.OutputChunk => f.type === 'chunk').map((c) => [c.fileName, c] as const),
+  );
   const initial = initialChunks(chunks);
   const initialGzip = initial.reduce((sum, c) => sum + gz(c.code), 0);
   const monacoInInitial = initial.some(isMonaco);
@@ -58,28 +94,30 @@ export async function run(): Promise<SectionResult> {
     },
   ]);
 
-  const monaco = [...chunks.values()].filter((c) => !initial.includes(c) && isMonaco(c));
-  // Monaco's two workers; other workers (the rows parser) belong to other screens.
-  const workers = files.filter(
-    (f): f is Rollup.OutputAsset =>
-      f.type === 'asset' && /\/(editor|json)\.worker-[\w-]+\.js$/.test(f.fileName),
-  );
-  const monacoRows = [
-    ...monaco.map((c) => ({ file: c.fileName, 'gzip kB': kb(gz(c.code)) })),
-    ...workers.map((w) => ({ file: `${w.fileName} (worker)`, 'gzip kB': kb(gz(w.source)) })),
-  ];
-  const monacoGzip = monacoRows.reduce((s, r) => s + r['gzip kB'], 0);
+  const monacoRows = monacoRowsOf(files);
+  const monacoGzip = sumKb(monacoRows);
   printTable('bundle: Monaco, loaded lazily in its own chunks', [
     ...monacoRows,
-    { file: 'total', 'gzip kB': Math.round(monacoGzip * 10) / 10 },
+    { file: 'total', 'gzip kB': monacoGzip },
+  ]);
+  // The floor: the same build with no editor feature registered (editor API, JSON language, workers only).
+  const floorGzip = sumKb(monacoRowsOf(await buildFiles(true)));
+  printTable("bundle: Monaco with the editors' features beside the JSON-only floor", [
+    { build: 'as shipped (features in monacoFeatures.ts)', 'gzip kB': monacoGzip },
+    { build: 'JSON-only floor (no feature registered)', 'gzip kB': floorGzip },
+    { build: 'features cost', 'gzip kB': Math.round((monacoGzip - floorGzip) * 10) / 10 },
   ]);
 
-  const ok = kb(initialGzip) <= TARGET_KB && !monacoInInitial && monaco.length > 0;
+  const ok = kb(initialGzip) <= TARGET_KB && !monacoInInitial && monacoRows.length > 0;
   if (monacoInInitial)
     console.log('bundle: a Monaco module is in the initial JavaScript; it must load lazily.\n');
   return {
     section: 'bundle',
     ok,
-    figures: { 'initial JS kB gzip': kb(initialGzip), 'Monaco kB gzip': Math.round(monacoGzip * 10) / 10 },
+    figures: {
+      'initial JS kB gzip': kb(initialGzip),
+      'Monaco kB gzip': monacoGzip,
+      'JSON-only floor kB gzip': floorGzip,
+    },
   };
 }

@@ -167,10 +167,10 @@ export function loadMonaco(): Promise<Monaco> {
         label === 'json' ? new JsonWorker() : new EditorWorker(),
     };
     const monaco = await import('monaco-editor/editor/editor.api');
-    // NOTE: editor.api alone has no find, hover, suggest or quick-fix contributions. The JSON worker manager imports
-    // them all later, after the first editor has fixed its services, and editors made after that fail with
-    // "depends on UNKNOWN service". Registering the features before any editor exists gives every editor all of them.
-    await import('monaco-editor/features/register.all');
+    // NOTE: editor.api alone has no find, hover, suggest or quick-fix contributions, and one registered after the
+    // first editor has fixed its services fails with "depends on UNKNOWN service": register the ones the editors use
+    // (only those: see monacoFeatures.ts) before any editor exists.
+    await import('./monacoFeatures');
     const json = await import('monaco-editor/language/json/monaco.contribution');
     refreshSchemas = () => configureSchemas(monaco, json);
     refreshSchemas();
