@@ -6,6 +6,14 @@ import { EvaluateRequestSchema, EvaluateResponseSchema } from '../contract';
 /** Current schema version of a session record; older records migrate in src/app/persistence. */
 export const SESSION_SCHEMA_VERSION = 2;
 
+/** The large-taxonomy screen's input: the pasted labels, how to read them, and the question's instructions. */
+export const TaxonomyDocSchema = z.object({
+  text: z.string(),
+  format: z.enum(['auto', 'list', 'indent', 'paths']),
+  instructions: z.string(),
+});
+export type TaxonomyDoc = z.infer<typeof TaxonomyDocSchema>;
+
 /** What the editors hold: kept as text so nothing the user typed is ever lost, even when it does not parse. */
 export const SessionDocSchema = z.object({
   stateMode: z.enum(['json', 'text']),
@@ -13,6 +21,8 @@ export const SessionDocSchema = z.object({
   questionsText: z.string(),
   targetId: z.string().min(1),
   model: z.string(),
+  /** Absent until the user pastes labels on the taxonomy screen (older records have none). */
+  taxonomy: TaxonomyDocSchema.optional(),
 });
 export type SessionDoc = z.infer<typeof SessionDocSchema>;
 

@@ -13,6 +13,7 @@ import type { RunningReference } from '../../src/server/reference/serve';
 import { DEFAULT_API_KEY } from '../../src/server/reference/options';
 import { NEW_USER_RUBRIC } from '../helpers/fixtures';
 import { taxonomyLabels } from '../helpers/taxonomyFixture';
+import { SessionsArea } from './pages/SessionsArea';
 import { useBrowser } from './harness/browser';
 import { WorkbenchPage } from './pages/WorkbenchPage';
 
@@ -116,9 +117,10 @@ describe('rubric tools', () => {
     });
   });
 
-  it('resolves a 600-label taxonomy to one label with its path', async () => {
+  it('resolves a 600-label taxonomy to one label with its path, and keeps the pasted labels after a reload', async () => {
     const page = browser.page();
     const { editor, tools } = await openWorkbench(page);
+    const sessions = new SessionsArea(page);
     await editor.replaceText(
       'state',
       'The copper lantern I bought last week arrived dented and the glass is cracked.',
@@ -143,6 +145,16 @@ describe('rubric tools', () => {
       /^2 requests · [\d,]+ input tokens · ≈ 0\.\d+ · model model-1\.13\.0$/,
     );
     expect(await tools.taxonomyFinal.getByTestId('answers.choice').textContent()).toBe('Copper lantern');
+
+    // The pasted labels and instructions are the session's: saved, and back after a reload.
+    await sessions.waitSaved();
+    await page.reload();
+    await sessions.waitReady();
+    await tools.openTaxonomy();
+    expect(await tools.taxonomyInput.inputValue()).toBe(taxonomyLabels().join('\n'));
+    expect(await tools.taxonomyInstructions.inputValue()).toBe(
+      'Which product is the customer writing about?',
+    );
     expect(browser.pageErrors()).toEqual([]);
   });
 

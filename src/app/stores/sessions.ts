@@ -143,13 +143,21 @@ const newestFirst = (a: SessionSummary, b: SessionSummary): number =>
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
+const sameTaxonomy = (a: SessionDoc['taxonomy'], b: SessionDoc['taxonomy']): boolean =>
+  a === b ||
+  (a !== undefined &&
+    b !== undefined &&
+    a.text === b.text &&
+    a.format === b.format &&
+    a.instructions === b.instructions);
 const sameDoc = (a: SessionDoc, b: SessionDoc): boolean =>
   a === b ||
   (a.stateMode === b.stateMode &&
     a.stateText === b.stateText &&
     a.questionsText === b.questionsText &&
     a.targetId === b.targetId &&
-    a.model === b.model);
+    a.model === b.model &&
+    sameTaxonomy(a.taxonomy, b.taxonomy));
 /**
  * The session's runs plus those the workbench recorded since: runs are immutable and only ever appended, so the union
  * by id, in order, loses none (the workbench keeps only its latest runs in memory). Same array when nothing is new.

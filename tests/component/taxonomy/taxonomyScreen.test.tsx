@@ -28,9 +28,6 @@ const target =
 
 beforeEach(() => {
   useTaxonomy.setState({
-    text: '',
-    format: 'auto',
-    instructions: '',
     status: 'idle',
     steps: [],
     result: null,
@@ -96,6 +93,26 @@ describe('TaxonomyScreen', () => {
     const final = screen.getByTestId('taxonomy.final');
     expect(within(final).getByTestId('answers.choice')).toHaveTextContent('Copper lantern');
     expect(within(final).getByRole('heading', { name: 'Within Copper' })).toBeInTheDocument();
+  });
+
+  it('keeps the pasted labels, the chosen reading and the instructions in the session document', async () => {
+    const user = userEvent.setup();
+    const { unmount } = render(withApp(<TaxonomyScreen targetId="local" resolveTarget={target()} />));
+    await user.click(screen.getByTestId('taxonomy.input'));
+    await user.paste('Wooden > stool\nGlass > vase');
+    await user.selectOptions(screen.getByTestId('taxonomy.format'), 'paths');
+    await user.type(screen.getByTestId('taxonomy.instructions'), 'Which product?');
+    expect(useWorkbench.getState().doc.taxonomy).toEqual({
+      text: 'Wooden > stool\nGlass > vase',
+      format: 'paths',
+      instructions: 'Which product?',
+    });
+    // A session opened later (a reload, an import, a share link) brings its taxonomy back to the screen.
+    unmount();
+    render(withApp(<TaxonomyScreen targetId="local" resolveTarget={target()} />));
+    expect(screen.getByTestId('taxonomy.input')).toHaveValue('Wooden > stool\nGlass > vase');
+    expect(screen.getByTestId('taxonomy.format')).toHaveValue('paths');
+    expect(screen.getByTestId('taxonomy.instructions')).toHaveValue('Which product?');
   });
 
   it('reads a pasted tree by its paths and keeps its groups in the path', async () => {

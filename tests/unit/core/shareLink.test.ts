@@ -67,6 +67,19 @@ describe('share links', () => {
     expect(shared.doc).toEqual(session.doc);
   });
 
+  it("carries the taxonomy screen's pasted labels, reading and instructions with the doc", () => {
+    const base = sampleSession();
+    const taxonomy = {
+      text: 'Wooden > stool\nGlass > vase',
+      format: 'paths' as const,
+      instructions: 'Which?',
+    };
+    const session = sampleSession({ doc: { ...base.doc, taxonomy } });
+    const shared = decodeOk(encodeShareFragment(session, { includeRuns: false }));
+    expect(shared.doc.taxonomy).toEqual(taxonomy);
+    expect(sessionFromShared(shared, 's-2').doc.taxonomy).toEqual(taxonomy);
+  });
+
   it('becomes a new session whose runs are marked as replayed', () => {
     const shared = decodeOk(encodeShareFragment(sampleSession(), { includeRuns: true }));
     const session = sessionFromShared(shared, 'new-id', new Date('2026-04-01T00:00:00Z'));

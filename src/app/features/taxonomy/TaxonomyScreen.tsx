@@ -8,7 +8,7 @@ import { modelIdProblem } from '../../../contract';
 import type { EvaluateRequest, State } from '../../../contract';
 import { parseJson } from '../../../core/questionsDocument';
 import { planTaxonomy } from '../../../core/taxonomy';
-import type { TaxonomyFormat } from '../../../core/taxonomy';
+import type { TaxonomyDoc } from '../../../core/session';
 import { modelsQueryOptions } from '../../queries/models';
 import { proxyTarget } from '../../queries/targets';
 import { useWorkbench } from '../../stores/workbench';
@@ -18,7 +18,7 @@ import { TaxonomyResultView } from './TaxonomyResultView';
 import { useTaxonomy } from './taxonomyStore';
 import './taxonomy.css';
 
-const FORMATS: readonly { value: TaxonomyFormat | 'auto'; label: string }[] = [
+const FORMATS: readonly { value: TaxonomyDoc['format']; label: string }[] = [
   { value: 'auto', label: 'Detect' },
   { value: 'list', label: 'One label a line' },
   { value: 'indent', label: 'Tree by indentation' },
@@ -53,6 +53,8 @@ function useSessionState(): { state: State | null; problem: string | null } {
   }, [stateText, stateMode]);
 }
 
+const NO_TAXONOMY: TaxonomyDoc = { text: '', format: 'auto', instructions: '' };
+
 export interface TaxonomyScreenProps {
   targetId: string;
   /** Where requests go; the proxy's route for the target unless a test says otherwise. */
@@ -61,8 +63,17 @@ export interface TaxonomyScreenProps {
 
 /** The whole screen. */
 export function TaxonomyScreen({ targetId, resolveTarget = proxyTarget }: TaxonomyScreenProps) {
-  const { text, format, instructions, status, steps, result, error } = useTaxonomy();
-  const { setText, setFormat, setInstructions, run, cancel } = useTaxonomy.getState();
+  const { status, steps, result, error } = useTaxonomy();
+  const { run, cancel } = useTaxonomy.getState();
+  const { text, format, instructions } = useWorkbench((s) => s.doc.taxonomy) ?? NO_TAXONOMY;
+  // The input is part of the session document, so the session's autosave, export and share link carry it.
+  const editTaxonomy = (patch: Partial<TaxonomyDoc>): void =>
+    useWorkbench
+      .getState()
+      .editDoc((doc) => ({ ...doc, taxonomy: { ...(doc.taxonomy ?? NO_TAXONOMY), ...patch } }));
+  const setText = (value: string): void => editTaxonomy({ text: value });
+  const setFormat = (value: TaxonomyDoc['format']): void => editTaxonomy({ format: value });
+  const setInstructions = (value: string): void => editTaxonomy({ instructions: value });
   const model = useWorkbench((s) => s.doc.model);
   const setModel = useWorkbench((s) => s.setModel);
   const session = useSessionState();
@@ -116,7 +127,7 @@ export function TaxonomyScreen({ targetId, resolveTarget = proxyTarget }: Taxono
           <select
             id={ids.format}
             value={format}
-            onChange={(e) => setFormat(e.currentTarget.value as TaxonomyFormat | 'auto')}
+            onChange={(e) => setFormat(e.currentTarget.value as TaxonomyDoc['format'])}
             data-testid="taxonomy.format"
           >
             {FORMATS.map((f) => (

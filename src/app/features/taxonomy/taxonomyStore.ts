@@ -1,22 +1,17 @@
-// What the user does on the large-taxonomy screen: the pasted labels, how to read them, the instructions, and the run
-// (its steps as they finish, the result or why it stopped). Kept while the user visits other screens.
+// The large-taxonomy screen's run: its steps as they finish, the result or why it stopped. Kept while the user visits
+// other screens. The input (labels, format, instructions) is part of the session document (doc.taxonomy), so it is
+// saved, exported and shared with the session.
 import { create } from 'zustand';
 import { TaxonomyRunError, runTaxonomy } from '../../../core/taxonomy';
-import type { TaxonomyFormat, TaxonomyResult, TaxonomyRunInput, TaxonomyStep } from '../../../core/taxonomy';
+import type { TaxonomyResult, TaxonomyRunInput, TaxonomyStep } from '../../../core/taxonomy';
 
 export type TaxonomyRunStatus = 'idle' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 export interface TaxonomyState {
-  text: string;
-  format: TaxonomyFormat | 'auto';
-  instructions: string;
   status: TaxonomyRunStatus;
   steps: TaxonomyStep[];
   result: TaxonomyResult | null;
   error: string | null;
-  setText: (text: string) => void;
-  setFormat: (format: TaxonomyFormat | 'auto') => void;
-  setInstructions: (instructions: string) => void;
   /** Starts a run (one at a time); steps arrive as each request ends. */
   run: (input: Omit<TaxonomyRunInput, 'signal' | 'onStep'>) => Promise<void>;
   cancel: () => void;
@@ -26,16 +21,10 @@ let controller: AbortController | null = null;
 
 /** The taxonomy screen's store. */
 export const useTaxonomy = create<TaxonomyState>()((set, get) => ({
-  text: '',
-  format: 'auto',
-  instructions: '',
   status: 'idle',
   steps: [],
   result: null,
   error: null,
-  setText: (text) => set({ text }),
-  setFormat: (format) => set({ format }),
-  setInstructions: (instructions) => set({ instructions }),
   run: async (input) => {
     if (get().status === 'running') return;
     const mine = new AbortController();
