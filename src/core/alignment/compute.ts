@@ -1,0 +1,459 @@
+// The single entry point: every alignment figure of a run's rows and labels, each with n, a 95% interval and its
+// method, under stated conventions. Figures are also listed flat under stable keys ("department.kappa",
+// "is_urgent.auroc", "frustration.mae") for headless gates.
+import type { Questions } from '../../contract';
+import { BIN_EDGE_RULE, reliabilityBins } from './calibration';
+import type { ReliabilityBin } from './calibration';
+import { bootstrap, bootstrapMethod, bootstrapSize, percentileInterval, wilson } from './intervals';
+import type { BootstrapDraws } from './intervals';
+import { confusionOf } from './kappa';
+import { bestThreshold, thresholdCurve } from './noulAgreement';
+import type { ThresholdPoint } from './noulAgreement';
+import { argmax, distributionOf, expectedRounded, yesProbability } from './prediction';
+import { proportionsOf, questionData, statsOf, thresholdOf } from './questionData';
+import type { QuestionData } from './questionData';
+import { seededRandom } from './rng';
+import { ROGAN_GLADEN_UNDEFINED, roganGladen } from './roganGladen';
+import { selectiveCurve, selectiveReadout, selectiveSentence } from './selective';
+import type { SelectivePoint } from './selective';
+import { DEFAULT_OPTIONS, undefinedFigure } from './types';
+import type { AlignRow, AlignmentOptions, Figure, LabelValue } from './types';
+
+/** A row where judge and label differ. */
+export interface Disagreement {
+  id: string;
+  label: LabelValue;
+  predicted: LabelValue;
+  /** Probability the judge gave its own (wrong) prediction: high means a confident mistake. */
+  pPredicted: number;
+  /** Probability the judge gave the human label. */
+  pLabel: number;
+}
+
+/** Prevalence of one class over the whole file: the judge's share, corrected for its error rates, and the human one. */
+export interface Prevalence {
+  label: string;
+  judge: Figure;
+  corrected: Figure;
+  human: Figure;
+  sensitivity: number | null;
+  specificity: number | null;
+}
+
+export interface QuestionReport {
+  name: string;
+  type: 'choice' | 'score' | 'noul';
+  classes: string[];
+  /** Rows with both a valid label and an answer: the n of every agreement figure. */
+  n: number;
+  labelled: number;
+  unanswered: number;
+  invalidLabels: number;
+  figures: Record<string, Figure>;
+  /** counts[truth][predicted], and the row ids behind each cell. */
+  confusion: { counts: number[][]; ids: string[][][] };
+  reliability: ReliabilityBin[];
+  selective: {
+    confidenceName: string;
+    points: SelectivePoint[];
+    readout: SelectivePoint | null;
+    sentence: string;
+  };
+  /** Noul: the threshold in force, the best balanced-accuracy one and the rates on a 0.01 grid. */
+  threshold?: { value: number; best: ThresholdPoint | null; grid: ThresholdPoint[] };
+  /** Mistakes, the most confident first. */
+  disagreements: Disagreement[];
+  prevalence: Prevalence[];
+}
+
+export interface AlignmentReport {
+  options: AlignmentOptions;
+  /** Sentences stating every convention the figures use. */
+  conventions: string[];
+  bootstrap: { B: number; seed: number };
+  rows: { total: number; answered: number };
+  questions: Record<string, QuestionReport>;
+  /** Every figure under its stable key, question name first. */
+  figures: Record<string, Figure>;
+}
+
+const PROPORTION_METHODS: Record<string, string> = {
+  accuracy: 'share of rows where the prediction equals the label',
+  exact: 'share of rows where the predicted level equals the label',
+  within_one: 'share of rows where the predicted level is within one level of the label',
+  tpr: 'true-positive rate at the threshold',
+  tnr: 'true-negative rate at the threshold',
+};
+
+const STAT_METHODS: Record<string, string> = {
+  kappa: "Cohen's kappa",
+  macro_f1: 'macro F1 over the labels present',
+  qwk: 'quadratic weighted kappa over the question’s levels',
+  spearman: 'Spearman correlation (midranks) of the expected score with the label',
+  mae: 'mean absolute error of the expected score against the label level',
+  auroc: 'ROC AUC of P(yes), ties counted as one half',
+  brier: 'Brier score (multi-class: sum over classes of squared error, 0 to 2; noul: (p - y)^2)',
+  log_loss: 'log loss',
+  ece: 'expected calibration error',
+};
+
+/** The conventions in force, one sentence each, for the report and the tooltips. */
+export function conventionsOf(options: AlignmentOptions, B: number): string[] {
+  return [
+    options.scorePrediction === 'mostProbable'
+      ? 'Score prediction: the most probable level (ties: the lower level).'
+      : 'Score prediction: the expected score rounded to a level (halves up).',
+    'Choice prediction: the most probable label (ties: the first in criteria order).',
+    'Noul prediction: P(yes) at or above the threshold (0.5 unless moved).',
+    'Distributions are renormalised to sum to 1 before any figure.',
+    'Calibration uses probabilities, never the answer’s confidence field: the top label’s probability (choice, score) or P(yes) (noul).',
+    `ECE and the reliability diagram: ${options.bins} ${BIN_EDGE_RULE}.`,
+    `Log loss: probabilities floored at ${options.logLossFloor}.`,
+    `Intervals: Wilson for proportions; seeded percentile bootstrap over rows (B=${B}, seed ${options.bootstrap.seed}) for the rest. A bootstrap interval of a biased figure such as ECE need not contain the estimate.`,
+    'Corrected prevalence: Rogan-Gladen over every answered row, with sensitivity and specificity measured on the labelled rows; the interval resamples both.',
+  ];
+}
+
+const labelOf = (data: QuestionData, index: number): LabelValue =>
+  data.type === 'choice' ? data.classes[index]! : data.type === 'score' ? index : index === 1;
+
+function disagreementsOf(data: QuestionData, probabilityOfLabel: (row: number) => number): Disagreement[] {
+  const out: Disagreement[] = [];
+  for (let i = 0; i < data.ids.length; i++) {
+    if (data.y[i] === data.pred[i]) continue;
+    out.push({
+      id: data.ids[i]!,
+      label: labelOf(data, data.y[i]!),
+      predicted: labelOf(data, data.pred[i]!),
+      pPredicted: data.predP[i]!,
+      pLabel: probabilityOfLabel(i),
+    });
+  }
+  return out.sort((a, b) => b.pPredicted - a.pPredicted || a.id.localeCompare(b.id));
+}
+
+/** The class each answered row of the file is predicted as (labelled or not), for the judge's share. */
+function predictedClasses(
+  name: string,
+  questions: Questions,
+  rows: readonly AlignRow[],
+  options: AlignmentOptions,
+): Int32Array {
+  const question = questions[name]!;
+  const out: number[] = [];
+  for (const row of rows) {
+    const answer = row.answers?.[name];
+    if (question.type === 'noul') {
+      const p = yesProbability(answer);
+      if (p !== null) out.push(p >= thresholdOf(options, name) ? 1 : 0);
+      continue;
+    }
+    const dist = distributionOf(answer, question);
+    if (!dist) continue;
+    out.push(
+      question.type === 'score' && options.scorePrediction === 'expectedRounded'
+        ? expectedRounded(dist)
+        : argmax(dist),
+    );
+  }
+  return Int32Array.from(out);
+}
+
+/** Rows of the file above which the judge's share is resampled from a normal draw instead of row by row. */
+const EXACT_APPARENT_WORK = 2e7;
+
+function normalDraw(random: () => number): number {
+  // Box-Muller; 1 - u keeps the logarithm finite.
+  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+}
+
+function prevalenceOf(
+  data: QuestionData,
+  all: Int32Array,
+  draws: BootstrapDraws,
+  pairs: { se: number | null; sp: number | null; apparent: number[] }[][],
+  point: Record<string, number | null>,
+  exactApparent: boolean,
+): Prevalence[] {
+  const N = all.length;
+  const classes = data.type === 'noul' ? [1] : data.classes.map((_, k) => k);
+  return classes.map((k, c) => {
+    const label = data.classes[k]!;
+    let hits = 0;
+    for (const v of all) if (v === k) hits++;
+    let human = 0;
+    for (const v of data.y) if (v === k) human++;
+    const w = wilson(hits, N);
+    const hw = wilson(human, data.ids.length);
+    const apparent = N === 0 ? null : hits / N;
+    const se = point[`se.${label}`] ?? null;
+    const sp = point[`sp.${label}`] ?? null;
+    const value = apparent === null || se === null || sp === null ? null : roganGladen(apparent, se, sp);
+    const corrected: number[] = [];
+    for (const draw of pairs) {
+      const d = draw[c]!;
+      if (d.se === null || d.sp === null) continue;
+      const v = roganGladen(d.apparent[0]!, d.se, d.sp);
+      if (v !== null) corrected.push(v);
+    }
+    const sorted = Float64Array.from(corrected).sort();
+    const enough = sorted.length >= draws.B / 2;
+    const q = (x: number): number =>
+      sorted[Math.min(sorted.length - 1, Math.floor(x * (sorted.length - 1) + 0.5))]!;
+    const method = `Rogan-Gladen over ${N} answered rows with sensitivity and specificity from ${data.ids.length} labelled rows, clipped to [0, 1]; 95% percentile bootstrap resampling the labelled rows and ${exactApparent ? 'the answered rows' : 'the judge’s share (normal approximation of its binomial draw)'}, B=${draws.B}, seed ${draws.seed}`;
+    return {
+      label,
+      sensitivity: se,
+      specificity: sp,
+      judge:
+        N === 0
+          ? undefinedFigure(0, 'share of answered rows the judge assigns', 'No row is answered.')
+          : {
+              value: apparent,
+              lo: w.lo,
+              hi: w.hi,
+              n: N,
+              method: 'share of answered rows the judge assigns; Wilson 95% interval',
+            },
+      human:
+        data.ids.length === 0
+          ? undefinedFigure(0, 'share of labelled rows with this label', 'No labelled row is answered.')
+          : {
+              value: human / data.ids.length,
+              lo: hw.lo,
+              hi: hw.hi,
+              n: data.ids.length,
+              method: 'share of labelled rows with this label; Wilson 95% interval',
+            },
+      corrected:
+        value === null
+          ? undefinedFigure(
+              N,
+              method,
+              se === null || sp === null
+                ? 'The labelled rows hold only one side of this label, so its error rates are unknown.'
+                : ROGAN_GLADEN_UNDEFINED,
+            )
+          : { value, lo: enough ? q(0.025) : null, hi: enough ? q(0.975) : null, n: N, method },
+    };
+  });
+}
+
+/** Every figure of one question. */
+function questionReport(
+  name: string,
+  questions: Questions,
+  rows: readonly AlignRow[],
+  options: AlignmentOptions,
+  B: number,
+  seed: number,
+): QuestionReport {
+  const question = questions[name]!;
+  const data = questionData(name, question, rows, options);
+  const n = data.ids.length;
+  const point = statsOf(data, null);
+  const m = confusionOf(data.y, data.pred, data.K, null);
+  const all = predictedClasses(name, questions, rows, options);
+  const N = all.length;
+  const exactApparent = N * B <= EXACT_APPARENT_WORK;
+  const classCount = data.type === 'noul' ? 1 : data.K;
+  const classIndex = (c: number): number => (data.type === 'noul' ? 1 : c);
+  const shares = Array.from({ length: classCount }, (_, c) => {
+    let hits = 0;
+    for (const v of all) if (v === classIndex(c)) hits++;
+    return N === 0 ? 0 : hits / N;
+  });
+  const prevalenceRandom = seededRandom(seed ^ 0x9e3779b9);
+  const allIdx = new Uint32Array(exactApparent ? N : 0);
+  const pairs: { se: number | null; sp: number | null; apparent: number[] }[][] = [];
+  const draws =
+    n === 0
+      ? { B, seed, values: new Map<string, number[]>() }
+      : bootstrap(n, B, seed, (idx) => {
+          const stats = statsOf(data, idx);
+          // The judge's share over the whole file, resampled alongside: row by row when affordable.
+          const apparent = new Float64Array(classCount);
+          if (exactApparent && N > 0) {
+            for (let j = 0; j < N; j++) allIdx[j] = Math.floor(prevalenceRandom() * N);
+            for (let j = 0; j < N; j++) {
+              const v = all[allIdx[j]!]!;
+              for (let c = 0; c < classCount; c++) if (v === classIndex(c)) apparent[c]! += 1 / N;
+            }
+          } else
+            for (let c = 0; c < classCount; c++) {
+              const s = shares[c]!;
+              apparent[c] = Math.min(
+                1,
+                Math.max(0, s + normalDraw(prevalenceRandom) * Math.sqrt((s * (1 - s)) / Math.max(1, N))),
+              );
+            }
+          pairs.push(
+            Array.from({ length: classCount }, (_, c) => ({
+              se: stats[`se.${data.classes[classIndex(c)]}`] ?? null,
+              sp: stats[`sp.${data.classes[classIndex(c)]}`] ?? null,
+              apparent: [apparent[c]!],
+            })),
+          );
+          return stats;
+        });
+
+  const figures: Record<string, Figure> = {};
+  for (const [key, { k, n: denom }] of Object.entries(proportionsOf(data, m))) {
+    const what =
+      PROPORTION_METHODS[key] ??
+      (key.startsWith('precision.') ? `precision of ${key.slice(10)}` : `recall of ${key.slice(7)}`);
+    const method = `${what}; Wilson 95% interval`;
+    if (denom === 0) {
+      figures[key] = undefinedFigure(
+        0,
+        method,
+        key.startsWith('precision.')
+          ? 'The judge never predicted this label.'
+          : n === 0
+            ? 'No row has both a label and an answer.'
+            : 'No labelled row falls in this class.',
+      );
+      continue;
+    }
+    const w = wilson(k, denom);
+    figures[key] = { value: k / denom, lo: w.lo, hi: w.hi, n: denom, method };
+  }
+  const statKeys =
+    data.type === 'choice'
+      ? ['kappa', 'macro_f1']
+      : data.type === 'score'
+        ? ['qwk', 'spearman', 'mae']
+        : ['auroc'];
+  for (const key of [...statKeys, 'brier', 'log_loss', 'ece']) {
+    let what = STAT_METHODS[key]!;
+    if (key === 'ece') what += ` (${options.bins} ${BIN_EDGE_RULE})`;
+    if (key === 'log_loss') what += ` (probabilities floored at ${options.logLossFloor})`;
+    const method = bootstrapMethod(draws, what);
+    const value = point[key] ?? null;
+    if (value === null) {
+      figures[key] = undefinedFigure(
+        n,
+        method,
+        n === 0
+          ? 'No row has both a label and an answer.'
+          : key === 'auroc'
+            ? 'AUC needs labelled rows of both classes (yes and no).'
+            : key === 'spearman'
+              ? 'The labels or the expected scores do not vary, so there are no ranks to correlate.'
+              : 'Labels and answers all fall in one and the same class, so agreement by chance is already complete.',
+      );
+      continue;
+    }
+    const { lo, hi } = percentileInterval(draws, key);
+    figures[key] = { value, lo, hi, n, method };
+  }
+
+  const counts: number[][] = [];
+  const ids: string[][][] = [];
+  for (let i = 0; i < data.K; i++) {
+    counts.push(Array.from({ length: data.K }, (_, j) => m[i * data.K + j]!));
+    ids.push(Array.from({ length: data.K }, () => []));
+  }
+  for (let r = 0; r < n; r++) ids[data.y[r]!]![data.pred[r]!]!.push(data.ids[r]!);
+
+  const confidenceName = data.type === 'noul' ? 'probability of the predicted side' : 'top probability';
+  const correct = Float64Array.from(data.y, (v, i) => (v === data.pred[i] ? 1 : 0));
+  const points = selectiveCurve(data.predP, correct);
+  const readout = selectiveReadout(points);
+
+  const labelProbability = (row: number): number => {
+    if (data.type === 'noul') return data.y[row] === 1 ? data.p[row]! : 1 - data.p[row]!;
+    // The probability of the label: recovered from log loss when above the floor, which is exact there.
+    return Math.exp(-data.logLoss[row]!);
+  };
+
+  const report: QuestionReport = {
+    name,
+    type: data.type,
+    classes: data.classes,
+    n,
+    labelled: data.labelled,
+    unanswered: data.unanswered,
+    invalidLabels: data.invalidLabels,
+    figures,
+    confusion: { counts, ids },
+    reliability: reliabilityBins(data.calP, data.calHit, options.bins),
+    selective: { confidenceName, points, readout, sentence: selectiveSentence(readout, confidenceName) },
+    disagreements: disagreementsOf(data, labelProbability),
+    prevalence: prevalenceOf(data, all, draws, pairs, point, exactApparent),
+  };
+  if (data.type === 'noul') {
+    const curve = thresholdCurve(data.p, data.y);
+    const grid: ThresholdPoint[] = [];
+    let at = 0;
+    for (let g = 0; g <= 100 && curve.length > 0; g++) {
+      const t = g / 100;
+      while (at < curve.length - 1 && curve[at]!.threshold < t - 1e-9) at++;
+      const pt = curve[at]!;
+      grid.push({ threshold: t, tpr: pt.tpr, tnr: pt.tnr, balancedAccuracy: pt.balancedAccuracy });
+    }
+    report.threshold = { value: data.threshold, best: bestThreshold(curve), grid };
+  }
+  return report;
+}
+
+/** The seed of one question's resamples: the run's seed mixed with an FNV-1a hash of the question name. */
+export function questionSeed(seed: number, name: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+  return (h ^ seed) >>> 0;
+}
+
+/** Merges partial options over the defaults. */
+export const withDefaults = (options: Partial<AlignmentOptions> = {}): AlignmentOptions => ({
+  ...DEFAULT_OPTIONS,
+  ...options,
+  bootstrap: { ...DEFAULT_OPTIONS.bootstrap, ...options.bootstrap },
+  noulThresholds: { ...DEFAULT_OPTIONS.noulThresholds, ...options.noulThresholds },
+});
+
+/** Every alignment figure of a run: per question and flat under stable keys. */
+export function computeAlignment(
+  questions: Questions,
+  rows: readonly AlignRow[],
+  partial: Partial<AlignmentOptions> = {},
+): AlignmentReport {
+  const options = withDefaults(partial);
+  let answered = 0;
+  for (const r of rows) if (r.answers && Object.keys(r.answers).length > 0) answered++;
+  const reports: Record<string, QuestionReport> = {};
+  const figures: Record<string, Figure> = {};
+  let maxN = 0;
+  const names = Object.keys(questions).filter((name) => rows.some((r) => r.labels[name] !== undefined));
+  const sizes = names.map((name) => rows.reduce((s, r) => s + (r.labels[name] !== undefined ? 1 : 0), 0));
+  for (const s of sizes) maxN = Math.max(maxN, s);
+  const B = options.bootstrap.B ?? bootstrapSize(maxN);
+  names.forEach((name) => {
+    // Each question draws its own resamples from a seed derived from the run's seed and its name, so adding a
+    // question moves no other question's interval.
+    const report = questionReport(
+      name,
+      questions,
+      rows,
+      options,
+      B,
+      questionSeed(options.bootstrap.seed, name),
+    );
+    reports[name] = report;
+    for (const [key, figure] of Object.entries(report.figures)) figures[`${name}.${key}`] = figure;
+    for (const p of report.prevalence) {
+      const base = report.type === 'noul' ? `${name}.prevalence` : `${name}.prevalence.${p.label}`;
+      figures[`${base}.judge`] = p.judge;
+      figures[`${base}.corrected`] = p.corrected;
+      figures[`${base}.human`] = p.human;
+    }
+  });
+  return {
+    options,
+    conventions: conventionsOf(options, B),
+    bootstrap: { B, seed: options.bootstrap.seed },
+    rows: { total: rows.length, answered },
+    questions: reports,
+    figures,
+  };
+}

@@ -1,0 +1,17 @@
+// The alignment figures' public face: the entry point, variant comparison, label values and the shapes they return.
+export { computeAlignment, conventionsOf, withDefaults } from './compute';
+export type { AlignmentReport, Disagreement, Prevalence, QuestionReport } from './compute';
+export { compareVariants, differenceSentence, questionChanges } from './variants';
+export type { PairedDifference, QuestionComparison, VariantComparison } from './variants';
+export {
+  LabelColumnSchema,
+  LabelValueSchema,
+  labelColumnSummary,
+  labelText,
+  readLabel,
+  rawText,
+  validLabel,
+} from './labelValues';
+export type { LabelColumn, LabelColumnSummary, LabelReading, ValueTableLine } from './labelValues';
+export { DEFAULT_OPTIONS } from './types';
+export type { AlignRow, AlignmentOptions, Figure, LabelValue } from './types';

@@ -1,0 +1,54 @@
+// What the judge predicted, read from an answer's distribution under stated conventions: distributions renormalised
+// to sum to 1, the most probable class with ties to the first in criteria order (choice) or the lower level (score),
+// or the expected score rounded (halves up); P(yes) at or above a threshold for noul.
+import type { Answer, Question } from '../../contract';
+
+/**
+ * The answer's probabilities over the question's classes, in criteria order, renormalised to sum to 1 (services
+ * round to 2 or 4 decimals, so sums of 0.99 or 1.01 occur). A class the answer leaves out gets 0; an all-zero
+ * distribution becomes uniform. Null when the answer is not of the question's type.
+ */
+export function distributionOf(answer: Answer | undefined, question: Question): Float64Array | null {
+  if (!answer || answer.type !== question.type || answer.type === 'noul') return null;
+  const keys =
+    question.type === 'choice'
+      ? Object.keys(question.criteria)
+      : question.type === 'score'
+        ? question.criteria.map((_, i) => String(i))
+        : [];
+  const out = new Float64Array(keys.length);
+  let sum = 0;
+  keys.forEach((k, i) => {
+    const p = answer.probabilities[k];
+    const v = typeof p === 'number' && Number.isFinite(p) && p > 0 ? p : 0;
+    out[i] = v;
+    sum += v;
+  });
+  if (sum === 0) out.fill(1 / keys.length);
+  else for (let i = 0; i < out.length; i++) out[i]! /= sum;
+  return out;
+}
+
+/** Index of the most probable class; ties go to the first (criteria order, or the lower level). */
+export function argmax(p: ArrayLike<number>): number {
+  let best = 0;
+  for (let i = 1; i < p.length; i++) if (p[i]! > p[best]!) best = i;
+  return best;
+}
+
+/** Expected level of a distribution over levels 0..K-1. */
+export function expectedLevel(p: ArrayLike<number>): number {
+  let s = 0;
+  for (let i = 0; i < p.length; i++) s += i * p[i]!;
+  return s;
+}
+
+/** The expected level rounded, halves up (2.5 reads as 3), kept within the scale. */
+export const expectedRounded = (p: ArrayLike<number>): number =>
+  Math.min(p.length - 1, Math.max(0, Math.floor(expectedLevel(p) + 0.5)));
+
+/** P(yes) of a noul answer, clamped to [0, 1]; null when the answer is not noul. */
+export function yesProbability(answer: Answer | undefined): number | null {
+  if (!answer || answer.type !== 'noul' || !Number.isFinite(answer.noul)) return null;
+  return Math.min(1, Math.max(0, answer.noul));
+}

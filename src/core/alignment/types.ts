@@ -1,0 +1,57 @@
+// Shared shapes of the alignment figures: every figure carries its n, a 95% interval and the method that made them.
+import type { Answer } from '../../contract';
+
+/**
+ * One figure: the value with a 95% interval, the rows it rests on and how it was computed. A figure that cannot be
+ * computed (kappa with one class, AUC without negatives) has `value: null` and says why in `undefinedReason`.
+ */
+export interface Figure {
+  value: number | null;
+  lo: number | null;
+  hi: number | null;
+  n: number;
+  method: string;
+  undefinedReason?: string;
+}
+
+/** A human label as stored: a choice label, a score level (0-based, as the contract numbers levels) or noul yes/no. */
+export type LabelValue = string | number | boolean;
+
+/** One row as the metrics see it: its id, the judge's answers (when answered) and the human labels it has. */
+export interface AlignRow {
+  id: string;
+  answers?: Record<string, Answer>;
+  labels: Record<string, LabelValue>;
+}
+
+/** The conventions a report is computed under; each is stated next to the figures. */
+export interface AlignmentOptions {
+  /** Prediction of a score question: the most probable level (default) or the expected score rounded. */
+  scorePrediction: 'mostProbable' | 'expectedRounded';
+  /** P(yes) at or above this predicts yes, per noul question (default 0.5). */
+  noulThresholds: Record<string, number>;
+  /** Equal-width reliability bins for ECE and the diagram. */
+  bins: number;
+  /** Percentile bootstrap: resamples and seed; null B chooses by row count (see bootstrapSize). */
+  bootstrap: { B: number | null; seed: number };
+  /** Probability floor in log loss, so a label given 0 costs a finite amount. */
+  logLossFloor: number;
+}
+
+export const DEFAULT_OPTIONS: AlignmentOptions = {
+  scorePrediction: 'mostProbable',
+  noulThresholds: {},
+  bins: 10,
+  bootstrap: { B: null, seed: 1 },
+  logLossFloor: 1e-15,
+};
+
+/** An undefined figure, with its reason. */
+export const undefinedFigure = (n: number, method: string, reason: string): Figure => ({
+  value: null,
+  lo: null,
+  hi: null,
+  n,
+  method,
+  undefinedReason: reason,
+});

@@ -1,0 +1,194 @@
+// Variants: two runs of the same labelled rows (another wording, target, model or version) compared row by row. Each
+// figure's difference gets a paired bootstrap interval (the same resampled rows for both), accuracy also McNemar.
+import type { Question, Questions } from '../../contract';
+import { bootstrap, bootstrapSize, percentileInterval } from './intervals';
+import { mcnemar } from './mcnemar';
+import type { McNemarResult } from './mcnemar';
+import { questionData, statsOf } from './questionData';
+import { withDefaults, questionSeed } from './compute';
+import { canonicalJson } from '../rows/dedup';
+import type { AlignRow, AlignmentOptions, Figure } from './types';
+import { undefinedFigure } from './types';
+
+/** The difference B minus A of one figure on the paired rows. */
+export interface PairedDifference {
+  key: string;
+  a: number | null;
+  b: number | null;
+  difference: Figure;
+}
+
+export interface QuestionComparison {
+  name: string;
+  /** Rows labelled alike and answered in both runs. */
+  paired: number;
+  /** Rows whose label differs between the runs (left out). */
+  labelMismatches: number;
+  differences: PairedDifference[];
+  /** McNemar on the rows each run gets right (accuracy; exact agreement for score questions). */
+  mcnemar: McNemarResult;
+  /** What changed in the question between A and B, in words. */
+  changes: string[];
+}
+
+export interface VariantComparison {
+  bootstrap: { B: number; seed: number };
+  questions: QuestionComparison[];
+  /** Questions only one side asks, or asks with another type. */
+  unmatched: string[];
+}
+
+/** What changed between two versions of a question: instructions, criteria (added, removed, reworded), type. */
+export function questionChanges(a: Question, b: Question): string[] {
+  if (a.type !== b.type) return [`type: ${a.type} → ${b.type}`];
+  const out: string[] = [];
+  if (canonicalJson(a.instructions ?? null) !== canonicalJson(b.instructions ?? null))
+    out.push('instructions reworded');
+  if (a.type === 'choice' && b.type === 'choice') {
+    const ka = Object.keys(a.criteria);
+    const kb = Object.keys(b.criteria);
+    for (const k of kb) if (!ka.includes(k)) out.push(`label added: ${k}`);
+    for (const k of ka) if (!kb.includes(k)) out.push(`label removed: ${k}`);
+    for (const k of ka)
+      if (kb.includes(k) && canonicalJson(a.criteria[k] ?? null) !== canonicalJson(b.criteria[k] ?? null))
+        out.push(`label reworded: ${k}`);
+  } else if (a.type === 'score' && b.type === 'score') {
+    if (a.criteria.length !== b.criteria.length)
+      out.push(`levels: ${a.criteria.length} → ${b.criteria.length}`);
+    a.criteria.forEach((text, i) => {
+      if (b.criteria[i] !== undefined && b.criteria[i] !== text) out.push(`level ${i} reworded`);
+    });
+  } else if (a.type === 'noul' && b.type === 'noul') {
+    if (canonicalJson(a.criteria ?? null) !== canonicalJson(b.criteria ?? null))
+      out.push('yes/no descriptions reworded');
+  }
+  return out;
+}
+
+const DIFF_KEYS: Record<Question['type'], string[]> = {
+  choice: ['accuracy', 'kappa', 'macro_f1', 'brier', 'log_loss', 'ece'],
+  score: ['exact', 'qwk', 'spearman', 'mae', 'brier', 'log_loss', 'ece'],
+  noul: ['accuracy', 'auroc', 'brier', 'log_loss', 'ece'],
+};
+
+/** Exact agreement of a score question is its accuracy; statsOf names it by the confusion diagonal. */
+function withExact(
+  stats: Record<string, number | null>,
+  data: ReturnType<typeof questionData>,
+  idx: ArrayLike<number> | null,
+): Record<string, number | null> {
+  if (data.type !== 'score') return stats;
+  const n = idx ? idx.length : data.ids.length;
+  let hit = 0;
+  for (let j = 0; j < n; j++) {
+    const i = idx ? idx[j]! : j;
+    if (data.y[i] === data.pred[i]) hit++;
+  }
+  return { ...stats, exact: n === 0 ? null : hit / n };
+}
+
+/** Compares run B with run A on the rows both answered with the same label. */
+export function compareVariants(
+  questionsA: Questions,
+  rowsA: readonly AlignRow[],
+  questionsB: Questions,
+  rowsB: readonly AlignRow[],
+  partial: Partial<AlignmentOptions> = {},
+): VariantComparison {
+  const options = withDefaults(partial);
+  const byIdB = new Map(rowsB.map((r) => [r.id, r]));
+  const unmatched: string[] = [];
+  const questions: QuestionComparison[] = [];
+  let Bsize = options.bootstrap.B ?? 0;
+  for (const [name, qa] of Object.entries(questionsA)) {
+    const qb = questionsB[name];
+    if (!qb || qb.type !== qa.type) {
+      unmatched.push(name);
+      continue;
+    }
+    // Pair rows by id; keep those labelled alike in both runs.
+    const pairedA: AlignRow[] = [];
+    const pairedB: AlignRow[] = [];
+    let labelMismatches = 0;
+    for (const ra of rowsA) {
+      const la = ra.labels[name];
+      if (la === undefined) continue;
+      const rb = byIdB.get(ra.id);
+      if (!rb) continue;
+      if (rb.labels[name] !== la) {
+        labelMismatches++;
+        continue;
+      }
+      if (!ra.answers?.[name] || !rb.answers?.[name]) continue;
+      pairedA.push(ra);
+      pairedB.push(rb);
+    }
+    const da = questionData(name, qa, pairedA, options);
+    const db = questionData(name, qb, pairedB, options);
+    // Both sides must keep the same rows in the same order for the pairing to hold.
+    const same = da.ids.length === db.ids.length && da.ids.every((id, i) => db.ids[i] === id);
+    const n = same ? da.ids.length : 0;
+    const B = options.bootstrap.B ?? bootstrapSize(n);
+    Bsize = Math.max(Bsize, B);
+    const keys = DIFF_KEYS[qa.type];
+    const seed = questionSeed(options.bootstrap.seed, name);
+    const pointA = withExact(statsOf(da, null), da, null);
+    const pointB = withExact(statsOf(db, null), db, null);
+    const draws =
+      n === 0
+        ? { B, seed, values: new Map<string, number[]>() }
+        : bootstrap(n, B, seed, (idx) => {
+            const sa = withExact(statsOf(da, idx), da, idx);
+            const sb = withExact(statsOf(db, idx), db, idx);
+            const out: Record<string, number | null> = {};
+            for (const k of keys) {
+              const x = sa[k];
+              const y = sb[k];
+              out[k] = x === null || x === undefined || y === null || y === undefined ? null : y - x;
+            }
+            return out;
+          });
+    const method = (k: string): string =>
+      `difference B − A of ${k} on ${n} paired rows; 95% paired percentile bootstrap over rows, B=${B}, seed ${seed}`;
+    const differences = keys.map((key) => {
+      const a = pointA[key] ?? null;
+      const b = pointB[key] ?? null;
+      if (a === null || b === null)
+        return {
+          key,
+          a,
+          b,
+          difference: undefinedFigure(n, method(key), 'The figure is undefined in one of the runs.'),
+        };
+      const { lo, hi } = percentileInterval(draws, key);
+      return { key, a, b, difference: { value: b - a, lo, hi, n, method: method(key) } };
+    });
+    let bc = 0;
+    let cb = 0;
+    for (let i = 0; i < n; i++) {
+      const okA = da.y[i] === da.pred[i];
+      const okB = db.y[i] === db.pred[i];
+      if (okA && !okB) bc++;
+      if (!okA && okB) cb++;
+    }
+    questions.push({
+      name,
+      paired: n,
+      labelMismatches,
+      differences,
+      mcnemar: mcnemar(bc, cb),
+      changes: questionChanges(qa, qb),
+    });
+  }
+  for (const name of Object.keys(questionsB)) if (!(name in questionsA)) unmatched.push(name);
+  return { bootstrap: { B: Bsize, seed: options.bootstrap.seed }, questions, unmatched };
+}
+
+/** "kappa +0.08 (95% CI +0.02 to +0.14)". */
+export function differenceSentence(d: PairedDifference): string {
+  const f = d.difference;
+  if (f.value === null) return `${d.key}: ${f.undefinedReason ?? 'undefined'}`;
+  const s = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`;
+  const ci = f.lo === null || f.hi === null ? 'no interval' : `95% CI ${s(f.lo)} to ${s(f.hi)}`;
+  return `${d.key} ${s(f.value)} (${ci})`;
+}
