@@ -354,7 +354,7 @@ export const exportCsv = (
 ): string[] => [...csvChunks(rows, questions, inputColumns, chunkRows)];
 
 /** One JSON object per row: ids, status, the resolved model, usage, the full answers and the input. */
-export function exportJsonlLine(row: ResultRow): string {
+export function exportJsonlRecord(row: ResultRow): Record<string, unknown> {
   const o = row.outcome;
   const record: Record<string, unknown> = {
     row_id: row.id,
@@ -375,8 +375,11 @@ export function exportJsonlLine(row: ResultRow): string {
       status: o.error.status ?? null,
       fields: o.error.fieldErrors,
     };
-  return JSON.stringify(record);
+  return record;
 }
+
+/** A row of the JSONL export (no newline). */
+export const exportJsonlLine = (row: ResultRow): string => JSON.stringify(exportJsonlRecord(row));
 
 /** The JSONL export, a piece of about `chunkRows` rows at a time. */
 export function* jsonlChunks(rows: readonly ResultRow[], chunkRows = 2000): Generator<string> {

@@ -1,0 +1,180 @@
+// What a headless run reads before it sends anything: the session file or questions file, the model, the rows file and
+// how its columns map to the state. Every file is parsed with the same schemas as the app; a problem is one sentence.
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { QuestionsSchema } from '../contract';
+import type { Questions } from '../contract';
+import type { RowMapping } from '../core/rows/mapping';
+import { suggestMapping } from '../core/rows/mapping';
+import { detectFormat, parseRowsText } from '../core/rows/parse';
+import type { ParseSummary, RowIssue, SourceRow } from '../core/rows/parse';
+import { describeProblem, parseImportFile } from '../core/sessionFile';
+
+/** A problem with what the user gave: printed as one sentence, exit code 2. */
+export class InputError extends Error {
+  override readonly name = 'InputError';
+}
+
+/** The parts of --map: how the state is made, the id column, label columns by question, metadata columns. */
+export interface MapSpec {
+  state?: { mode: 'fields' } | { mode: 'text'; column: string } | { mode: 'columns'; columns: string[] };
+  idColumn?: string;
+  labels: Record<string, string>;
+  meta: string[];
+}
+
+/** Parses the --map entries: `text=<col>`, `fields`, `columns=a,b`, `id=<col>`, `label.<question>=<col>`, `meta=a,b`. */
+export function parseMapSpec(entries: readonly string[]): MapSpec {
+  const spec: MapSpec = { labels: {}, meta: [] };
+  const list = (value: string): string[] =>
+    value
+      .split(',')
+      .map((c) => c.trim())
+      .filter((c) => c !== '');
+  for (const entry of entries) {
+    const at = entry.indexOf('=');
+    const key = (at === -1 ? entry : entry.slice(0, at)).trim();
+    const value = at === -1 ? '' : entry.slice(at + 1).trim();
+    if (key === 'fields' && at === -1) spec.state = { mode: 'fields' };
+    else if (key === 'text' && value !== '') spec.state = { mode: 'text', column: value };
+    else if (key === 'columns' && list(value).length > 0)
+      spec.state = { mode: 'columns', columns: list(value) };
+    else if (key === 'id' && value !== '') spec.idColumn = value;
+    else if (key.startsWith('label.') && key.length > 6 && value !== '') spec.labels[key.slice(6)] = value;
+    else if (key === 'meta' && list(value).length > 0) spec.meta.push(...list(value));
+    else
+      throw new InputError(
+        `--map ${entry} is not understood: use text=<column>, fields, columns=<a,b>, id=<column>, label.<question>=<column> or meta=<a,b>.`,
+      );
+  }
+  return spec;
+}
+
+/**
+ * The row mapping of a spec over a file's columns. Label, id and metadata columns never reach the state: with the
+ * whole row as fields, the state lists every other column by name.
+ */
+export function mappingFor(spec: MapSpec, columns: readonly string[], objectRows: boolean): RowMapping {
+  const suggested = suggestMapping(columns, objectRows);
+  const idColumn = spec.idColumn ?? suggested.idColumn;
+  const state = spec.state ?? suggested;
+  const kept = new Set([...Object.values(spec.labels), ...spec.meta, ...(idColumn ? [idColumn] : [])]);
+  const missing = [
+    ...kept,
+    ...(state.mode === 'text' ? [state.column] : []),
+    ...(state.mode === 'columns' ? state.columns : []),
+  ].filter((c) => objectRows && !columns.includes(c));
+  if (missing.length > 0)
+    throw new InputError(
+      `The rows file has no column ${missing.map((c) => `"${c}"`).join(', ')}; its columns are ${columns.map((c) => `"${c}"`).join(', ')}.`,
+    );
+  if (state.mode === 'text') {
+    if (kept.has(state.column))
+      throw new InputError(
+        `The column "${state.column}" cannot be both the state and a label, id or metadata.`,
+      );
+    return { mode: 'text', column: state.column, idColumn };
+  }
+  if (state.mode === 'columns') {
+    const leaked = state.columns.filter((c) => kept.has(c));
+    if (leaked.length > 0)
+      throw new InputError(
+        `The column "${leaked[0]}" cannot be both in the state and a label, id or metadata.`,
+      );
+    return { mode: 'columns', columns: state.columns, idColumn };
+  }
+  const rest = columns.filter((c) => !kept.has(c));
+  if (kept.size > (idColumn ? 1 : 0) && objectRows) {
+    if (rest.length === 0)
+      throw new InputError('Every column is a label, an id or metadata: nothing is left for the state.');
+    return { mode: 'columns', columns: rest, idColumn };
+  }
+  return { mode: 'fields', idColumn };
+}
+
+/** The questions, model and target a session file gives (the first session unless one is named). */
+export interface FromSession {
+  name: string;
+  questions: Questions | null;
+  questionsProblem: string | null;
+  model: string;
+  targetId: string;
+}
+
+/** Reads the JSON of a questions map, from a session's text or a file. */
+export function parseQuestionsText(text: string, where: string): Questions {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new InputError(`${where} is not JSON (${error instanceof Error ? error.message : String(error)}).`);
+  }
+  // A whole request pasted as the questions file: take its questions.
+  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && 'questions' in raw && 'state' in raw)
+    raw = (raw as { questions: unknown }).questions;
+  const parsed = QuestionsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new InputError(
+      `${where} does not hold valid questions: ${issue.path.join('.') || 'the map'}: ${issue.message}.`,
+    );
+  }
+  return parsed.data;
+}
+
+const readText = (file: string, what: string): string => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new InputError(
+      `The ${what} ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}).`,
+    );
+  }
+};
+
+/** Reads an exported session file and picks one session. */
+export function readSessionFile(file: string, name?: string): FromSession {
+  const result = parseImportFile(readText(file, 'session file'));
+  if (!result.ok) throw new InputError(`${file}: ${result.message}`);
+  if (result.sessions.length === 0)
+    throw new InputError(
+      `${file} holds no readable session: ${result.problems.map(describeProblem).join(' ')}`,
+    );
+  const session = name === undefined ? result.sessions[0]! : result.sessions.find((s) => s.name === name);
+  if (!session)
+    throw new InputError(
+      `${file} has no session named "${name}"; it has ${result.sessions.map((s) => `"${s.name}"`).join(', ')}.`,
+    );
+  let questions: Questions | null = null;
+  let questionsProblem: string | null = null;
+  try {
+    questions = parseQuestionsText(session.doc.questionsText, `The questions of session "${session.name}"`);
+  } catch (error) {
+    questionsProblem = (error as Error).message;
+  }
+  return {
+    name: session.name,
+    questions,
+    questionsProblem,
+    model: session.doc.model,
+    targetId: session.doc.targetId,
+  };
+}
+
+export const readQuestionsFile = (file: string): Questions =>
+  parseQuestionsText(readText(file, 'questions file'), file);
+
+/** The rows file read whole and parsed by the app's parsers. */
+export interface RowsFile {
+  name: string;
+  rows: SourceRow[];
+  issues: RowIssue[];
+  summary: ParseSummary;
+}
+
+export function readRowsFile(file: string): RowsFile {
+  const text = readText(file, 'rows file');
+  const format = detectFormat(file, text.slice(0, 4096));
+  const parsed = parseRowsText(format, text);
+  return { name: basename(file), rows: parsed.rows, issues: parsed.issues, summary: parsed.summary };
+}

@@ -1,0 +1,170 @@
+// The command line: `evaluate-workbench run ...` (a bin in package.json, `npm run cli -- ...` in the repository).
+// Arguments through commander; everything the run does is in ./run.ts on the app's own core.
+import { fileURLToPath } from 'node:url';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { loadServerEnv } from '../server/env';
+import { parseGate } from './gates';
+import { InputError, parseMapSpec } from './inputs';
+import { createProgressView } from './progress';
+import { EXIT, runCommand } from './run';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+const positive =
+  (name: string) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a positive number.`);
+    return n;
+  };
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+/** The program, built fresh for each call so tests can run it in process. */
+export function program(): Command {
+  const cli = new Command('evaluate-workbench')
+    .description(
+      'Evaluate Workbench from the command line: run a rubric over a file of rows, for CI or long runs.',
+    )
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  cli
+    .command('run')
+    .description(
+      'Send one request per row of a file, paced under the rate limits, appending each answer to a results file; run the same command again to resume.',
+    )
+    .requiredOption('--rows <file>', 'the rows: CSV, JSON Lines or a JSON array')
+    .option(
+      '--session <file>',
+      'a session file exported from the app: questions, model and target come from it',
+    )
+    .option('--session-name <name>', 'which session of the file (default: the first)')
+    .option('--questions <file>', "questions as JSON (the map, or a whole request); overrides the session's")
+    .option('--model <id>', "the model id; overrides the session's")
+    .option(
+      '--map <entry>',
+      'how columns map: text=<col> | fields | columns=<a,b>; id=<col>; label.<question>=<col>; meta=<a,b> (repeatable)',
+      collect,
+      [],
+    )
+    .option(
+      '--out <file>',
+      'the results file (JSON Lines), appended as rows settle and resumed from',
+      'results.jsonl',
+    )
+    .option(
+      '--target <id>',
+      'a configured target (workbench config, EVAL_* variables); default: the first configured, else local',
+    )
+    .option('--rpm <n>', 'requests per minute', positive('--rpm'))
+    .option('--concurrency <n>', 'requests in flight at once', positive('--concurrency'))
+    .option('--tps <n>', 'input tokens per second', positive('--tps'))
+    .option(
+      '--budget <amount>',
+      'stop before the estimated cost would pass this amount',
+      positive('--budget'),
+    )
+    .option('--timeout <ms>', 'per-attempt timeout in milliseconds', positive('--timeout'))
+    .option(
+      '--retry-unknown',
+      'send again rows that may have been billed without an answer (timed out, cut off)',
+    )
+    .option(
+      '--min <gate>',
+      'fail (exit 1) when a figure is below: question.metric=value, e.g. department.kappa=0.7',
+      collect,
+      [],
+    )
+    .option(
+      '--max <gate>',
+      'fail (exit 1) when a figure is above: question.metric=value, e.g. frustration.mae=0.4',
+      collect,
+      [],
+    )
+    .option('--strict', "gate on the 95% interval's end instead of the figure")
+    .option('--report <file>', 'write a Markdown summary (for a CI step summary)')
+    .option('--junit <file>', 'write a JUnit XML file, one test case per gate')
+    .addOption(new Option('--quiet', 'print only the start and the end, no progress'))
+    .addHelpText(
+      'after',
+      `
+Exit codes: 0 finished (gates passed), 1 a gate failed, 2 bad arguments or files, 3 the key was refused (401),
+4 stopped before every row settled (budget, failing service), 130 stopped with Ctrl+C (run again to resume).
+
+Example:
+  evaluate-workbench run --session session.json --rows tickets.csv --out results.jsonl \\
+    --map text=message --map label.department=human_department --min department.kappa=0.7 --report summary.md`,
+    );
+  return cli;
+}
+
+/** Runs the command line with `argv` (without node and the script); resolves with the exit code. */
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const cli = program();
+  let code: number = EXIT.ok;
+  cli.commands[0]!.action(async (opts: Record<string, unknown>) => {
+    const view = createProgressView(process.stderr, { quiet: opts.quiet === true });
+    const gates = [
+      ...(opts.min as string[]).map((g) => parseGate('min', g)),
+      ...(opts.max as string[]).map((g) => parseGate('max', g)),
+    ];
+    const result = await runCommand(
+      {
+        rows: opts.rows as string,
+        ...(opts.session !== undefined && { session: opts.session as string }),
+        ...(opts.sessionName !== undefined && { sessionName: opts.sessionName as string }),
+        ...(opts.questions !== undefined && { questions: opts.questions as string }),
+        ...(opts.model !== undefined && { model: opts.model as string }),
+        ...(opts.target !== undefined && { target: opts.target as string }),
+        map: parseMapSpec(opts.map as string[]),
+        out: opts.out as string,
+        pacing: {
+          ...(opts.rpm !== undefined && { requestsPerMinute: opts.rpm as number }),
+          ...(opts.concurrency !== undefined && { concurrency: Math.round(opts.concurrency as number) }),
+          ...(opts.tps !== undefined && { tokensPerSecond: opts.tps as number }),
+        },
+        budget: (opts.budget as number | undefined) ?? null,
+        ...(opts.timeout !== undefined && { timeoutMs: opts.timeout as number }),
+        retryUnknown: opts.retryUnknown === true,
+        gates,
+        strict: opts.strict === true,
+        ...(opts.report !== undefined && { report: opts.report as string }),
+        ...(opts.junit !== undefined && { junit: opts.junit as string }),
+      },
+      {
+        env: loadServerEnv({ root: ROOT, processEnv: env }),
+        view,
+        onInterrupt: (handler) => {
+          let count = 0;
+          const listener = (): void => handler(++count);
+          process.on('SIGINT', listener);
+          return () => process.off('SIGINT', listener);
+        },
+      },
+    );
+    code = result.code;
+  });
+  try {
+    await cli.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    const e = error as { code?: string; exitCode?: number; message?: string };
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
+      return EXIT.ok;
+    if (typeof e.code === 'string' && e.code.startsWith('commander.')) return EXIT.usage;
+    if (error instanceof InputError || (error instanceof Error && /^--(min|max) /.test(error.message))) {
+      process.stderr.write(`${(error as Error).message}\n`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+  return code;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`evaluate-workbench: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

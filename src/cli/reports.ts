@@ -1,0 +1,89 @@
+// The files a headless run leaves for CI: a Markdown summary (fit for a CI step summary) and a JUnit file with one test
+// case per gate (junit-report-builder). Owns writing them.
+import { writeFileSync } from 'node:fs';
+import junit from 'junit-report-builder';
+import type { RunProgress } from '../core/rows/runner';
+import { formatCost } from '../core/answerSeries';
+import type { Figure } from '../core/alignment';
+import type { GateResult } from './gates';
+
+export interface RunSummary {
+  rowsFile: string;
+  out: string;
+  target: string;
+  model: string;
+  progress: RunProgress;
+  /** Lines of the rows file that were not sent, with why (counted). */
+  leftOut: number;
+  gates: GateResult[];
+  figures: ReadonlyMap<string, Figure>;
+  /** How the run ended, in one sentence. */
+  ending: string;
+}
+
+const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const num = (x: number | null | undefined): string =>
+  x === null || x === undefined ? '—' : Number.isInteger(x) ? String(x) : x.toFixed(3);
+
+/** The Markdown summary. */
+export function summaryMarkdown(s: RunSummary): string {
+  const p = s.progress;
+  const failedGates = s.gates.filter((g) => !g.passed);
+  const lines = [
+    `# Evaluate Workbench run: ${failedGates.length > 0 ? `${failedGates.length} of ${s.gates.length} gates failed` : s.gates.length > 0 ? 'all gates passed' : 'finished'}`,
+    '',
+    s.ending,
+    '',
+    `| | |`,
+    `|---|---|`,
+    `| Rows file | ${cell(s.rowsFile)} |`,
+    `| Target, model | ${cell(s.target)}, ${cell(s.model)} |`,
+    `| Rows | ${p.total} to send: ${p.done} answered, ${p.reused} reused, ${p.invalid} refused (422), ${p.failed} failed, ${p.unknown} unknown (may have been billed), ${p.pending + p.inFlight} not sent; ${s.leftOut} lines left out before sending |`,
+    `| Input tokens, cost | ${p.billedTokens.toLocaleString('en-US')} billed, ≈ ${formatCost(p.cost)} (estimate from the price list) |`,
+    `| Results | ${cell(s.out)} |`,
+  ];
+  if (s.gates.length > 0) {
+    lines.push('', '## Gates', '', '| Gate | Figure | 95% interval | n | Result |', '|---|---|---|---|---|');
+    for (const g of s.gates) {
+      lines.push(
+        `| ${cell(`${g.key} ${g.kind === 'min' ? '≥' : '≤'} ${g.bound}`)} | ${num(g.figure?.value)} | ${g.figure && g.figure.lo != null ? `${num(g.figure.lo)} to ${num(g.figure.hi)}` : '—'} | ${g.figure?.n ?? '—'} | ${g.passed ? 'pass' : `**fail**: ${cell(g.message)}`} |`,
+      );
+    }
+  }
+  if (s.figures.size > 0) {
+    lines.push(
+      '',
+      '## Figures',
+      '',
+      '| Figure | Value | 95% interval | n | Method |',
+      '|---|---|---|---|---|',
+    );
+    for (const [key, f] of s.figures)
+      lines.push(
+        `| ${cell(key)} | ${f.value === null ? `undefined (${cell(f.undefinedReason ?? '')})` : num(f.value)} | ${f.lo != null ? `${num(f.lo)} to ${num(f.hi)}` : '—'} | ${f.n} | ${cell(f.method ?? '')} |`,
+      );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Writes the JUnit file: one suite, one case per gate (a failure carries the gate's sentence). */
+export function writeJunit(
+  file: string,
+  gates: readonly GateResult[],
+  suiteName = 'evaluate-workbench gates',
+): void {
+  const builder = junit.newBuilder();
+  const suite = builder.testSuite().name(suiteName);
+  for (const g of gates) {
+    const testCase = suite
+      .testCase()
+      .className('evaluate-workbench.gates')
+      .name(`${g.key} ${g.kind === 'min' ? '>=' : '<='} ${g.bound}`);
+    if (!g.passed) testCase.failure(g.message);
+    else testCase.standardOutput(g.message);
+  }
+  builder.writeTo(file);
+}
+
+export const writeSummary = (file: string, summary: RunSummary): void =>
+  writeFileSync(file, summaryMarkdown(summary));

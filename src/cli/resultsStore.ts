@@ -1,0 +1,112 @@
+// The headless run's store: the results file (one line per settled row, appended as it settles) and, beside it, a
+// journal of rows about to be sent. Owns both files. A row in the journal with no later result was in flight when the
+// process died: on resume it is "unknown, may have been billed", never re-sent silently.
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { RunStore } from '../core/rows/runner';
+import type { RowOutcome, StoredAnswer } from '../core/rows/records';
+import type { ResultsHeader, ReadRow } from '../core/rows/resultsFile';
+import { headerLine, readResults, resultLine, resumeMismatch } from '../core/rows/resultsFile';
+import type { SourceRow } from '../core/rows/parse';
+import { InputError } from './inputs';
+
+/** The journal's path for a results file. */
+export const journalPath = (out: string): string => `${out}.inflight`;
+
+/** What an existing results file says about the rows of this run. */
+export interface Resumed {
+  /** The newest settled line of each row, by record number. */
+  settled: Map<number, ReadRow>;
+  /** Rows that were being sent when the last process stopped, with no result since. */
+  inFlight: Set<number>;
+  unreadable: number;
+}
+
+/** Opens (or starts) a results file for a run; refuses one made with other settings. */
+export function openResults(out: string, header: ResultsHeader): Resumed {
+  const resumed: Resumed = { settled: new Map(), inFlight: new Set(), unreadable: 0 };
+  if (!existsSync(out) || readFileSync(out, 'utf8').trim() === '') {
+    writeFileSync(out, `${headerLine(header)}\n`);
+    writeFileSync(journalPath(out), '');
+    return resumed;
+  }
+  const read = readResults(readFileSync(out, 'utf8'));
+  if (!read.ok) throw new InputError(`${out}: ${read.message} Choose another --out.`);
+  const mismatch = resumeMismatch(read.results.header, header);
+  if (mismatch) throw new InputError(`${out}: ${mismatch}`);
+  for (const row of read.results.rows) resumed.settled.set(row.number, row);
+  resumed.unreadable = read.results.unreadable.length;
+  if (existsSync(journalPath(out))) {
+    for (const line of readFileSync(journalPath(out), 'utf8').split('\n')) {
+      const n = Number(line.trim());
+      if (Number.isInteger(n) && n > 0) resumed.inFlight.add(n);
+    }
+  }
+  // A row settled after its journal entry is not in flight any more (the journal only grows).
+  for (const n of [...resumed.inFlight]) {
+    const row = resumed.settled.get(n);
+    if (row && row.outcome.status !== 'unknown') resumed.inFlight.delete(n);
+  }
+  return resumed;
+}
+
+/** Stored answers by key, for reuse (dedup) within and across runs of the same results file. */
+export function answersOf(settled: Iterable<ReadRow>, targetId: string): Map<string, StoredAnswer> {
+  const answers = new Map<string, StoredAnswer>();
+  for (const row of settled) {
+    const key = row.outcome.answerKey;
+    if (key && row.response && (row.outcome.status === 'done' || row.outcome.status === 'reused'))
+      answers.set(key, {
+        key,
+        targetId,
+        model: row.response.model,
+        response: row.response,
+        at: row.outcome.at,
+      });
+  }
+  return answers;
+}
+
+/** The RunStore of a headless run: appends to the results file and the journal, synchronously, line by line. */
+export class ResultsStore implements RunStore {
+  constructor(
+    private readonly out: string,
+    private readonly sources: ReadonlyMap<number, SourceRow & { id: string }>,
+    private readonly answers: Map<string, StoredAnswer>,
+    private readonly onSettled: (row: ReadRow) => void = () => {},
+  ) {}
+
+  saveOutcome(number: number, outcome: RowOutcome): Promise<void> {
+    if (outcome.status === 'sending') appendFileSync(journalPath(this.out), `${number}\n`);
+    else if (outcome.status !== 'pending') {
+      const answer = outcome.answerKey ? this.answers.get(outcome.answerKey) : undefined;
+      this.append(number, outcome, answer);
+    }
+    return Promise.resolve();
+  }
+
+  saveAnswered(number: number, outcome: RowOutcome, answer: StoredAnswer): Promise<void> {
+    this.answers.set(answer.key, answer);
+    this.append(number, outcome, answer);
+    return Promise.resolve();
+  }
+
+  findAnswer(key: string): Promise<StoredAnswer | undefined> {
+    return Promise.resolve(this.answers.get(key));
+  }
+
+  private append(number: number, outcome: RowOutcome, answer: StoredAnswer | undefined): void {
+    const source = this.sources.get(number);
+    if (!source) return;
+    const row: ReadRow = {
+      number,
+      line: source.line,
+      id: source.id,
+      data: source.data,
+      outcome,
+      ...(answer &&
+        (outcome.status === 'done' || outcome.status === 'reused') && { response: answer.response }),
+    };
+    appendFileSync(this.out, `${resultLine(row)}\n`);
+    this.onSettled(row);
+  }
+}

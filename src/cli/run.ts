@@ -1,0 +1,267 @@
+// `evaluate-workbench run`: a session (or questions) and a file of rows, through the app's own runner, pacer, dedup and
+// retrying client, to a results file that resumes; then the alignment figures, the gates and the CI reports.
+import { basename } from 'node:path';
+import { abortableSleep, evaluate } from '../client';
+import { estimateCost, isVersionedId } from '../contract';
+import type { Questions } from '../contract';
+import { computeAlignment, readLabel } from '../core/alignment';
+import type { AlignRow, Figure, LabelValue } from '../core/alignment';
+import type { Clock, Pacing } from '../core/rows/pacer';
+import { DEFAULT_PACING } from '../core/rows/pacer';
+import type { RowOutcome } from '../core/rows/records';
+import type { ResultsHeader, ReadRow } from '../core/rows/resultsFile';
+import { RESULTS_FORMAT, RESULTS_VERSION } from '../core/rows/resultsFile';
+import { planRun } from '../core/rows/runPlan';
+import type { RunProgress } from '../core/rows/runner';
+import { RowRunner } from '../core/rows/runner';
+import { questionTokens, stateTokens } from '../core/tokens';
+import type { ServerEnv } from '../server/env';
+import type { Gate, GateResult } from './gates';
+import { checkGates } from './gates';
+import type { MapSpec } from './inputs';
+import { InputError, mappingFor, readQuestionsFile, readRowsFile, readSessionFile } from './inputs';
+import type { ProgressView } from './progress';
+import { writeJunit, writeSummary } from './reports';
+import { ResultsStore, answersOf, openResults } from './resultsStore';
+import { chooseTarget, cliTargets } from './targets';
+
+/** Exit codes, as the README lists them. */
+export const EXIT = {
+  ok: 0,
+  gateFailed: 1,
+  usage: 2,
+  auth: 3,
+  incomplete: 4,
+  interrupted: 130,
+} as const;
+
+export interface RunOptions {
+  session?: string;
+  sessionName?: string;
+  questions?: string;
+  model?: string;
+  rows: string;
+  map: MapSpec;
+  out: string;
+  target?: string;
+  pacing: Partial<Pacing>;
+  budget: number | null;
+  timeoutMs?: number;
+  retryUnknown: boolean;
+  gates: Gate[];
+  strict: boolean;
+  report?: string;
+  junit?: string;
+}
+
+export interface RunIo {
+  env: ServerEnv;
+  view: ProgressView;
+  /** Resolves when the user asks to stop (Ctrl+C); a second resolve asks to cancel rows in flight. */
+  onInterrupt(handler: (count: number) => void): () => void;
+  clock?: Clock;
+}
+
+export interface RunResult {
+  code: number;
+  progress: RunProgress | null;
+  gates: GateResult[];
+  figures: Map<string, Figure>;
+}
+
+const nodeClock: Clock = { now: () => Date.now(), sleep: (ms, signal) => abortableSleep(ms, signal) };
+
+/** Outcomes to resume from: settled rows stay settled, rows cut off in flight become unknown (or are retried). */
+function resumeOutcomes(
+  settled: ReadonlyMap<number, ReadRow>,
+  inFlight: ReadonlySet<number>,
+  retryUnknown: boolean,
+): Map<number, RowOutcome> {
+  const outcomes = new Map<number, RowOutcome>();
+  for (const [n, row] of settled) {
+    const o = row.outcome;
+    // A failure that billed nothing is sent again; one that may have billed waits for --retry-unknown.
+    if (o.status === 'failed' && o.possiblyBilledAttempts === 0) continue;
+    if (retryUnknown && (o.status === 'unknown' || o.status === 'failed')) continue;
+    outcomes.set(n, o);
+  }
+  for (const n of inFlight) {
+    if (outcomes.has(n) || retryUnknown) continue;
+    // The runner turns a stored 'sending' into unknown and writes it: "may have been billed", never re-sent silently.
+    outcomes.set(n, {
+      status: 'sending',
+      at: Date.now(),
+      attempts: 1,
+      possiblyBilledAttempts: 0,
+      requeues: 0,
+    });
+  }
+  return outcomes;
+}
+
+/** The alignment figures of the labelled rows, flat by "question.metric". */
+function figuresOf(
+  questions: Questions,
+  rows: readonly ReadRow[],
+  labels: Record<string, string>,
+): Map<string, Figure> {
+  if (Object.keys(labels).length === 0) return new Map();
+  const align: AlignRow[] = rows.map((row) => {
+    const data =
+      row.data !== null && typeof row.data === 'object' && !Array.isArray(row.data) ? row.data : {};
+    const read: Record<string, LabelValue> = {};
+    for (const [question, column] of Object.entries(labels)) {
+      const q = questions[question];
+      if (!q) continue;
+      const reading = readLabel(data[column], q, { column, question, levelBase: 0, values: {} });
+      if (reading.kind === 'ok') read[question] = reading.value;
+    }
+    return { id: row.id, labels: read, ...(row.response && { answers: row.response.answers }) };
+  });
+  return new Map(Object.entries(computeAlignment(questions, align).figures));
+}
+
+/** Runs the command; never throws for the user's own mistakes (those are InputErrors, exit 2). */
+export async function runCommand(options: RunOptions, io: RunIo): Promise<RunResult> {
+  const { view } = io;
+  const session = options.session ? readSessionFile(options.session, options.sessionName) : null;
+  const questions = options.questions
+    ? readQuestionsFile(options.questions)
+    : (session?.questions ??
+      (() => {
+        throw new InputError(
+          session?.questionsProblem ??
+            'Give the questions: --session session.json or --questions questions.json.',
+        );
+      })());
+  const model = (options.model ?? session?.model ?? '').trim();
+  if (model === '') throw new InputError('Give the model: --model <id>, or a session whose model is set.');
+  for (const [question] of Object.entries(options.map.labels))
+    if (!questions[question])
+      throw new InputError(
+        `--map label.${question}=… names no question; the questions are ${Object.keys(questions).join(', ')}.`,
+      );
+
+  const targets = cliTargets(io.env);
+  const chosen = chooseTarget(targets, options.target ?? session?.targetId);
+  if (typeof chosen === 'string') throw new InputError(chosen);
+
+  const file = readRowsFile(options.rows);
+  const objectRows = file.rows.some(
+    (r) => r.data !== null && typeof r.data === 'object' && !Array.isArray(r.data),
+  );
+  const mapping = mappingFor(options.map, file.summary.columns, objectRows);
+  const plan = planRun(file.rows, mapping, questions, { stateTokens, questionTokens });
+  const skipped = plan.issues.filter((i) => i.severity === 'skip').length + file.issues.length;
+
+  const header: ResultsHeader = {
+    format: RESULTS_FORMAT,
+    version: RESULTS_VERSION,
+    createdAt: new Date().toISOString(),
+    rowsFile: basename(options.rows),
+    columns: file.summary.columns,
+    targetId: chosen.id,
+    model,
+    questions,
+    mapping,
+    labels: options.map.labels,
+  };
+  const resumed = openResults(options.out, header);
+  const ids = new Map(plan.rows.map((p) => [p.number, p.id]));
+  const sources = new Map(
+    file.rows.map((r) => [r.number, { ...r, id: ids.get(r.number) ?? String(r.number) }]),
+  );
+  const settledRows = new Map(resumed.settled);
+  const store = new ResultsStore(
+    options.out,
+    sources,
+    answersOf(resumed.settled.values(), chosen.id),
+    (row) => settledRows.set(row.number, row),
+  );
+
+  const pacing: Pacing = { ...DEFAULT_PACING, ...options.pacing };
+  const runner = new RowRunner(
+    {
+      targetId: chosen.id,
+      target: chosen.client,
+      model,
+      questions,
+      rows: plan.rows,
+      outcomes: resumeOutcomes(resumed.settled, resumed.inFlight, options.retryUnknown),
+      pacing,
+      maxCost: options.budget,
+      ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+    },
+    { evaluate, clock: io.clock ?? nodeClock, store },
+  );
+
+  const already = resumed.settled.size;
+  view.say(
+    `${plan.rows.length.toLocaleString('en-US')} rows of ${header.rowsFile} go to ${chosen.label} with ${model}` +
+      `${already > 0 ? `; resuming ${options.out}, where ${already.toLocaleString('en-US')} are already settled` : ''}` +
+      `; about ${plan.totalTokens.toLocaleString('en-US')} input tokens, ≈ ${estimateCost(plan.totalTokens).toPrecision(2)}.` +
+      `${skipped > 0 ? ` ${skipped} lines are left out (listed in the summary).` : ''}` +
+      `${isVersionedId(model) ? '' : ` ${model} is not a pinned version: answers are not reused across runs.`}`,
+  );
+  if (resumed.unreadable > 0)
+    view.say(
+      `${resumed.unreadable} lines of ${options.out} could not be read (cut off mid-write); those rows run again.`,
+    );
+
+  const unsubscribe = runner.subscribe(() => view.update(runner.progress()));
+  const ticker = setInterval(() => view.update(runner.progress()), 1000);
+  let interrupted = false;
+  const stopListening = io.onInterrupt((count) => {
+    interrupted = true;
+    if (count === 1) {
+      view.say(
+        'Stopping: rows in flight finish and are recorded. Ctrl+C again cancels them (they may be billed).',
+      );
+      runner.pause();
+    } else runner.cancel();
+  });
+  let progress: RunProgress;
+  try {
+    view.update(runner.progress());
+    progress = await runner.run();
+  } finally {
+    clearInterval(ticker);
+    unsubscribe();
+    stopListening();
+    view.stop();
+  }
+
+  const figures = figuresOf(questions, [...settledRows.values()], options.map.labels);
+  const gates = checkGates(options.gates, figures, { strict: options.strict });
+  const halt = progress.halt;
+  const ending = halt
+    ? `Stopped: ${halt.message}`
+    : `Finished: every row settled (${progress.done} answered, ${progress.reused} reused, ${progress.invalid} refused, ${progress.failed} failed, ${progress.unknown} unknown).`;
+  view.say(ending);
+  for (const g of gates) view.say(`${g.passed ? 'pass' : 'FAIL'}: ${g.message}`);
+  const summary = {
+    rowsFile: header.rowsFile,
+    out: options.out,
+    target: chosen.label,
+    model,
+    progress,
+    leftOut: skipped,
+    gates,
+    figures,
+    ending,
+  };
+  if (options.report) writeSummary(options.report, summary);
+  if (options.junit) writeJunit(options.junit, gates);
+
+  const code =
+    halt?.reason === 'auth'
+      ? EXIT.auth
+      : interrupted
+        ? EXIT.interrupted
+        : halt
+          ? EXIT.incomplete
+          : gates.some((g) => !g.passed)
+            ? EXIT.gateFailed
+            : EXIT.ok;
+  return { code, progress, gates, figures };
+}

@@ -1,0 +1,65 @@
+// Where a headless run sends its rows: the same targets as the proxy (environment and .env.local), as client targets
+// that carry their key in this process only. `local` is the reference service in process, with no socket and no key.
+import type { ClientTarget } from '../client';
+import { DEFAULT_EVALUATE_PATH } from '../contract';
+import type { ServerEnv } from '../server/env';
+import { targetsFromEnv } from '../server/proxy/targets';
+import { createReferenceApp } from '../server/reference/app';
+import { referenceOptionsFromEnv } from '../server/reference/options';
+
+/** A target the command line can send to, and the secret to keep out of everything it prints. */
+export interface CliTarget {
+  id: string;
+  label: string;
+  client: ClientTarget;
+  secret: string | null;
+}
+
+// The in-process reference needs a well-formed URL for its requests; nothing listens there.
+const LOCAL_ORIGIN = 'http://local-reference.invalid';
+
+/** The in-process reference service, with its first configured key. */
+function localCliTarget(env: ServerEnv): CliTarget {
+  const options = referenceOptionsFromEnv(env.raw);
+  const app = createReferenceApp(options);
+  const key = options.apiKeys[0]!;
+  return {
+    id: 'local',
+    label: 'Local reference (in process, not a language model)',
+    client: {
+      baseUrl: LOCAL_ORIGIN,
+      evaluatePath: DEFAULT_EVALUATE_PATH,
+      headers: { Authorization: `Bearer ${key}` },
+      fetch: (input, init) => Promise.resolve(app.fetch(new Request(input, init))),
+    },
+    secret: null,
+  };
+}
+
+/** Every configured target by id, local included. */
+export function cliTargets(env: ServerEnv): CliTarget[] {
+  return targetsFromEnv(env).map((t) =>
+    t.id === 'local'
+      ? localCliTarget(env)
+      : {
+          id: t.id,
+          label: t.label,
+          client: {
+            baseUrl: t.baseUrl,
+            evaluatePath: t.evaluatePath,
+            headers: { [t.credential.header]: t.credential.value },
+          },
+          secret: t.secret,
+        },
+  );
+}
+
+/** The target a run uses: the one asked for, else the first configured one (local when none is). */
+export function chooseTarget(targets: readonly CliTarget[], id: string | undefined): CliTarget | string {
+  if (id === undefined) return targets[0]!;
+  const found = targets.find((t) => t.id === id);
+  return (
+    found ??
+    `There is no target "${id}". Configured: ${targets.map((t) => t.id).join(', ')} (set EVAL_BASE_URL and EVAL_API_KEY for "direct").`
+  );
+}

@@ -1,0 +1,175 @@
+// The results file of a headless run (`evaluate-workbench run --out results.jsonl`): a header line saying what was run,
+// then one line per settled row in the rows screen's JSONL export shape, appended as each row settles. A row that is
+// settled again later (a retry) gets a newer line, and the newest line wins. The command line resumes from this file,
+// and the rows screen imports it, so both read it through this one module.
+import { z } from 'zod';
+import { EvaluateResponseSchema, JsonValueSchema, QuestionsSchema, UsageSchema } from '../../contract';
+import type { JsonValue } from '../../contract';
+import { RowMappingSchema } from './mapping';
+import { ROW_STATUSES } from './records';
+import type { RowOutcome, RowStatus } from './records';
+import type { ResultRow } from './results';
+import { exportJsonlRecord } from './results';
+
+export const RESULTS_FORMAT = 'evaluate-workbench/results';
+export const RESULTS_VERSION = 1;
+
+/** The first line: what was run, so a resume can refuse a file made by other questions, model or rows. */
+export const ResultsHeaderSchema = z.object({
+  format: z.literal(RESULTS_FORMAT),
+  version: z.literal(RESULTS_VERSION),
+  createdAt: z.string(),
+  /** The rows file as given on the command line (its base name) and its columns. */
+  rowsFile: z.string(),
+  columns: z.array(z.string()),
+  targetId: z.string().min(1),
+  model: z.string().min(1),
+  questions: QuestionsSchema,
+  mapping: RowMappingSchema,
+  /** Columns mapped as human labels, by question: they never reach the state. */
+  labels: z.record(z.string(), z.string()).default({}),
+});
+export type ResultsHeader = z.infer<typeof ResultsHeaderSchema>;
+
+const SETTLED_STATUSES = ROW_STATUSES.filter((s) => s !== 'pending' && s !== 'sending');
+
+/** One row line as written by `resultLine` (the export's fields plus the record number and the answer's key). */
+export const ResultLineSchema = z.object({
+  row: z.number().int().min(1),
+  row_id: z.string(),
+  line: z.number().int().min(1),
+  status: z.enum(SETTLED_STATUSES as [RowStatus, ...RowStatus[]]),
+  model: z.string().nullable(),
+  usage: UsageSchema.extend({ billed_input_tokens: z.number().nullable().optional() }).nullable(),
+  latency_ms: z.number().nullable(),
+  attempts: z.number().int().min(0),
+  possibly_billed_attempts: z.number().int().min(0),
+  answers: EvaluateResponseSchema.shape.answers.nullable(),
+  input: JsonValueSchema,
+  answer_key: z.string().optional(),
+  error: z
+    .object({
+      kind: z.string(),
+      message: z.string(),
+      status: z.number().int().nullable(),
+      fields: z.array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string() })),
+    })
+    .optional(),
+});
+export type ResultLine = z.infer<typeof ResultLineSchema>;
+
+/** The header line's text (no newline). */
+export const headerLine = (header: ResultsHeader): string => JSON.stringify(header);
+
+/** A settled row's line (no newline). */
+export function resultLine(row: ResultRow): string {
+  const record = { row: row.number, ...exportJsonlRecord(row) };
+  return JSON.stringify(row.outcome?.answerKey ? { ...record, answer_key: row.outcome.answerKey } : record);
+}
+
+/** A row read back: the export's row, with its outcome rebuilt from the line. */
+export interface ReadRow extends ResultRow {
+  outcome: RowOutcome;
+}
+
+export interface ReadResults {
+  header: ResultsHeader;
+  /** The newest line of each row, by record number, in record order. */
+  rows: ReadRow[];
+  /** Lines that could not be read (a line cut short by a killed process), by line of the results file. */
+  unreadable: { line: number; reason: string }[];
+}
+
+export type ReadResultsOutcome = { ok: true; results: ReadResults } | { ok: false; message: string };
+
+function rowOf(line: ResultLine, at: number): ReadRow {
+  const outcome: RowOutcome = {
+    status: line.status,
+    at,
+    attempts: line.attempts,
+    possiblyBilledAttempts: line.possibly_billed_attempts,
+    requeues: 0,
+    ...(line.latency_ms !== null && { latencyMs: line.latency_ms }),
+    ...(line.answer_key !== undefined && { answerKey: line.answer_key }),
+    ...(line.model !== null && { model: line.model }),
+    ...(line.usage &&
+      typeof line.usage.billed_input_tokens === 'number' && { inputTokens: line.usage.billed_input_tokens }),
+    ...(line.error && {
+      error: {
+        kind: line.error.kind,
+        message: line.error.message,
+        ...(line.error.status !== null && { status: line.error.status }),
+        fieldErrors: line.error.fields,
+        possiblyBilled: line.status === 'unknown',
+      },
+    }),
+  };
+  const { billed_input_tokens: _billed, ...usage } = line.usage ?? { input_tokens: 0 };
+  return {
+    number: line.row,
+    line: line.line,
+    id: line.row_id,
+    data: line.input as JsonValue,
+    outcome,
+    ...(line.answers &&
+      line.model !== null && { response: { model: line.model, answers: line.answers, usage } }),
+  };
+}
+
+/** Reads a results file's text; a missing or foreign header is refused in one sentence, a bad row line is listed. */
+export function readResults(text: string, now = Date.now()): ReadResultsOutcome {
+  const lines = text.split('\n');
+  const first = lines[0]?.trim() ?? '';
+  let header: ResultsHeader;
+  try {
+    const parsed = ResultsHeaderSchema.safeParse(JSON.parse(first));
+    if (!parsed.success) throw new Error('not a header');
+    header = parsed.data;
+  } catch {
+    return {
+      ok: false,
+      message: `This is not a results file of Evaluate Workbench: its first line should be a "${RESULTS_FORMAT}" header.`,
+    };
+  }
+  const byRow = new Map<number, ReadRow>();
+  const unreadable: ReadResults['unreadable'] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const raw = lines[i]!.trim();
+    if (raw === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      unreadable.push({
+        line: i + 1,
+        reason: 'The line is not complete JSON (was the run stopped mid-write?).',
+      });
+      continue;
+    }
+    const parsed = ResultLineSchema.safeParse(value);
+    if (!parsed.success) {
+      unreadable.push({
+        line: i + 1,
+        reason: `The line is not a row result (${parsed.error.issues[0]?.message}).`,
+      });
+      continue;
+    }
+    byRow.set(parsed.data.row, rowOf(parsed.data, now));
+  }
+  const rows = [...byRow.values()].sort((a, b) => a.number - b.number);
+  return { ok: true, results: { header, rows, unreadable } };
+}
+
+/** Why a results file cannot be resumed with this run's header, or null when it can. */
+export function resumeMismatch(saved: ResultsHeader, next: ResultsHeader): string | null {
+  const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+  const differs: string[] = [];
+  if (saved.model !== next.model) differs.push(`the model (${saved.model}, now ${next.model})`);
+  if (saved.targetId !== next.targetId) differs.push(`the target (${saved.targetId}, now ${next.targetId})`);
+  if (!same(saved.questions, next.questions)) differs.push('the questions');
+  if (!same(saved.mapping, next.mapping)) differs.push('the mapping of columns to the state');
+  if (saved.rowsFile !== next.rowsFile)
+    differs.push(`the rows file (${saved.rowsFile}, now ${next.rowsFile})`);
+  if (differs.length === 0) return null;
+  return `The results file was made with other settings: ${differs.join(', ')}. Choose another --out, or delete the file to start over.`;
+}

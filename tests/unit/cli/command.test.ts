@@ -1,0 +1,265 @@
+// The real command (`bin/evaluate-workbench.mjs`) spawned against the reference service over loopback: a full run, a
+// run stopped by SIGINT and one killed by SIGKILL, each resumed to completion with the results compared row by row
+// with the input and every answer counted at the service; a 401; a 422 row; gates that pass and fail; JUnit parsed back.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CountingReference } from '../../../bench/lib/countingReference';
+import { serveCountingReference, tallyRows } from '../../../bench/lib/countingReference';
+import { readResults } from '../../../src/core/rows/resultsFile';
+import { DEFAULT_API_KEY } from '../../../src/server/reference/options';
+
+const ROOT = join(import.meta.dirname, '../../..');
+const BIN = join(ROOT, 'bin/evaluate-workbench.mjs');
+
+const QUESTIONS = {
+  department: {
+    type: 'choice',
+    instructions: 'Which team should handle this ticket?',
+    criteria: {
+      billing: 'Payments, charges and refunds',
+      technical: 'Errors, outages and bugs',
+      other: null,
+    },
+  },
+  urgent: { type: 'noul', instructions: 'Does the customer say this is urgent?' },
+};
+const MESSAGES = [
+  ['I was charged twice this month, please refund the second charge', 'billing'],
+  ['The API answers 500 errors since your deploy this morning', 'technical'],
+  ['Refund my payment, my card was charged two times', 'billing'],
+  ['Your dashboard is down and the export button throws an error', 'technical'],
+  ['Where can I find the holiday opening hours?', 'other'],
+] as const;
+
+let dir: string;
+let reference: CountingReference;
+
+/** A CSV of n tickets (`ticket` stays in the state so the service can count answers per row). */
+function rowsCsv(n: number, prefix: string): string {
+  const lines = ['ticket,message,human_department'];
+  for (let i = 0; i < n; i++) {
+    const [message, label] = MESSAGES[i % MESSAGES.length]!;
+    lines.push(`${prefix}-${i},"${message} (order ${i})",${label}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+interface Ran {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+}
+
+/** Spawns the command; `stopAfter` sends a signal once that many result lines are in the results file. */
+function runCli(
+  args: string[],
+  {
+    key = DEFAULT_API_KEY,
+    stopAfter,
+  }: { key?: string; stopAfter?: { lines: number; signal: NodeJS.Signals; out: string } } = {},
+): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: dir,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        WORKBENCH_ENV_FILE: '',
+        EVAL_BASE_URL: reference.url,
+        EVAL_API_KEY: key,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    let timer: ReturnType<typeof setInterval> | undefined;
+    if (stopAfter) {
+      timer = setInterval(() => {
+        let lines: number;
+        try {
+          lines =
+            readFileSync(stopAfter.out, 'utf8')
+              .split('\n')
+              .filter((l) => l.trim() !== '').length - 1;
+        } catch {
+          return;
+        }
+        if (lines >= stopAfter.lines) {
+          clearInterval(timer);
+          child.kill(stopAfter.signal);
+        }
+      }, 20);
+    }
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      clearInterval(timer);
+      resolve({ code, signal, stderr });
+    });
+  });
+}
+
+const common = (rows: string, out: string, extra: string[] = []): string[] => [
+  'run',
+  '--questions',
+  join(dir, 'questions.json'),
+  '--model',
+  'model-1.13.0',
+  '--rows',
+  join(dir, rows),
+  '--out',
+  join(dir, out),
+  '--target',
+  'direct',
+  '--map',
+  'columns=ticket,message',
+  '--map',
+  'label.department=human_department',
+  ...extra,
+];
+
+/** The settled rows of a results file, by ticket, checked against the input: every row once, answered. */
+function expectComplete(out: string, prefix: string, n: number): void {
+  const read = readResults(readFileSync(join(dir, out), 'utf8'));
+  if (!read.ok) throw new Error(read.message);
+  const rows = read.results.rows;
+  expect(rows.map((r) => (r.data as { ticket: string }).ticket)).toEqual(
+    Array.from({ length: n }, (_, i) => `${prefix}-${i}`),
+  );
+  for (const row of rows) {
+    expect(row.outcome.status).toBe('done');
+    expect(Object.keys(row.response!.answers).sort()).toEqual(['department', 'urgent']);
+  }
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ew-cli-'));
+  writeFileSync(join(dir, 'questions.json'), JSON.stringify(QUESTIONS));
+  reference = await serveCountingReference({ idField: 'ticket', port: 0 });
+});
+afterAll(async () => {
+  await reference.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+// Each test spawns Node with tsx (a second or more on a busy machine): a ceiling, not an expectation.
+describe('evaluate-workbench run', { timeout: 90_000 }, () => {
+  it('runs a file to the end, keeps labels out of the state, and passes a kappa gate with a summary and JUnit', async () => {
+    writeFileSync(join(dir, 'full.csv'), rowsCsv(25, 'full'));
+    const ran = await runCli(
+      common('full.csv', 'full.jsonl', [
+        '--min',
+        'department.accuracy=0.5',
+        '--report',
+        join(dir, 'full.md'),
+        '--junit',
+        join(dir, 'full.xml'),
+      ]),
+    );
+    expect(ran.stderr).toContain('Finished: every row settled (25 answered');
+    expect(ran.code).toBe(0);
+    expectComplete('full.jsonl', 'full', 25);
+    expect(
+      tallyRows(
+        reference.counts(),
+        Array.from({ length: 25 }, (_, i) => `full-${i}`),
+      ),
+    ).toEqual({
+      once: 25,
+      twice: 0,
+      missing: [],
+    });
+    // The label column never reached the service: the state holds the two mapped columns only.
+    const read = readResults(readFileSync(join(dir, 'full.jsonl'), 'utf8'));
+    if (!read.ok) throw new Error(read.message);
+    expect(read.results.header.mapping).toEqual({
+      mode: 'columns',
+      columns: ['ticket', 'message'],
+      idColumn: null,
+    });
+    expect(readFileSync(join(dir, 'full.md'), 'utf8')).toMatch(
+      /\| department\.accuracy ≥ 0\.5 \| [\d.]+ \| .* \| 25 \| pass \|/,
+    );
+    const junit = new XMLParser({ ignoreAttributes: false }).parse(
+      readFileSync(join(dir, 'full.xml'), 'utf8'),
+    );
+    expect(junit.testsuites['@_tests']).toBe('1');
+    expect(junit.testsuites['@_failures']).toBe('0');
+    expect(junit.testsuites.testsuite.testcase['@_name']).toBe('department.accuracy >= 0.5');
+  });
+
+  it('fails a gate with exit code 1, a readable summary and a JUnit failure, without sending the rows again', async () => {
+    const before = reference.counts().requests;
+    const ran = await runCli(
+      common('full.csv', 'full.jsonl', ['--min', 'department.kappa=1.5', '--junit', join(dir, 'fail.xml')]),
+    );
+    expect(ran.code).toBe(1);
+    expect(ran.stderr).toMatch(/FAIL: department\.kappa is [\d.]+ \(95% CI .*\): fails ≥ 1\.5\./);
+    expect(reference.counts().requests).toBe(before);
+    const junit = new XMLParser({ ignoreAttributes: false }).parse(
+      readFileSync(join(dir, 'fail.xml'), 'utf8'),
+    );
+    expect(junit.testsuites['@_failures']).toBe('1');
+    expect(junit.testsuites.testsuite.testcase.failure['@_message']).toMatch(/fails ≥ 1\.5/);
+  });
+
+  it.each([
+    ['SIGINT', 130],
+    ['SIGKILL', null],
+  ] as const)(
+    'resumes a run stopped with %s to completion, nothing lost or answered twice',
+    async (signal, code) => {
+      const prefix = signal.toLowerCase();
+      const n = 120;
+      writeFileSync(join(dir, `${prefix}.csv`), rowsCsv(n, prefix));
+      const out = join(dir, `${prefix}.jsonl`);
+      const args = common(`${prefix}.csv`, `${prefix}.jsonl`, ['--rpm', '1800', '--concurrency', '4']);
+      const first = await runCli(args, { stopAfter: { lines: 30, signal, out } });
+      expect(first.code).toBe(code);
+      const partial = readResults(readFileSync(out, 'utf8'));
+      if (!partial.ok) throw new Error(partial.message);
+      expect(partial.results.rows.length).toBeGreaterThanOrEqual(30);
+      expect(partial.results.rows.length).toBeLessThan(n);
+
+      const second = await runCli([...args, '--retry-unknown']);
+      expect(second.code).toBe(0);
+      expectComplete(`${prefix}.jsonl`, prefix, n);
+      const ids = Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
+      const tally = tallyRows(reference.counts(), ids);
+      expect(tally.missing).toEqual([]);
+      // A SIGINT lets rows in flight finish; a SIGKILL may cut at most the rows in flight (4), which were re-sent
+      // on request (--retry-unknown): those are the only ones the service may have answered twice.
+      expect(tally.twice).toBeLessThanOrEqual(signal === 'SIGINT' ? 0 : 4);
+    },
+  );
+
+  it('stops at a refused key with exit code 3 and one sentence', async () => {
+    writeFileSync(join(dir, 'auth.csv'), rowsCsv(3, 'auth'));
+    const ran = await runCli(common('auth.csv', 'auth.jsonl'), { key: 'not-the-key' });
+    expect(ran.code).toBe(3);
+    expect(ran.stderr).toMatch(/Stopped: .*(key|401)/i);
+    expect(ran.stderr).not.toContain('not-the-key');
+  });
+
+  it('records a refused row (422) with the service sentence and goes on', async () => {
+    const lines = [
+      'ticket,message,human_department',
+      'ok-1,Charged twice please refund,billing',
+      `big-1,"${'word '.repeat(40_000)}",billing`,
+      'ok-2,The app crashes,technical',
+    ];
+    writeFileSync(join(dir, 'mixed.csv'), `${lines.join('\n')}\n`);
+    const ran = await runCli(common('mixed.csv', 'mixed.jsonl', ['--model', 'model-1.13']));
+    // The product-line id is refused by the service for every row: each row is recorded as refused, the run ends.
+    expect(ran.code).toBe(0);
+    const read = readResults(readFileSync(join(dir, 'mixed.jsonl'), 'utf8'));
+    if (!read.ok) throw new Error(read.message);
+    const invalid = read.results.rows.filter((r) => r.outcome.status === 'invalid');
+    expect(invalid.length).toBeGreaterThan(0);
+    expect(invalid[0]!.outcome.error!.status).toBe(422);
+    expect(invalid[0]!.outcome.error!.fieldErrors.map((f) => f.loc.join('.'))).toContain('model');
+  });
+});
