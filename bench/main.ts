@@ -9,6 +9,7 @@ const SECTIONS: Record<string, () => Promise<{ run(): Promise<SectionResult> }>>
   proxy: () => import('./proxy'),
   bundle: () => import('./bundle'),
   cardRender: () => import('./cardRender'),
+  cli: () => import('./cli'),
 };
 
 async function main(): Promise<void> {

@@ -56,8 +56,12 @@ export function parseMapSpec(entries: readonly string[]): MapSpec {
  */
 export function mappingFor(spec: MapSpec, columns: readonly string[], objectRows: boolean): RowMapping {
   const suggested = suggestMapping(columns, objectRows);
-  const idColumn = spec.idColumn ?? suggested.idColumn;
   const state = spec.state ?? suggested;
+  const inState = state.mode === 'text' ? [state.column] : state.mode === 'columns' ? state.columns : [];
+  // A column named like an id names the rows unless the user put it in the state.
+  const idColumn =
+    spec.idColumn ??
+    (suggested.idColumn && !inState.includes(suggested.idColumn) ? suggested.idColumn : null);
   const kept = new Set([...Object.values(spec.labels), ...spec.meta, ...(idColumn ? [idColumn] : [])]);
   const missing = [
     ...kept,

@@ -1,11 +1,26 @@
 // The headless run's store: the results file (one line per settled row, appended as it settles) and, beside it, a
 // journal of rows about to be sent. Owns both files. A row in the journal with no later result was in flight when the
 // process died: on resume it is "unknown, may have been billed", never re-sent silently.
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  openSync,
+  readFileSync,
+  readSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import type { RunStore } from '../core/rows/runner';
 import type { RowOutcome, StoredAnswer } from '../core/rows/records';
 import type { ResultsHeader, ReadRow } from '../core/rows/resultsFile';
-import { headerLine, readResults, resultLine, resumeMismatch } from '../core/rows/resultsFile';
+import {
+  ResultLineSchema,
+  headerLine,
+  readResults,
+  resultLine,
+  resumeMismatch,
+} from '../core/rows/resultsFile';
 import type { SourceRow } from '../core/rows/parse';
 import { InputError } from './inputs';
 
@@ -66,32 +81,61 @@ export function answersOf(settled: Iterable<ReadRow>, targetId: string): Map<str
   return answers;
 }
 
-/** The RunStore of a headless run: appends to the results file and the journal, synchronously, line by line. */
+/**
+ * The RunStore of a headless run: appends to the results file and the journal, synchronously, line by line. Answers
+ * written in this run are found again by their line's place in the file, not kept in memory, so a long run stays flat.
+ */
 export class ResultsStore implements RunStore {
+  /** Where this run wrote each answer's line: byte offset and length in the results file. */
+  private readonly written = new Map<string, { offset: number; length: number }>();
+  private size: number;
+
   constructor(
     private readonly out: string,
     private readonly sources: ReadonlyMap<number, SourceRow & { id: string }>,
-    private readonly answers: Map<string, StoredAnswer>,
-    private readonly onSettled: (row: ReadRow) => void = () => {},
-  ) {}
+    /** Answers of rows settled before this run (a resume), by key. */
+    private readonly earlier: ReadonlyMap<string, StoredAnswer>,
+    private readonly targetId: string,
+  ) {
+    this.size = statSync(out).size;
+  }
 
   saveOutcome(number: number, outcome: RowOutcome): Promise<void> {
     if (outcome.status === 'sending') appendFileSync(journalPath(this.out), `${number}\n`);
-    else if (outcome.status !== 'pending') {
-      const answer = outcome.answerKey ? this.answers.get(outcome.answerKey) : undefined;
-      this.append(number, outcome, answer);
-    }
+    else if (outcome.status !== 'pending') this.append(number, outcome, this.answerSync(outcome.answerKey));
     return Promise.resolve();
   }
 
   saveAnswered(number: number, outcome: RowOutcome, answer: StoredAnswer): Promise<void> {
-    this.answers.set(answer.key, answer);
     this.append(number, outcome, answer);
     return Promise.resolve();
   }
 
   findAnswer(key: string): Promise<StoredAnswer | undefined> {
-    return Promise.resolve(this.answers.get(key));
+    return Promise.resolve(this.answerSync(key));
+  }
+
+  private answerSync(key: string | undefined): StoredAnswer | undefined {
+    if (key === undefined) return undefined;
+    const at = this.written.get(key);
+    if (!at) return this.earlier.get(key);
+    const buffer = Buffer.alloc(at.length);
+    const fd = openSync(this.out, 'r');
+    try {
+      readSync(fd, buffer, 0, at.length, at.offset);
+    } finally {
+      closeSync(fd);
+    }
+    const line = ResultLineSchema.parse(JSON.parse(buffer.toString('utf8')));
+    if (!line.answers || line.model === null) return undefined;
+    const { billed_input_tokens: _billed, ...usage } = line.usage ?? { input_tokens: 0 };
+    return {
+      key,
+      targetId: this.targetId,
+      model: line.model,
+      response: { model: line.model, answers: line.answers, usage },
+      at: 0,
+    };
   }
 
   private append(number: number, outcome: RowOutcome, answer: StoredAnswer | undefined): void {
@@ -106,7 +150,11 @@ export class ResultsStore implements RunStore {
       ...(answer &&
         (outcome.status === 'done' || outcome.status === 'reused') && { response: answer.response }),
     };
-    appendFileSync(this.out, `${resultLine(row)}\n`);
-    this.onSettled(row);
+    const text = resultLine(row);
+    const bytes = Buffer.byteLength(text);
+    appendFileSync(this.out, `${text}\n`);
+    if (row.response && outcome.answerKey && !this.written.has(outcome.answerKey))
+      this.written.set(outcome.answerKey, { offset: this.size, length: bytes });
+    this.size += bytes + 1;
   }
 }

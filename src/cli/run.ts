@@ -1,5 +1,6 @@
 // `evaluate-workbench run`: a session (or questions) and a file of rows, through the app's own runner, pacer, dedup and
 // retrying client, to a results file that resumes; then the alignment figures, the gates and the CI reports.
+import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { abortableSleep, evaluate } from '../client';
 import { estimateCost, isVersionedId } from '../contract';
@@ -10,7 +11,7 @@ import type { Clock, Pacing } from '../core/rows/pacer';
 import { DEFAULT_PACING } from '../core/rows/pacer';
 import type { RowOutcome } from '../core/rows/records';
 import type { ResultsHeader, ReadRow } from '../core/rows/resultsFile';
-import { RESULTS_FORMAT, RESULTS_VERSION } from '../core/rows/resultsFile';
+import { RESULTS_FORMAT, RESULTS_VERSION, readResults } from '../core/rows/resultsFile';
 import { planRun } from '../core/rows/runPlan';
 import type { RunProgress } from '../core/rows/runner';
 import { RowRunner } from '../core/rows/runner';
@@ -171,12 +172,11 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
   const sources = new Map(
     file.rows.map((r) => [r.number, { ...r, id: ids.get(r.number) ?? String(r.number) }]),
   );
-  const settledRows = new Map(resumed.settled);
   const store = new ResultsStore(
     options.out,
     sources,
     answersOf(resumed.settled.values(), chosen.id),
-    (row) => settledRows.set(row.number, row),
+    chosen.id,
   );
 
   const pacing: Pacing = { ...DEFAULT_PACING, ...options.pacing };
@@ -231,7 +231,11 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
     view.stop();
   }
 
-  const figures = figuresOf(questions, [...settledRows.values()], options.map.labels);
+  // The figures read the results file back once, so the run itself never holds every answer in memory.
+  const final = readResults(readFileSync(options.out, 'utf8'));
+  const figures = final.ok
+    ? figuresOf(questions, final.results.rows, options.map.labels)
+    : new Map<string, Figure>();
   const gates = checkGates(options.gates, figures, { strict: options.strict });
   const halt = progress.halt;
   const ending = halt

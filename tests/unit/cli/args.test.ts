@@ -145,3 +145,45 @@ describe('results file', () => {
     expect(resumeMismatch(HEADER, { ...HEADER, createdAt: 'later' })).toBeNull();
   });
 });
+
+describe('the results store', () => {
+  it('finds an answer written in this run by its place in the file, and writes reused rows with that answer', async () => {
+    const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { openResults, ResultsStore } = await import('../../../src/cli/resultsStore');
+    const dir = mkdtempSync(join(tmpdir(), 'ew-store-'));
+    try {
+      const out = join(dir, 'r.jsonl');
+      openResults(out, HEADER);
+      const sources = new Map([
+        [1, { number: 1, line: 2, id: 'a', data: { message: 'help' } }],
+        [2, { number: 2, line: 3, id: 'b', data: { message: 'help' } }],
+      ]);
+      const store = new ResultsStore(out, sources, new Map(), 'local');
+      const response = {
+        model: 'model-1.13.0',
+        answers: { urgent: { type: 'noul' as const, noul: 0.75 } },
+        usage: { input_tokens: 7, output_tokens: 0 },
+      };
+      const done = { status: 'done' as const, at: 1, attempts: 1, possiblyBilledAttempts: 0, requeues: 0 };
+      await store.saveAnswered(
+        1,
+        { ...done, answerKey: 'k1' },
+        { key: 'k1', targetId: 'local', model: 'model-1.13.0', response, at: 1 },
+      );
+      const found = await store.findAnswer('k1');
+      expect(found?.response).toEqual(response);
+      expect(await store.findAnswer('nope')).toBeUndefined();
+      await store.saveOutcome(2, { ...done, status: 'reused', answerKey: 'k1', inputTokens: 0 });
+      const read = readResults(readFileSync(out, 'utf8'));
+      if (!read.ok) throw new Error(read.message);
+      expect(read.results.rows.map((r) => [r.id, r.outcome.status, r.response?.answers])).toEqual([
+        ['a', 'done', response.answers],
+        ['b', 'reused', response.answers],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
