@@ -49,7 +49,9 @@ it('imports a CSV, runs it with faults, survives a reload, and exports one answe
   await rows.open();
 
   await rows.pick('tickets.csv', CSV);
-  await expect.poll(() => rows.summary.textContent()).toContain(`${ROWS} rows read from ${ROWS + 1} records`);
+  await expect
+    .poll(() => rows.summary.textContent())
+    .toContain(`${ROWS} rows read, 1 line(s) not read as rows`);
   expect(await rows.issues.allTextContents()).toEqual([
     expect.stringMatching(new RegExp(`^line ${BROKEN_LINE}malformed.*3 fields`)),
   ]);
@@ -102,4 +104,34 @@ it('imports a CSV, runs it with faults, survives a reload, and exports one answe
   expect(records.map((r) => r.row_id)).toEqual(input.map((r) => r.id));
   // 429 and 529 answers are logged by the browser as failed loads; uncaught exceptions are what must not happen.
   expect(browser.pageErrors().filter((e) => e.startsWith('pageerror'))).toEqual([]);
+});
+
+it('lists every line a stray quote swallowed, and reads the file line by line on request', async () => {
+  const page = browser.page();
+  const workbench = new WorkbenchPage(page, server.url);
+  await workbench.open();
+  const rows = new RowsArea(page);
+  await rows.open();
+  // Line 12 opens a quote that a quote on line 18 closes: lines 12-18 become one field.
+  const lines = ['id,text,channel'];
+  for (let line = 2; line <= 41; line++) {
+    if (line === 12) lines.push('s-x,"The refund never came,email');
+    else if (line === 18) lines.push(`s-${line},"Second message on this ticket",chat`);
+    else lines.push(`s-${line},Message number ${line},email`);
+  }
+  await rows.pick('stray.csv', `${lines.join('\n')}\n`);
+  const spans = page.getByTestId('rows.quoteSpans');
+  await spans.waitFor();
+  expect(await spans.textContent()).toContain(
+    'Lines 12-18 were read as one field because of the quote opened on line 12.',
+  );
+  await expect.poll(() => rows.summary.textContent()).toContain('33 rows read, 7 line(s) not read as rows');
+  const listed = await rows.issues.allTextContents();
+  expect(listed.map((t) => Number(/^line (\d+)/.exec(t)?.[1]))).toEqual([12, 13, 14, 15, 16, 17, 18]);
+
+  await page.getByTestId('rows.readQuotesLiterally').click();
+  await expect.poll(() => rows.summary.textContent()).toContain('40 rows read.');
+  expect(await spans.count()).toBe(0);
+  expect(await page.getByTestId('rows.literalQuotes').isChecked()).toBe(true);
+  expect(browser.pageErrors()).toEqual([]);
 });

@@ -258,7 +258,7 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
 
     return {
       import: { phase: 'idle' },
-      parseOptions: { format: 'auto', header: true },
+      parseOptions: { format: 'auto', header: true, literalQuotes: false },
       mapping: null,
       plan: null,
       planning: false,

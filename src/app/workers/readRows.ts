@@ -7,6 +7,7 @@ import {
   CsvRowParser,
   JsonlRowParser,
   PAPA_CONFIG,
+  quoteCharOf,
   detectFormat,
   guessDelimiter,
   parseJsonArrayText,
@@ -41,11 +42,13 @@ export async function readRows(
 
   let parsed: ParseSummary;
   if (format === 'csv') {
-    const parser = new CsvRowParser({ header: options.header });
+    const csvOptions = { header: options.header, literalQuotes: options.literalQuotes };
+    const parser = new CsvRowParser(csvOptions);
     await new Promise<void>((resolve, reject) => {
       Papa.parse<string[]>(file, {
         ...PAPA_CONFIG,
         delimiter: guessDelimiter(start),
+        quoteChar: quoteCharOf(csvOptions),
         chunkSize: CSV_CHUNK_BYTES,
         step: (results) => {
           parser.record({ data: results.data, errors: results.errors });

@@ -10,6 +10,8 @@ export interface ParseOptions {
   format: RowFormat | 'auto';
   /** CSV only: the first line names the columns. */
   header: boolean;
+  /** CSV only: quotes are plain characters, so a stray quote cannot join lines into one field. */
+  literalQuotes: boolean;
 }
 
 export type ToParser =

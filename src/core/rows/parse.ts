@@ -44,6 +44,11 @@ export interface ParseSummary {
   records: number;
   rows: number;
   issues: number;
+  /**
+   * CSV: lines read as one field because a quote opened on `from` was not closed where it should be (a stray quote),
+   * so none of them became a row. Reading the file with quotes taken literally gives each line its own row.
+   */
+  quoteSpans: { from: number; to: number }[];
 }
 
 /** An incremental row parser: feed text or records, take batches, finish once. */
@@ -132,6 +137,20 @@ class Accumulator {
     this.rowCount++;
   }
 
+  readonly quoteSpans: { from: number; to: number }[] = [];
+
+  /** Lines after `from` that a stray quote pulled into its record: each listed, none counted as a record. */
+  swallowed(from: number, to: number): void {
+    this.quoteSpans.push({ from, to });
+    for (let line = from + 1; line <= to; line++)
+      this.pushIssue({
+        line,
+        kind: 'malformed',
+        severity: 'skip',
+        reason: `Not read as a row: it was taken into the field opened by the quote on line ${from}.`,
+      });
+  }
+
   malformed(line: number, reason: string): void {
     this.flushBlanks();
     this.records++;
@@ -166,6 +185,7 @@ class Accumulator {
       records: this.records,
       rows: this.rowCount,
       issues: this.issueCount,
+      quoteSpans: [...this.quoteSpans],
     };
   }
 }
@@ -193,7 +213,12 @@ export interface CsvRecord {
 export interface CsvOptions {
   /** The first record names the columns. Default true; without it columns are column_1, column_2, ... */
   header?: boolean;
+  /** Quotes are plain characters: every line is its own record (for files whose quotes are not CSV quoting). */
+  literalQuotes?: boolean;
 }
+
+/** PapaParse's quote setting for the options: a character no text holds when quotes are taken literally. */
+export const quoteCharOf = (options: CsvOptions): string => (options.literalQuotes ? '\u0000' : '"');
 
 /** Column names from a header record: blanks get a positional name, duplicates a numeric suffix. */
 export function headerNames(fields: readonly string[]): string[] {
@@ -243,9 +268,23 @@ export class CsvRowParser implements RowParser {
       this.acc.addColumns(this.header);
     }
 
+    // An unclosed quote takes the file's final line break into its field; that break ends the last line, not a line.
+    const lastLine = this.nextLine - 1 - (/(\r\n|\r|\n)$/.test(fields[fields.length - 1] ?? '') ? 1 : 0);
+    const quoteProblem = errors.some((e) => e.type === 'Quotes' || e.code === 'MissingQuotes');
+    if (quoteProblem && lastLine > line) {
+      // A stray quote: the lines up to the next quote character (or the end of the file) became one field.
+      const until = lastLine === line + 1 ? `line ${lastLine}` : `lines ${line + 1}-${lastLine}`;
+      this.acc.malformed(
+        line,
+        `Lines ${line}-${lastLine} were read as one field because of the quote opened on line ${line}; ${until} did not become rows. Read the file with quotes taken literally to give each line its own row.`,
+      );
+      this.acc.swallowed(line, lastLine);
+      return;
+    }
     if (errors.length > 0) {
-      const what =
-        errors[0]!.code === 'MissingQuotes' ? 'a quoted field is never closed' : errors[0]!.message;
+      const what = quoteProblem
+        ? 'a quote inside a field is not doubled ("") or the field is not closed by a quote'
+        : errors[0]!.message;
       this.acc.malformed(line, `Malformed CSV: ${what.replace(/\.$/, '')}.`);
       return;
     }
@@ -303,6 +342,7 @@ export function parseCsvText(text: string, options: CsvOptions = {}): ParseBatch
   Papa.parse<string[]>(text, {
     ...PAPA_CONFIG,
     delimiter: guessDelimiter(text),
+    quoteChar: quoteCharOf(options),
     step: (results) => parser.record({ data: results.data, errors: results.errors }),
   });
   const summary = parser.finish();

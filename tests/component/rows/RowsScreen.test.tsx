@@ -137,7 +137,7 @@ describe('RowsScreen', () => {
     render(<RowsScreen targetId="local" targetLabel="Local reference" />);
     await pick(user, MESSY);
     expect(screen.getByTestId('rows.summary')).toHaveTextContent(
-      '4 rows read from 6 records, 2 line(s) with a problem',
+      '4 rows read, 2 line(s) not read as rows (listed below).',
     );
     const issues = await screen.findAllByTestId('rows.issue');
     expect(issues.map((i) => i.textContent)).toEqual([

@@ -83,12 +83,59 @@ describe('CSV', () => {
     expect(out.issues[1]!.reason).toMatch(/1 field, but the header has 2/);
   });
 
-  it('reports an unclosed quote at the line where its row starts', () => {
+  it('reports an unclosed quote at the line where its row starts, and lists the line it swallowed', () => {
     const out = parseCsvText('id,text\n1,ok\n2,"never closed\n3,lost\n');
     expect(lines(out)).toEqual([2]);
-    expect(out.issues).toHaveLength(1);
-    expect(out.issues[0]).toMatchObject({ line: 3, kind: 'malformed' });
-    expect(out.issues[0]!.reason).toMatch(/never closed/);
+    expect(out.issues.map((i) => [i.line, i.kind])).toEqual([
+      [3, 'malformed'],
+      [4, 'malformed'],
+    ]);
+    expect(out.issues[0]!.reason).toMatch(
+      /^Lines 3-4 were read as one field because of the quote opened on line 3/,
+    );
+    expect(out.summary.quoteSpans).toEqual([{ from: 3, to: 4 }]);
+  });
+
+  // The file a new user tried: a stray quote on line 12 of 41, closed by chance by a quote on line 18.
+  const strayQuoteFile = (closedAt: number | null): string => {
+    const out = ['id,text,channel'];
+    for (let line = 2; line <= 41; line++) {
+      if (line === 12) out.push('s-x,"The refund never came,email');
+      else if (line === closedAt) out.push(`s-${line},"Second message on this ticket",chat`);
+      else out.push(`s-${line},Message number ${line},email`);
+    }
+    return `${out.join('\n')}\n`;
+  };
+
+  it('says which lines a stray quote read as one field, lists every one of them, and counts none as read', () => {
+    const out = parseCsvText(strayQuoteFile(18));
+    const swallowed = [12, 13, 14, 15, 16, 17, 18];
+    expect(lines(out).filter((l) => swallowed.includes(l))).toEqual([]);
+    expect(out.issues.map((i) => i.line)).toEqual(swallowed);
+    expect(out.issues[0]!.reason).toBe(
+      'Lines 12-18 were read as one field because of the quote opened on line 12; lines 13-18 did not become rows. Read the file with quotes taken literally to give each line its own row.',
+    );
+    expect(out.issues[1]!.reason).toBe(
+      'Not read as a row: it was taken into the field opened by the quote on line 12.',
+    );
+    expect(out.summary.quoteSpans).toEqual([{ from: 12, to: 18 }]);
+    // Every one of the 40 data lines is either a row or listed.
+    expect(out.rows.length + out.issues.length).toBe(40);
+  });
+
+  it('lists every line to the end when the stray quote is never closed', () => {
+    const out = parseCsvText(strayQuoteFile(null));
+    expect(lines(out)).toEqual(Array.from({ length: 10 }, (_, i) => i + 2));
+    expect(out.issues.map((i) => i.line)).toEqual(Array.from({ length: 30 }, (_, i) => i + 12));
+    expect(out.summary.quoteSpans).toEqual([{ from: 12, to: 41 }]);
+  });
+
+  it('reads quotes literally on request: each line is its own row, quotes kept as text', () => {
+    const out = parseCsvText(strayQuoteFile(18), { literalQuotes: true });
+    expect(lines(out)).toEqual(Array.from({ length: 40 }, (_, i) => i + 2));
+    expect(out.issues).toEqual([]);
+    expect(out.rows[10]!.data).toEqual({ id: 's-x', text: '"The refund never came', channel: 'email' });
+    expect(out.summary.quoteSpans).toEqual([]);
   });
 
   it('detects other delimiters (tab, semicolon)', () => {

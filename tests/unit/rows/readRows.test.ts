@@ -15,7 +15,7 @@ describe('readRows', () => {
     const progress: ParseProgress[] = [];
     const { session, summary } = await readRows(
       new File([text], 'rows.jsonl'),
-      { format: 'auto', header: true },
+      { format: 'auto', header: true, literalQuotes: false },
       (p) => progress.push(p),
     );
     const expected = parseJsonlText(text);
@@ -39,7 +39,7 @@ describe('readRows', () => {
     const text = JSON.stringify([{ id: 1, text: 'a' }, {}, { id: 3, text: 'c' }], null, 2);
     const { summary } = await readRows(
       new File([text], 'rows.json'),
-      { format: 'auto', header: true },
+      { format: 'auto', header: true, literalQuotes: false },
       () => {},
     );
     expect(summary.format).toBe('json');
@@ -51,7 +51,7 @@ describe('readRows', () => {
   it('honours a format chosen by the user over the guess', async () => {
     const { summary } = await readRows(
       new File(['"a"\n"b"\n'], 'rows.txt'),
-      { format: 'jsonl', header: true },
+      { format: 'jsonl', header: true, literalQuotes: false },
       () => {},
     );
     expect(summary.format).toBe('jsonl');

@@ -82,6 +82,16 @@ export function ImportPanel({ state, options, onFile, onOptions, disabled }: Imp
           />
           CSV: the first line names the columns
         </label>
+        <label className="rows-check">
+          <input
+            type="checkbox"
+            checked={options.literalQuotes}
+            disabled={disabled}
+            onChange={(e) => onOptions({ literalQuotes: e.currentTarget.checked })}
+            data-testid="rows.literalQuotes"
+          />
+          CSV: quotes are plain text (one row per line)
+        </label>
       </div>
       {state.phase === 'reading' && (
         <div className="rows-reading" role="status" data-testid="rows.reading">

@@ -115,13 +115,33 @@ export function RowsScreen({ targetId, targetLabel }: RowsScreenProps) {
             {ready && summary && (
               <>
                 <p className="rows-summary" data-testid="rows.summary">
-                  {summary.fileName}: {formatCount(summary.rows)} rows read from{' '}
-                  {formatCount(summary.records)} records
+                  {summary.fileName}: {formatCount(summary.rows)} rows read
                   {summary.issues
-                    ? `, ${formatCount(summary.issues)} line(s) with a problem (listed below)`
+                    ? `, ${formatCount(summary.issues)} line(s) not read as rows (listed below)`
                     : ''}
                   .
                 </p>
+                {summary.quoteSpans.length > 0 && (
+                  <p className="rows-message" role="status" data-testid="rows.quoteSpans">
+                    <span>
+                      {summary.quoteSpans
+                        .map(
+                          (q) =>
+                            `Lines ${q.from}-${q.to} were read as one field because of the quote opened on line ${q.from}.`,
+                        )
+                        .join(' ')}
+                    </span>
+                    <button
+                      type="button"
+                      className="link-button"
+                      disabled={creating}
+                      onClick={() => void rows.setParseOptions({ literalQuotes: true })}
+                      data-testid="rows.readQuotesLiterally"
+                    >
+                      Read quotes literally
+                    </button>
+                  </p>
+                )}
                 <PreviewTable rows={summary.preview} columns={summary.objectRows ? summary.columns : []} />
                 {mapping && (
                   <MappingForm
