@@ -282,9 +282,11 @@ export class CsvRowParser implements RowParser {
       return;
     }
     if (errors.length > 0) {
-      const what = quoteProblem
-        ? 'a quote inside a field is not doubled ("") or the field is not closed by a quote'
-        : errors[0]!.message;
+      const what = errors.some((e) => e.code === 'MissingQuotes')
+        ? 'a quoted field is never closed'
+        : quoteProblem
+          ? 'a quote inside a field is not doubled ("") or is not followed by a comma'
+          : errors[0]!.message;
       this.acc.malformed(line, `Malformed CSV: ${what.replace(/\.$/, '')}.`);
       return;
     }
