@@ -21,6 +21,10 @@ export interface PlannedRow {
   id: string;
   state: State;
   tokens: number;
+  /** Questions of this row when they differ from the run's (a robustness check's reordered options). */
+  questions?: Questions;
+  /** Copy number of an identical request (a robustness check's repeats): each copy is its own stored answer. */
+  repeat?: number;
 }
 
 export interface RunPlan {
