@@ -49,7 +49,7 @@ export function planCheck(
         state: probe.state,
         tokens: probeTokens(probe, counter),
         questions: probe.questions,
-        ...(probe.repeat ? { repeat: probe.repeat } : {}),
+        ...(probe.tag ? { tag: probe.tag } : {}),
         stateIndex,
         probe,
       });

@@ -43,6 +43,11 @@ export interface Probe {
   /** Repetition index: 0, or 1..n-1 for the copies of the original (so each copy is its own stored answer). */
   repeat: number;
   variant?: VariantKind;
+  /**
+   * What sets this probe apart from the original where stored-answer keys (canonical JSON: key order ignored) cannot:
+   * the repeat number, the label orders, the variant. Absent on the original, so it reuses the main screen's answers.
+   */
+  tag?: string;
 }
 
 export interface StatePlan {
@@ -59,13 +64,25 @@ export interface StatePlan {
 export function planState(state: State, questions: Questions, settings: RobustnessSettings): StatePlan {
   const orders = planQuestionOrders(questions, settings.orders, settings.seed);
   const probes: Probe[] = [{ kind: 'base', state, questions, order: 0, repeat: 0 }];
-  for (let j = 1; j < orders.count; j++)
-    probes.push({ kind: 'order', state, questions: orders.questions[j]!, order: j, repeat: 0 });
+  for (let j = 1; j < orders.count; j++) {
+    const labels = Object.entries(orders.labels).map(([name, o]) => [name, o[j]!]);
+    const tag = `order:${JSON.stringify(labels)}`;
+    probes.push({ kind: 'order', state, questions: orders.questions[j]!, order: j, repeat: 0, tag });
+  }
   const repeats = Math.max(1, Math.min(MAX_REPEATS, Math.floor(settings.repeats)));
-  for (let r = 1; r < repeats; r++) probes.push({ kind: 'repeat', state, questions, order: 0, repeat: r });
+  for (let r = 1; r < repeats; r++)
+    probes.push({ kind: 'repeat', state, questions, order: 0, repeat: r, tag: `repeat:${r}` });
   const variants = stateVariants(state, settings.variants);
   for (const v of variants)
-    probes.push({ kind: 'variant', state: v.state, questions, order: 0, repeat: 0, variant: v.kind });
+    probes.push({
+      kind: 'variant',
+      state: v.state,
+      questions,
+      order: 0,
+      repeat: 0,
+      variant: v.kind,
+      tag: `variant:${v.kind}`,
+    });
   const present = new Set(variants.map((v) => v.kind));
   return { probes, orders, missingVariants: settings.variants.filter((k) => !present.has(k)) };
 }

@@ -23,8 +23,11 @@ export interface PlannedRow {
   tokens: number;
   /** Questions of this row when they differ from the run's (a robustness check's reordered options). */
   questions?: Questions;
-  /** Copy number of an identical request (a robustness check's repeats): each copy is its own stored answer. */
-  repeat?: number;
+  /**
+   * Set on a request sent deliberately apart from one the stored-answer key cannot tell it from (a robustness
+   * check's repeats, reordered options or fields): part of its key, so each is its own stored answer.
+   */
+  tag?: string;
 }
 
 export interface RunPlan {

@@ -407,7 +407,7 @@ export class RowRunner {
       model,
       state: row.state,
       questions: row.questions ?? this.input.questions,
-      ...(row.repeat ? { repeat: row.repeat } : {}),
+      ...(row.tag ? { tag: row.tag } : {}),
     };
   }
 

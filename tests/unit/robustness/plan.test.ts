@@ -137,11 +137,22 @@ describe('planState', () => {
     expect(plan.probes.filter((p) => p.kind === 'repeat').map((p) => p.repeat)).toEqual([1, 2, 3, 4]);
   });
 
-  it('gives each repeat its own stored-answer key, and leaves the key of any other request as it was', () => {
-    const id = { targetId: 'local', model: 'model-1.13.0', state: 'x', questions };
-    expect(dedupText({ ...id, repeat: 0 })).toBe(dedupText(id));
-    expect(dedupText({ ...id, repeat: 2 })).not.toBe(dedupText(id));
-    expect(dedupText(id)).not.toContain('repeat');
+  it('gives each repeat, order and variant its own stored-answer key; the original keeps the plain key', () => {
+    const plan = planState({ a: 'x', b: 'y' }, questions, defaultSettings(3));
+    const keys = plan.probes.map((p) =>
+      dedupText({
+        targetId: 'local',
+        model: 'model-1.13.0',
+        state: p.state,
+        questions: p.questions,
+        tag: p.tag,
+      }),
+    );
+    expect(new Set(keys).size).toBe(plan.probes.length);
+    const id = { targetId: 'local', model: 'model-1.13.0', state: { a: 'x', b: 'y' }, questions };
+    expect(keys[0]).toBe(dedupText(id));
+    expect(dedupText({ ...id, tag: '' })).toBe(dedupText(id));
+    expect(dedupText(id)).not.toContain('tag');
   });
 });
 
