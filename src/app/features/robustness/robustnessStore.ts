@@ -219,10 +219,10 @@ export function createRobustnessStore(deps: RobustnessDeps) {
     const planRows = async (source: RowsSource, counter: TokenCounter): Promise<ReadyCheck> => {
       const repo = new RowsRepo(deps.db());
       const run = await repo.getRun(source.runId);
-      if (!run) throw new Error('That file run is no longer stored');
+      if (!run) throw new Error('that file run is no longer stored');
       const { items } = await repo.loadItems(run.id);
       const { rows } = plannedFromItems(items, run.mapping);
-      if (rows.length === 0) throw new Error(`The file run “${run.fileName}” has no rows that can be sent`);
+      if (rows.length === 0) throw new Error(`the file run “${run.fileName}” has no rows that can be sent`);
       const sample = clampInt(source.sample, 1, Math.min(MAX_SAMPLE, rows.length));
       const picked = sampleIndices(rows.length, sample, seededRandom(1)).map((i) => rows[i]!);
       const settings = settingsFor(get().settings, run.questions);
