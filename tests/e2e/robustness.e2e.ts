@@ -9,6 +9,7 @@ import { useBrowser } from './harness/browser';
 import { startWorkbenchProcess } from './harness/server';
 import type { WorkbenchProcess } from './harness/server';
 import { RobustnessArea } from './pages/RobustnessArea';
+import { RowsArea } from './pages/RowsArea';
 import { SessionsArea } from './pages/SessionsArea';
 import { WorkbenchPage } from './pages/WorkbenchPage';
 
@@ -106,5 +107,60 @@ describe('robustness check', () => {
     await check.openButton.click();
     await check.cards.first().waitFor();
     expect(Object.values(await check.verdicts())).toEqual(['stable', 'stable', 'stable']);
+  });
+
+  it('on a file run: checks the sample of rows the user sizes, and names the same bias', async () => {
+    const page = browser.page();
+    const log = billing(page);
+    const workbench = new WorkbenchPage(page, biased.url);
+    await workbench.open();
+    await new SessionsArea(page).waitReady();
+    const rows = new RowsArea(page);
+    await rows.open();
+    const texts = [
+      'I was charged twice, refund me',
+      'The app crashes when I open it',
+      'Payout failed again',
+      'Thanks, all sorted',
+      'Invoice is wrong',
+      'Still waiting on my refund',
+    ];
+    await rows.pick('tickets.csv', `id,text\n${texts.map((t, i) => `t${i + 1},"${t}"`).join('\n')}\n`);
+    await rows.start.click();
+    await rows.waitFinished();
+
+    await page.getByTestId('app.nav.workbench').click();
+    const check = new RobustnessArea(page);
+    await check.openButton.click();
+    await check.dialog.waitFor();
+    await page.getByTestId('robustness.sourceRows').check();
+    await page.getByTestId('robustness.sample').fill('2');
+    await page.waitForFunction(() =>
+      /^\d+ requests, about \$/.test(
+        document.querySelector('[data-testid="robustness.budget"]')?.textContent ?? '',
+      ),
+    );
+    await page.locator('[data-testid="robustness.run"]:not([disabled])').waitFor();
+    const budget = (await check.budget.textContent()) ?? '';
+    const requests = Number(/^(\d+) requests/.exec(budget)![1]);
+    // Two rows, each with its original, 2 more orders, 4 repeats and its near-duplicates.
+    expect(requests % 2).toBe(0);
+    expect(requests).toBeGreaterThanOrEqual(2 * 9);
+    expect(await check.dialog.textContent()).toContain('2 of 6 rows of “tickets.csv”, picked at random');
+
+    const before = log.tokens.length;
+    await check.runCheck();
+    await Promise.all(log.reads);
+    const sent = log.tokens.slice(before);
+    // The file run used the alias model-latest: nothing stored can be reused, every request is sent.
+    expect(sent).toHaveLength(requests);
+    expect(budget).toContain(`about $${formatCost(estimateCost(sent.reduce((a, b) => a + b, 0)))} on`);
+    expect(await page.getByTestId('robustness.reportMeta').textContent()).toMatch(
+      /^2 of 6 rows of “tickets\.csv”/,
+    );
+    expect((await check.verdicts()).department).toBe('moves_with_order');
+    expect(await check.card('department').getByTestId('robustness.positionBias').textContent()).toContain(
+      'position bias: first option',
+    );
   });
 });

@@ -1,6 +1,6 @@
 // The robustness check: what to check and how hard, the budget before anything is sent, the run's progress, and one
 // card per question. The check's logic is src/core/robustness; its state is robustnessStore.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import type { EvaluateRequest } from '../../../contract';
 import { estimateCost } from '../../../contract';
 import { formatCost } from '../../../core/answerSeries';
@@ -42,10 +42,16 @@ export function RobustnessDialog({ request, targetId, onClose }: RobustnessDialo
   const [runId, setRunId] = useState<string>('');
   const [sample, setSample] = useState(DEFAULT_SAMPLE);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     const dialog = ref.current;
+    const before = document.activeElement as HTMLElement | null;
+    // jsdom has no showModal; the dialog is then drawn in place.
     if (dialog && typeof dialog.showModal === 'function' && !dialog.open) dialog.showModal();
     void useRows.getState().refreshRuns();
+    return () => {
+      if (dialog?.open) dialog.close();
+      before?.focus?.();
+    };
   }, []);
 
   const chosenRun = rowRuns.find((r) => r.id === runId) ?? rowRuns[0];
