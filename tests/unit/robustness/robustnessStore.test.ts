@@ -67,7 +67,12 @@ function makeStore() {
     clock: { now: () => Date.now(), sleep: abortableSleep },
     targetFor: () => target,
     tokens: async () => ({ stateTokens, questionTokens }),
-    saveReport: (r) => saved.push(r),
+    sessionId: () => 'session-1',
+    saveReport: (r, id) => {
+      expect(id).toBe('session-1');
+      saved.push(r);
+      return true;
+    },
   });
   return { store, saved, sent: () => sent };
 }

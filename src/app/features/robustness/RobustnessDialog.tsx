@@ -11,6 +11,7 @@ import { identicalLine } from '../../../core/robustness/verdict';
 import { useRows } from '../../stores/rows';
 import { useSessions } from '../../stores/sessions';
 import { useWorkbench } from '../../stores/workbench';
+import { CommitInput } from '../../components/CommitInput';
 import { RobustnessCardView } from './RobustnessCardView';
 import { DEFAULT_SAMPLE, MAX_SAMPLE, useRobustness } from './robustnessStore';
 import type { CheckSource } from './robustnessStore';
@@ -24,6 +25,16 @@ export interface RobustnessDialogProps {
 
 /** Waits this long after the last change of a setting before planning again (planning hashes every request). */
 const PLAN_DEBOUNCE_MS = 200;
+
+/** Commits a whole number within [min, max], or says which numbers are allowed. */
+const wholeIn =
+  (min: number, max: number, apply: (n: number) => void) =>
+  (text: string): string | null => {
+    const n = Number(text.trim());
+    if (!Number.isInteger(n) || n < min || n > max) return `A whole number from ${min} to ${max}.`;
+    apply(n);
+    return null;
+  };
 
 export function RobustnessDialog({ request, targetId, onClose }: RobustnessDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -92,7 +103,8 @@ export function RobustnessDialog({ request, targetId, onClose }: RobustnessDialo
   const settled = progress
     ? progress.done + progress.reused + progress.failed + progress.invalid + progress.unknown
     : 0;
-  const report = saved;
+  const local = useRobustness((s) => (s.unsaved ? s.report : null));
+  const report = local ?? saved;
   const identical = report ? identicalLine(report.identicalAnswers, report.settings.repeats) : null;
 
   return (
@@ -161,12 +173,10 @@ export function RobustnessDialog({ request, targetId, onClose }: RobustnessDialo
             </label>
             <label>
               Rows to sample{' '}
-              <input
-                type="number"
-                min={1}
-                max={Math.min(MAX_SAMPLE, chosenRun.rowCount || MAX_SAMPLE)}
-                value={sample}
-                onChange={(e) => setSample(Math.max(1, Math.min(MAX_SAMPLE, Number(e.target.value) || 1)))}
+              <CommitInput
+                inputMode="numeric"
+                value={String(sample)}
+                onCommit={wholeIn(1, Math.min(MAX_SAMPLE, chosenRun.rowCount || MAX_SAMPLE), setSample)}
                 data-testid="robustness.sample"
               />
             </label>
@@ -178,40 +188,28 @@ export function RobustnessDialog({ request, targetId, onClose }: RobustnessDialo
         <legend>How hard</legend>
         <label>
           Option orders{' '}
-          <input
-            type="number"
-            min={1}
-            max={MAX_ORDERS}
-            value={settings.orders ?? autoOrders}
-            onChange={(e) =>
-              setSettings({ orders: Math.max(1, Math.min(MAX_ORDERS, Number(e.target.value) || 1)) })
-            }
+          <CommitInput
+            inputMode="numeric"
+            value={String(settings.orders ?? autoOrders)}
+            onCommit={wholeIn(1, MAX_ORDERS, (orders) => setSettings({ orders }))}
             data-testid="robustness.orders"
           />
         </label>
         <label>
           Identical requests{' '}
-          <input
-            type="number"
-            min={1}
-            max={MAX_REPEATS}
-            value={settings.repeats}
-            onChange={(e) =>
-              setSettings({ repeats: Math.max(1, Math.min(MAX_REPEATS, Number(e.target.value) || 1)) })
-            }
+          <CommitInput
+            inputMode="numeric"
+            value={String(settings.repeats)}
+            onCommit={wholeIn(1, MAX_REPEATS, (repeats) => setSettings({ repeats }))}
             data-testid="robustness.repeats"
           />
         </label>
         <label>
           Threshold (points){' '}
-          <input
-            type="number"
-            min={1}
-            max={50}
-            value={Math.round(settings.threshold * 100)}
-            onChange={(e) =>
-              setSettings({ threshold: Math.max(1, Math.min(50, Number(e.target.value) || 5)) / 100 })
-            }
+          <CommitInput
+            inputMode="numeric"
+            value={String(Math.round(settings.threshold * 100))}
+            onCommit={wholeIn(1, 50, (points) => setSettings({ threshold: points / 100 }))}
             data-testid="robustness.threshold"
           />
         </label>

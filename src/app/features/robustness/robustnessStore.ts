@@ -81,7 +81,10 @@ export interface RobustnessDeps {
   clock: Clock;
   targetFor: (targetId: string) => ClientTarget;
   tokens: () => Promise<TokenCounter>;
-  saveReport: (report: RobustnessReport) => void;
+  /** The open session's id when a check starts; its report is saved only into that session. */
+  sessionId: () => string | null;
+  /** Saves the report into the session `sessionId` if it is still open; says whether it did. */
+  saveReport: (report: RobustnessReport, sessionId: string | null) => boolean;
 }
 
 export interface RobustnessState {
@@ -92,6 +95,8 @@ export interface RobustnessState {
   progress: Pick<RunProgress, 'done' | 'reused' | 'failed' | 'invalid' | 'unknown' | 'cost'> | null;
   /** The report of the check just run here (the session keeps it too). */
   report: RobustnessReport | null;
+  /** True when that report could not go into the session it was run from (another one was opened meanwhile). */
+  unsaved: boolean;
   error: string | null;
   notice: string | null;
 
@@ -273,6 +278,7 @@ export function createRobustnessStore(deps: RobustnessDeps) {
       ready: null,
       progress: null,
       report: null,
+      unsaved: false,
       error: null,
       notice: null,
 
@@ -301,6 +307,7 @@ export function createRobustnessStore(deps: RobustnessDeps) {
         const ready = get().ready;
         if (!ready || get().phase === 'running') return;
         const answers = new Map<number, RowAnswer>();
+        const sessionId = deps.sessionId();
         let saveFailed = false;
         const store = robustnessRunStore(deps.db(), {
           seeds: ready.seeds,
@@ -364,8 +371,18 @@ export function createRobustnessStore(deps: RobustnessDeps) {
             `${missing} of ${report.requests} requests got no answer; the cards use the answers that came back. Run the check again to fill them in (answered requests are reused).`,
           );
         if (saveFailed) notes.push('Some answers could not be stored for reuse; the report has them all.');
-        deps.saveReport(report);
-        set({ phase: 'done', report, progress: snapshot(), notice: notes.length ? notes.join(' ') : null });
+        const unsaved = !deps.saveReport(report, sessionId);
+        if (unsaved)
+          notes.push(
+            'Another session was opened while the check ran: this report is shown here but not saved.',
+          );
+        set({
+          phase: 'done',
+          report,
+          unsaved,
+          progress: snapshot(),
+          notice: notes.length ? notes.join(' ') : null,
+        });
       },
 
       cancel() {
@@ -397,5 +414,11 @@ export const useRobustness = createRobustnessStore({
     const { questionTokens, stateTokens } = await import('../../../core/tokens');
     return { questionTokens, stateTokens };
   },
-  saveReport: (report) => useSessions.getState().setRobustness(report),
+  sessionId: () => useSessions.getState().openId,
+  saveReport: (report, sessionId) => {
+    const sessions = useSessions.getState();
+    if (sessions.openId !== sessionId) return false;
+    sessions.setRobustness(report);
+    return true;
+  },
 });
