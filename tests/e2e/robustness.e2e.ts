@@ -55,6 +55,8 @@ describe('robustness check', () => {
     const page = browser.page();
     const log = billing(page);
     const { check, budget } = await openCheck(page, biased.url);
+    // Distorted answers never pass silently for the judge's own: npm start says so.
+    expect(biased.output()).toContain("The local reference's answers are distorted: order bias first=1.5.");
     // The example: a choice of 3 labels (3 orders), 5 identical requests, whitespace and casing variants; the
     // original is the answer already on screen.
     expect(budget).toMatch(

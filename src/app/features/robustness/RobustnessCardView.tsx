@@ -6,10 +6,16 @@ import { VARIANT_LABELS } from '../../../core/robustness/variants';
 const pts = (x: number): string => `${(x * 100).toFixed(0)} pts`;
 const signed = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(0)} pts`;
 
-/** The largest per-option spread, as "billing 23 pts". */
-function widest(spread: Record<string, number>): string {
-  const [label, value] = Object.entries(spread).sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
-  return label ? `${label} ${pts(value)}` : '—';
+/** Options shown by name in a spread before the rest are counted. */
+const SHOWN_OPTIONS = 6;
+
+/** Each option's spread, widest first: "billing 23, technical 18, other 5 pts". */
+function spreads(spread: Record<string, number>): string {
+  const entries = Object.entries(spread).sort((a, b) => b[1] - a[1]);
+  if (entries.length === 0) return '—';
+  const shown = entries.slice(0, SHOWN_OPTIONS).map(([label, v]) => `${label} ${(v * 100).toFixed(0)}`);
+  const more = entries.length > SHOWN_OPTIONS ? `, ${entries.length - SHOWN_OPTIONS} more` : '';
+  return `${shown.join(', ')} pts${more}`;
 }
 
 export function RobustnessCardView({ card }: { card: RobustnessCard }) {
@@ -37,8 +43,8 @@ export function RobustnessCardView({ card }: { card: RobustnessCard }) {
             <dt>Option order</dt>
             <dd data-testid="robustness.order">
               top choice changed in {order.topChanges} of {order.comparisons} orders; largest distance from
-              the original order {pts(order.maxTvd)}; widest spread {widest(order.spread)}; first position{' '}
-              {signed(order.firstGain)}, last position {signed(order.lastGain)} on average
+              the original order {pts(order.maxTvd)}; spread per option {spreads(order.spread)}; first
+              position {signed(order.firstGain)}, last position {signed(order.lastGain)} on average
               {order.positionBias && (
                 <strong data-testid="robustness.positionBias">
                   {' '}
@@ -60,7 +66,7 @@ export function RobustnessCardView({ card }: { card: RobustnessCard }) {
             <dd data-testid="robustness.repetition">
               {repetition.identical
                 ? `${repetition.requests} identical requests, identical answers`
-                : `${repetition.requests} identical requests; largest distance ${pts(repetition.maxTvd)}, widest spread ${widest(repetition.spread)}`}
+                : `${repetition.requests} identical requests; largest distance ${pts(repetition.maxTvd)}, spread per option ${spreads(repetition.spread)}`}
             </dd>
           </>
         )}
