@@ -106,9 +106,22 @@ describe('robustness check', () => {
     await page.reload();
     await new SessionsArea(page).waitReady();
     await page.locator('[data-testid="robustness.open"]', { hasText: 'all stable' }).waitFor();
-    await check.openButton.click();
+    // Once the budget is planned for the same request, the report reads as this request's (no "earlier" note).
+    expect(await check.open()).toMatch(/^9 requests \(all answered from stored answers, not billed\)/);
     await check.cards.first().waitFor();
     expect(Object.values(await check.verdicts())).toEqual(['stable', 'stable', 'stable']);
+    expect(await page.getByTestId('robustness.stale').count()).toBe(0);
+
+    // Another state on screen: the report says it was made for an earlier request.
+    await check.close.click();
+    const editor = new WorkbenchPage(page, inject('workbenchUrl')).editor;
+    await editor.waitReady();
+    await editor.replaceText('state', 'I was charged twice, please refund me');
+    await check.openButton.click();
+    await page.getByTestId('robustness.stale').waitFor();
+    expect(await page.getByTestId('robustness.stale').textContent()).toBe(
+      'This report was made for an earlier request; run the check again for what is planned above.',
+    );
   });
 
   it('on a file run: checks the sample of rows the user sizes, and names the same bias', async () => {

@@ -65,6 +65,8 @@ export const RobustnessReportSchema = z.object({
   at: z.string(),
   targetId: z.string().min(1),
   model: z.string(),
+  /** A digest of what was checked (target, model, state or rows, questions), to tell when the screen has moved on. */
+  requestKey: z.string().optional(),
   /** The main screen's state, or a sample of a file run's rows. */
   source: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('state') }),

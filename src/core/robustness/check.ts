@@ -86,7 +86,10 @@ export interface RowAnswer {
 export function buildReport(
   plan: CheckPlan,
   answers: ReadonlyMap<number, RowAnswer>,
-  meta: Pick<RobustnessReport, 'id' | 'at' | 'targetId' | 'model' | 'source' | 'estimatedCost'>,
+  meta: Pick<
+    RobustnessReport,
+    'id' | 'at' | 'targetId' | 'model' | 'source' | 'estimatedCost' | 'requestKey'
+  >,
 ): RobustnessReport {
   const answered: ProbeAnswer[][] = plan.states.map(() => []);
   let reused = 0;

@@ -105,6 +105,9 @@ export function RobustnessDialog({ request, targetId, onClose }: RobustnessDialo
     : 0;
   const local = useRobustness((s) => (s.unsaved ? s.report : null));
   const report = local ?? saved;
+  // A report made for another request (or sample) than the one planned now says so, instead of passing for its check.
+  const stale =
+    report?.requestKey !== undefined && ready !== null && !running && report.requestKey !== ready.requestKey;
   const identical = report ? identicalLine(report.identicalAnswers, report.settings.repeats) : null;
 
   return (
@@ -290,6 +293,13 @@ export function RobustnessDialog({ request, targetId, onClose }: RobustnessDialo
             </span>{' '}
             (estimated ${formatCost(report.estimatedCost)}). Kept in this session and its share link.
           </p>
+          {stale && (
+            <p role="note" className="robustness-dialog__stale" data-testid="robustness.stale">
+              This report was made for{' '}
+              {report.source.kind === 'rows' ? 'another sample' : 'an earlier request'}; run the check again
+              for what is planned above.
+            </p>
+          )}
           {identical && <p data-testid="robustness.identical">{identical}</p>}
           {report.cards.map((card) => (
             <RobustnessCardView key={card.question} card={card} />

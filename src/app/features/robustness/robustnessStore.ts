@@ -70,6 +70,8 @@ export interface ReadyCheck {
   model: string;
   notes: string[];
   source: RobustnessReport['source'];
+  /** A digest of what is checked; a report whose digest differs was made for something else. */
+  requestKey: string;
   /** Stored answers known in memory (the main screen's last answer), by key. */
   seeds: Map<string, StoredAnswer>;
   pacing: Pacing;
@@ -208,6 +210,13 @@ export function createRobustnessStore(deps: RobustnessDeps) {
       const { reused } = await reusedRows(plan, targetId, model, seeds);
       const budget = planBudget(plan, reused);
       const notes = [note, ...variantNotes(plan), ...orderNotes(plan)].filter((n): n is string => !!n);
+      const requestKey = await dedupKey({
+        targetId,
+        model: request.model,
+        state: request.state,
+        questions: request.questions,
+        tag: 'robustness',
+      });
       return {
         plan,
         budget,
@@ -216,6 +225,7 @@ export function createRobustnessStore(deps: RobustnessDeps) {
         model,
         notes,
         source: { kind: 'state' },
+        requestKey,
         seeds,
         pacing: DEFAULT_PACING,
       };
@@ -262,6 +272,7 @@ export function createRobustnessStore(deps: RobustnessDeps) {
           sampled: sample,
           rowCount: rows.length,
         },
+        requestKey: `rows:${run.id}:${sample}`,
         seeds,
         pacing: run.pacing,
       };
@@ -362,6 +373,7 @@ export function createRobustnessStore(deps: RobustnessDeps) {
           model: ready.model,
           source: ready.source,
           estimatedCost: ready.budget.cost,
+          requestKey: ready.requestKey,
         });
         const missing = report.requests - report.reused - report.sent;
         const notes: string[] = [];
