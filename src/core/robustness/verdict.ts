@@ -110,9 +110,10 @@ export const questionCards = (
 ): RobustnessCard[] => Object.entries(questions).map(([name, q]) => questionCard(name, q, states, threshold));
 
 /** The one line about identical requests: said when the server returned exactly the same answers each time. */
-export function identicalLine(identical: boolean | null, repeats: number): string | null {
+export function identicalLine(identical: boolean | null, repeats: number, states = 1): string | null {
   if (identical === null) return null;
+  const each = states > 1 ? ` on each of ${states} rows` : '';
   return identical
-    ? `The server returned identical answers to ${repeats} identical requests.`
-    : `The server's answers to ${repeats} identical requests were not all identical.`;
+    ? `The server returned identical answers to ${repeats} identical requests${each}.`
+    : `The server's answers to ${repeats} identical requests${each} were not all identical.`;
 }

@@ -109,6 +109,9 @@ describe('a server without bias or noise', () => {
     expect(identicalLine(report.identicalAnswers, 5)).toBe(
       'The server returned identical answers to 5 identical requests.',
     );
+    expect(identicalLine(false, 5, 3)).toBe(
+      "The server's answers to 5 identical requests on each of 3 rows were not all identical.",
+    );
     expect(report.sent).toBe(report.requests);
     expect(report.billedTokens).toBe(40 * report.requests);
   });

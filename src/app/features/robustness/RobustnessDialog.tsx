@@ -108,7 +108,13 @@ export function RobustnessDialog({ request, targetId, onClose }: RobustnessDialo
   // A report made for another request (or sample) than the one planned now says so, instead of passing for its check.
   const stale =
     report?.requestKey !== undefined && ready !== null && !running && report.requestKey !== ready.requestKey;
-  const identical = report ? identicalLine(report.identicalAnswers, report.settings.repeats) : null;
+  const identical = report
+    ? identicalLine(
+        report.identicalAnswers,
+        report.settings.repeats,
+        report.source.kind === 'rows' ? report.source.sampled : 1,
+      )
+    : null;
 
   return (
     <dialog
