@@ -2,6 +2,7 @@
 // exported files and share links, so it is defined once here and parsed with zod wherever it enters.
 import { z } from 'zod';
 import { EvaluateRequestSchema, EvaluateResponseSchema } from '../contract';
+import { RobustnessReportSchema } from './robustness/card';
 
 /** Current schema version of a session record; older records migrate in src/app/persistence. */
 export const SESSION_SCHEMA_VERSION = 2;
@@ -90,5 +91,7 @@ export const SessionSchema = z.object({
   doc: SessionDocSchema,
   runs: z.array(RunRecordSchema),
   compare: CompareSchema.optional(),
+  /** The latest robustness check: one card per question (optional, so sessions saved before it still parse). */
+  robustness: RobustnessReportSchema.optional(),
 });
 export type Session = z.infer<typeof SessionSchema>;

@@ -38,6 +38,7 @@ export interface SharedSession {
   doc: Session['doc'];
   compare?: Session['compare'];
   runs: Session['runs'];
+  robustness?: Session['robustness'];
 }
 
 /** The JSON a link carries for this session; runs (and the comparison's run ids) only when asked for. */
@@ -53,6 +54,8 @@ function sharePayload(
     doc: clean.doc,
     ...(compare ? { compare } : {}),
     runs: includeRuns ? clean.runs : [],
+    // The robustness cards are a few hundred bytes of findings, not runs: they travel with every link.
+    ...(clean.robustness ? { robustness: clean.robustness } : {}),
   };
 }
 
@@ -188,6 +191,7 @@ export function decodeShareFragment(hash: string): ShareDecodeResult | null {
         doc: session.doc,
         ...(session.compare ? { compare: session.compare } : {}),
         runs: session.runs,
+        ...(session.robustness ? { robustness: session.robustness } : {}),
       },
     };
   } catch (error) {
@@ -210,5 +214,6 @@ export function sessionFromShared(shared: SharedSession, id: string, now: Date =
     doc: shared.doc,
     runs: shared.runs.map((run) => ({ ...run, replayed: true })),
     ...(shared.compare ? { compare: shared.compare } : {}),
+    ...(shared.robustness ? { robustness: shared.robustness } : {}),
   };
 }

@@ -6,6 +6,7 @@ import { describeTargets, onlyLocal } from './proxy';
 import { ensureBuilt } from './proxy/build';
 import { createLogger } from './proxy/log';
 import { serveWorkbench } from './proxy/server';
+import { describePerturbation, perturbationFromEnv } from './reference/perturb';
 
 /** The repository root: start works from any working directory. */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -25,6 +26,10 @@ async function main(): Promise<void> {
   logger.info(`Evaluate Workbench running at ${server.url}`);
   logger.info('Targets:');
   describeTargets(server.targets).forEach((line) => logger.info(line));
+  // Distorted answers on purpose (for the robustness check) must never pass for the judge's own.
+  const perturbation = perturbationFromEnv(env.raw);
+  if (perturbation.orderBias || perturbation.noise > 0)
+    logger.warn(`The local reference's answers are distorted: ${describePerturbation(perturbation)}.`);
   if (onlyLocal(server.targets)) {
     logger.info('To add the Evaluation Service, put these two lines in .env.local and restart:');
     logger.info('  EVAL_BASE_URL=https://...');

@@ -109,6 +109,8 @@ export interface SessionsState {
   contentChanged(content: SessionContent): void;
   /** Replaces the open session's comparison (the comparison view saves through this). */
   setCompare(compare: Session['compare']): void;
+  /** Replaces the open session's robustness report (the robustness check saves through this). */
+  setRobustness(report: Session['robustness']): void;
   /** Adds a run to the open session's history (runs made outside the workbench store, e.g. comparison columns). */
   recordRun(run: Session['runs'][number]): void;
   /** The address's fragment changed (a share link pasted into an open tab). */
@@ -451,6 +453,13 @@ export function createSessionsStore() {
         if (!open || open.compare === compare) return;
         const { compare: _previous, ...rest } = open;
         change(compare ? { ...rest, compare } : rest);
+      },
+
+      setRobustness(report) {
+        const open = get().open;
+        if (!open || open.robustness === report) return;
+        const { robustness: _previous, ...rest } = open;
+        change(report ? { ...rest, robustness: report } : rest);
       },
 
       recordRun(run) {

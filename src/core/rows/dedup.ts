@@ -95,6 +95,8 @@ export interface AnswerIdentity {
   model: string;
   state: State;
   questions: Questions;
+  /** Tells apart requests the canonical JSON cannot (a repeat, another key order); absent for any other request. */
+  tag?: string;
 }
 
 /** The text hashed for a key; versioned so a future change of the recipe cannot match old keys by accident. */
@@ -105,6 +107,8 @@ export const dedupText = (id: AnswerIdentity): string =>
     model: id.model,
     state: id.state as JsonValue,
     questions: id.questions,
+    // Absent unless tagged, so every key made before tags existed stays the same.
+    tag: id.tag ? id.tag : undefined,
   });
 
 /** The dedup key of an answer: SHA-256 of the canonical identity. */

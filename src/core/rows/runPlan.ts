@@ -21,6 +21,13 @@ export interface PlannedRow {
   id: string;
   state: State;
   tokens: number;
+  /** Questions of this row when they differ from the run's (a robustness check's reordered options). */
+  questions?: Questions;
+  /**
+   * Set on a request sent deliberately apart from one the stored-answer key cannot tell it from (a robustness
+   * check's repeats, reordered options or fields): part of its key, so each is its own stored answer.
+   */
+  tag?: string;
 }
 
 export interface RunPlan {

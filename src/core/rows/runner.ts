@@ -402,7 +402,13 @@ export class RowRunner {
   }
 
   private identity(row: PlannedRow, model: string): AnswerIdentity {
-    return { targetId: this.input.targetId, model, state: row.state, questions: this.input.questions };
+    return {
+      targetId: this.input.targetId,
+      model,
+      state: row.state,
+      questions: row.questions ?? this.input.questions,
+      ...(row.tag ? { tag: row.tag } : {}),
+    };
   }
 
   private wouldPassBudget(tokens: number): boolean {
@@ -446,7 +452,7 @@ export class RowRunner {
       sent = true;
       const result = await this.deps.evaluate(
         this.input.target,
-        { state: row.state, model: this.input.model, questions: this.input.questions },
+        { state: row.state, model: this.input.model, questions: row.questions ?? this.input.questions },
         {
           signal: controller.signal,
           timeoutMs: this.input.timeoutMs,

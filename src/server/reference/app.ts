@@ -15,6 +15,7 @@ import { createKeyChecker } from './auth';
 import { createFaultInjector } from './faults';
 import { judge } from './judge';
 import { RateLimiter } from './limiter';
+import { createAnswerFilter } from './perturb';
 import { MODEL_CATALOGUE, resolveModel } from './models';
 import type { ReferenceOptions } from './options';
 import { resolveReferenceOptions } from './options';
@@ -147,6 +148,7 @@ export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hon
   const checkKey = createKeyChecker(o.apiKeys);
   const limiter = new RateLimiter(o.rpm, o.tps, o.now);
   const drawFault = createFaultInjector(o.faults, o.seed);
+  const answersOut = createAnswerFilter(o.perturbation, o.seed);
   let inflight = 0;
 
   const app = new Hono();
@@ -276,7 +278,7 @@ export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hon
         if (overNode(c.env)) return nothingToSend();
         throw signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
       }
-      const answers = judge(request, resolved.id);
+      const answers = answersOut(request, judge(request, resolved.id));
       return c.json({ model: resolved.id, answers, usage: { input_tokens: tokens.total, output_tokens: 0 } });
     } finally {
       inflight--;

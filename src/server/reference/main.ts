@@ -2,6 +2,7 @@
 // environment, prints where it listens, and stops cleanly on SIGINT/SIGTERM.
 import { parseArgs } from 'node:util';
 import { describeFaults, referenceOptionsFromEnv } from './options';
+import { describePerturbation } from './perturb';
 import { serveReference } from './serve';
 
 const USAGE = 'Usage: npm run reference -- [--port 8787] [--host 127.0.0.1]';
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
     `  limits:    ${options.rpm} requests/min and ${options.tps} input tokens/s per key, ${options.maxInflight} evaluations in flight`,
   );
   console.log(`  faults:    ${describeFaults(options.faults)} (seed ${options.seed})`);
+  console.log(`  answers:   ${describePerturbation(options.perturbation)}`);
   console.log('  This is a local reference judge (stemmed BM25 and a small lexicon), not a language model.');
 
   let stopping = false;

@@ -1,6 +1,8 @@
 // Settings of the local reference service: keys, rate limits, overload, fault injection; parsed from the environment.
 import { z } from 'zod';
 import { RATE_LIMIT_INPUT_TOKENS_PER_SECOND, RATE_LIMIT_REQUESTS_PER_MINUTE } from '../../contract';
+import type { AnswerPerturbation } from './perturb';
+import { NO_PERTURBATION, perturbationFromEnv } from './perturb';
 
 /** Injected faults: probabilities per evaluation (they add up to at most 1) and an optional latency range in ms. */
 export interface FaultSpec {
@@ -30,6 +32,8 @@ export interface ReferenceOptions {
   timeoutHoldMs: number;
   /** Clock of the rate-limit buckets, in ms. */
   now: () => number;
+  /** Opt-in order bias and noise applied to answers as they leave the judge (off by default). */
+  perturbation: AnswerPerturbation;
 }
 
 /** The key printed at start and used when REFERENCE_API_KEY is not set: a local development key, not a secret. */
@@ -50,6 +54,7 @@ export const DEFAULT_REFERENCE_OPTIONS: Readonly<ReferenceOptions> = Object.free
   // Longer than the client's 30 s per-attempt timeout, so the client's timeout is what ends it.
   timeoutHoldMs: 120_000,
   now: () => Date.now(),
+  perturbation: NO_PERTURBATION,
 });
 
 const FAULT_KEYS = { '429': 'p429', '529': 'p529', timeout: 'timeout', reset: 'reset' } as const;
@@ -166,7 +171,14 @@ const unsetEmpty = (env: Record<string, string | undefined>): Record<string, str
 /** Reads REFERENCE_* variables; throws one Error listing every bad variable. */
 export function referenceOptionsFromEnv(env: Record<string, string | undefined>): ReferenceOptions {
   const parsed = EnvSchema.safeParse(unsetEmpty(env));
-  if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join(' '));
+  let perturbation = NO_PERTURBATION;
+  const problems = parsed.success ? [] : parsed.error.issues.map((i) => i.message);
+  try {
+    perturbation = perturbationFromEnv(env);
+  } catch (e) {
+    problems.push((e as Error).message);
+  }
+  if (!parsed.success || problems.length) throw new Error(problems.join(' '));
   const e = parsed.data;
   return {
     ...DEFAULT_REFERENCE_OPTIONS,
@@ -178,6 +190,7 @@ export function referenceOptionsFromEnv(env: Record<string, string | undefined>)
     seed: e.REFERENCE_SEED,
     faultRetryAfterMs: e.REFERENCE_FAULT_RETRY_AFTER_MS,
     timeoutHoldMs: e.REFERENCE_TIMEOUT_HOLD_MS,
+    perturbation,
   };
 }
 

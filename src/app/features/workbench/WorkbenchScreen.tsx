@@ -20,6 +20,7 @@ import { CostMeter } from '../cost/CostMeter';
 import { GetCodeButton } from '../getCode/GetCodeButton';
 import { GatewayOffer } from '../lint/GatewayOffer';
 import { PasteRequestButton } from '../lint/PasteRequestButton';
+import { RobustnessButton } from '../robustness/RobustnessButton';
 import '../answers/answers-pane.css';
 import { markersFor } from './checks';
 import { ProblemsPanel } from './ProblemsPanel';
@@ -156,6 +157,7 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
               valid={checked.draft.request !== null}
               targetId={targetId}
             />
+            <RobustnessButton request={checked.draft.request} targetId={targetId} />
           </>
         }
       />

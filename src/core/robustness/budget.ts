@@ -1,0 +1,52 @@
+// What a check will cost before it runs: requests, input tokens and the estimate, with stored answers reused for free.
+import { estimateCost } from '../../contract';
+import { formatCost } from '../answerSeries';
+import type { TokenCounter } from '../rows/runPlan';
+import type { Probe } from './plan';
+
+/** Input tokens of a probe as the service bills them: its state and every question. */
+export function probeTokens(probe: Pick<Probe, 'state' | 'questions'>, counter: TokenCounter): number {
+  let total = counter.stateTokens(probe.state);
+  for (const q of Object.values(probe.questions)) total += counter.questionTokens(q);
+  return total;
+}
+
+export interface Budget {
+  /** Every request of the check. */
+  requests: number;
+  /** Requests answered from stored answers: not sent, not billed. */
+  reused: number;
+  /** Requests that will be sent. */
+  toSend: number;
+  /** Input tokens of the requests that will be sent. */
+  tokens: number;
+  cost: number;
+}
+
+/** The budget of probes of the given token counts, those marked reused costing nothing. */
+export function budgetOf(probes: readonly { tokens: number; reused: boolean }[]): Budget {
+  let tokens = 0;
+  let reused = 0;
+  for (const p of probes) {
+    if (p.reused) reused++;
+    else tokens += p.tokens;
+  }
+  return {
+    requests: probes.length,
+    reused,
+    toSend: probes.length - reused,
+    tokens,
+    cost: estimateCost(tokens),
+  };
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** "12 requests, about $0.0001", and how many are reused when some are. */
+export function describeBudget(budget: Budget): string {
+  const reused =
+    budget.reused > 0
+      ? ` (${budget.reused === budget.requests ? 'all' : budget.reused} answered from stored answers, not billed)`
+      : '';
+  return `${plural(budget.requests, 'request')}${reused}, about $${formatCost(budget.cost)}`;
+}
