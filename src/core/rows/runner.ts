@@ -5,7 +5,7 @@
 // pinned model) is reused and costs nothing; a row is marked `sending` before it leaves, so after a crash it is known
 // to be "unknown, may have been billed" rather than silently re-sent; 401 stops the run; a 422 marks its row and the
 // run goes on; a timeout is never acted on; the run stops before the budget cap would be passed.
-import { estimateCost } from '../../contract';
+import { estimateCost, formatLoc } from '../../contract';
 import type { EvaluateRequest, FieldError, Questions } from '../../contract';
 import type {
   AttemptReport,
@@ -105,6 +105,8 @@ const ERROR_KINDS_THAT_STOP: ReadonlySet<string> = new Set(['auth']);
 interface ErrorLike {
   kind: EvaluationErrorKind;
   message: string;
+  /** The service's own sentence, when its body had one. */
+  serviceMessage?: string;
   status?: number;
   fieldErrors: FieldError[];
   possiblyBilled: boolean;
@@ -116,6 +118,23 @@ const isErrorLike = (e: unknown): e is ErrorLike =>
   e instanceof Error &&
   typeof (e as Partial<ErrorLike>).kind === 'string' &&
   Array.isArray((e as Partial<ErrorLike>).attempts);
+
+/**
+ * What a refused row shows: the service's own sentence and the field it names. A row is data, not a form, so the
+ * client's advice to fix a field and send again does not fit here.
+ */
+export function refusedRowMessage(
+  error: Pick<ErrorLike, 'status' | 'fieldErrors' | 'serviceMessage' | 'message'>,
+): string {
+  const status = error.status === undefined ? '' : ` (${error.status})`;
+  const fields = error.fieldErrors.map(
+    (f) => `${f.loc.length === 0 ? 'the body' : formatLoc(f.loc)}: ${f.msg.replace(/\.$/, '')}`,
+  );
+  if (fields.length > 0)
+    return `The service refused this row${status} at ${fields.slice(0, 3).join('; ')}${fields.length > 3 ? ` and ${fields.length - 3} more` : ''}.`;
+  const said = error.serviceMessage?.trim();
+  return said ? `The service refused this row${status}: ${said.replace(/\.$/, '')}.` : error.message;
+}
 
 const countBilled = (attempts: readonly AttemptReport[]): number =>
   attempts.filter((a) => a.possiblyBilled === true).length;
@@ -615,7 +634,7 @@ export class RowRunner {
       (error.kind === 'http' && status >= 400 && status < 500 && status !== 408)
     ) {
       // The row itself is wrong (422, 413, 400): mark it with the service's reason and go on.
-      outcome = outcomeWith('invalid');
+      outcome = { ...outcomeWith('invalid'), error: { ...rowError, message: refusedRowMessage(error) } };
       this.streak = 0;
     } else if (error.kind === 'timeout') {
       outcome = outcomeWith('unknown');
