@@ -91,8 +91,10 @@ export interface RunProgress {
   possiblyBilledCost: number;
   /** Rows sent per minute over the last 10 s. */
   ratePerMinute: number;
-  /** Time to send the rows still pending at the current (or configured) rate; null when nothing is pending. */
+  /** Time to send the rows still pending at the current (or configured) rate; null when nothing is pending or the run is not going. */
   etaMs: number | null;
+  /** How long sends still wait because the service asked (a 429's Retry-After); null when they do not. */
+  serviceWaitMs: number | null;
 }
 
 /** Rows put back in the queue after failures that billed nothing, before they are marked failed. */
@@ -160,6 +162,8 @@ export class RowRunner {
   private haltState: Halt | null = null;
   private stop: AbortController | null = null;
   private reservedTokens = 0;
+  /** Until when the service asked us to wait (epoch ms of the latest 429's Retry-After). */
+  private serviceHoldUntil = 0;
   private streak = 0;
   private wake: (() => void) | null = null;
   private totals = { billedTokens: 0, possiblyBilledTokens: 0 };
@@ -308,7 +312,13 @@ export class RowRunner {
       cost: estimateCost(this.totals.billedTokens),
       possiblyBilledCost: estimateCost(this.totals.possiblyBilledTokens),
       ratePerMinute: rate,
-      etaMs: pending + this.inFlight.size === 0 ? null : ((pending + this.inFlight.size) * 60_000) / pace,
+      // A stopped run has no time left to show: nothing is being sent.
+      etaMs:
+        this.phase !== 'running' || pending + this.inFlight.size === 0
+          ? null
+          : ((pending + this.inFlight.size) * 60_000) / pace,
+      serviceWaitMs:
+        this.phase === 'running' && this.serviceHoldUntil > now ? this.serviceHoldUntil - now : null,
     };
   }
 
@@ -480,7 +490,9 @@ export class RowRunner {
           // A 429 means the key's budget is spent for every row, not just this one: hold all sends until it refills.
           onAttempt: (attempt) => {
             if (attempt.outcome === 429 && attempt.retryInMs !== undefined) {
-              this.pacer.holdUntil(this.deps.clock.now() + attempt.retryInMs);
+              const until = this.deps.clock.now() + attempt.retryInMs;
+              this.pacer.holdUntil(until);
+              this.serviceHoldUntil = Math.max(this.serviceHoldUntil, until);
             }
           },
           // A retry is a request too: it waits for its backoff, then for a paced slot like any other send.

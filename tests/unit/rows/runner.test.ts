@@ -143,6 +143,34 @@ describe('RowRunner', () => {
     expect(bad.error?.fieldErrors).toEqual([{ loc: ['state'], msg: 'too long' }]);
   });
 
+  it('says how long sends wait because a 429 asked for it, and nothing once the run is over', async () => {
+    const clock = new ManualClock();
+    let seen: number | null | undefined;
+    const runner: RowRunner = new RowRunner(input(rows('a', 'b')), {
+      clock,
+      store: new MemoryStore(),
+      keyOf,
+      evaluate: async (_t, _r, options) => {
+        options.onAttempt?.({ attempt: 0, outcome: 429, durationMs: 5, retryInMs: 2000 });
+        seen ??= runner.progress().serviceWaitMs;
+        return {
+          response: {
+            model: 'model-1.13.0',
+            answers: { q: { type: 'noul', noul: 0.5 } },
+            usage: { input_tokens: 1 },
+          },
+          attempts: [{ attempt: 0, outcome: 200, durationMs: 5 }],
+          latencyMs: 5,
+          possiblyBilledAttempts: 0,
+        };
+      },
+    });
+    const end = await clock.runUntil(runner.run());
+    expect(seen).toBe(2000);
+    expect(end.phase).toBe('finished');
+    expect(end.serviceWaitMs).toBeNull();
+  });
+
   it('stops the whole run on 401, keeps that row pending, and resumes after the key is fixed', async () => {
     let keyFixed = false;
     const { clock, runner, store, service } = setup(['a', 'b', 'c', 'd'], (s) =>
@@ -152,6 +180,9 @@ describe('RowRunner', () => {
     expect(first.phase).toBe('halted');
     expect(first.halt).toMatchObject({ reason: 'auth' });
     expect(first.halt?.message).toMatch(/401/);
+    // A stopped run shows no time left, though two rows are still pending.
+    expect(first.pending).toBe(3);
+    expect(first.etaMs).toBeNull();
     expect(service.sends).toEqual(['a', 'b']);
     expect(statuses(store, 4)).toEqual(['done', 'pending', undefined, undefined]);
 

@@ -93,6 +93,12 @@ export function ProgressPanel({
           <dd data-testid="rows.rate">
             {running ? `${formatCount(p.ratePerMinute)} / min` : '—'}{' '}
             <span className="muted">(set to {formatCount(configuredRate)} / min)</span>
+            {running && p.serviceWaitMs !== null && (
+              <span className="muted" data-testid="rows.serviceWait">
+                {' '}
+                · waiting {formatDuration(p.serviceWaitMs)} as the service asked
+              </span>
+            )}
           </dd>
         </div>
         <div>
