@@ -322,27 +322,69 @@ export function exportInputColumns(rows: readonly ResultRow[], columns: readonly
 // such as -5 are left alone.
 const FORMULA = /^[=+\-@\t\r](?![\d.]+$)/;
 
-/** The CSV export, a piece of about `chunkRows` rows at a time, so a caller can yield between pieces. */
+/** A line of the file that did not become a sent row: malformed, empty, too large, unmappable. */
+export interface LeftOutLine {
+  line: number;
+  kind: string;
+  reason: string;
+}
+
+/** The status an export gives a line that was never sent. */
+export const LEFT_OUT_STATUS = 'left_out';
+
+/** Rows and left-out lines in the order of the file's lines (a row before a left-out line that shares its line). */
+function* byLine(
+  rows: readonly ResultRow[],
+  leftOut: readonly LeftOutLine[],
+): Generator<{ row: ResultRow } | { left: LeftOutLine }> {
+  const lines = [...leftOut].sort((a, b) => a.line - b.line);
+  let i = 0;
+  for (const row of rows) {
+    while (i < lines.length && lines[i]!.line < row.line) yield { left: lines[i++]! };
+    yield { row };
+  }
+  while (i < lines.length) yield { left: lines[i++]! };
+}
+
+/**
+ * The CSV export, a piece of about `chunkRows` rows at a time, so a caller can yield between pieces. With `leftOut`,
+ * the lines that were never sent come too, each with its line and reason, so the export joins back to the source.
+ */
 export function* csvChunks(
   rows: readonly ResultRow[],
   questions: Questions,
   inputColumns: readonly string[],
   chunkRows = 2000,
+  leftOut: readonly LeftOutLine[] = [],
 ): Generator<string> {
   const columns = answerColumns(questions);
   const header = [...EXPORT_META_COLUMNS, ...columns.map((c) => c.key), ...inputColumns.map(inputColumnName)];
   const config = { escapeFormulae: FORMULA, newline: '\r\n' };
   yield `${Papa.unparse([header], config)}\r\n`;
-  for (let start = 0; start < rows.length; start += chunkRows) {
-    const chunk = rows
-      .slice(start, start + chunkRows)
-      .map((row) => [
-        ...metaCells(row),
-        ...columns.map((c) => cellOf(row, c)),
-        ...inputColumns.map((c) => inputCell(row.data, c)),
-      ]);
-    yield `${Papa.unparse(chunk, config)}\r\n`;
+  const blank = (n: number): null[] => new Array<null>(n).fill(null);
+  let chunk: CellValue[][] = [];
+  for (const item of byLine(rows, leftOut)) {
+    chunk.push(
+      'row' in item
+        ? [
+            ...metaCells(item.row),
+            ...columns.map((c) => cellOf(item.row, c)),
+            ...inputColumns.map((c) => inputCell(item.row.data, c)),
+          ]
+        : [
+            null,
+            item.left.line,
+            LEFT_OUT_STATUS,
+            item.left.reason,
+            ...blank(EXPORT_META_COLUMNS.length - 4 + columns.length + inputColumns.length),
+          ],
+    );
+    if (chunk.length >= chunkRows) {
+      yield `${Papa.unparse(chunk, config)}\r\n`;
+      chunk = [];
+    }
   }
+  if (chunk.length > 0) yield `${Papa.unparse(chunk, config)}\r\n`;
 }
 
 /** The whole CSV export as pieces (a Blob takes the array as is). */
@@ -351,7 +393,8 @@ export const exportCsv = (
   questions: Questions,
   inputColumns: readonly string[],
   chunkRows = 2000,
-): string[] => [...csvChunks(rows, questions, inputColumns, chunkRows)];
+  leftOut: readonly LeftOutLine[] = [],
+): string[] => [...csvChunks(rows, questions, inputColumns, chunkRows, leftOut)];
 
 /** One JSON object per row: ids, status, the resolved model, usage, the full answers and the input. */
 export function exportJsonlRecord(row: ResultRow): Record<string, unknown> {
@@ -381,17 +424,35 @@ export function exportJsonlRecord(row: ResultRow): Record<string, unknown> {
 /** A row of the JSONL export (no newline). */
 export const exportJsonlLine = (row: ResultRow): string => JSON.stringify(exportJsonlRecord(row));
 
-/** The JSONL export, a piece of about `chunkRows` rows at a time. */
-export function* jsonlChunks(rows: readonly ResultRow[], chunkRows = 2000): Generator<string> {
-  for (let start = 0; start < rows.length; start += chunkRows) {
-    yield `${rows
-      .slice(start, start + chunkRows)
-      .map(exportJsonlLine)
-      .join('\n')}\n`;
+/** The JSONL export, a piece of about `chunkRows` rows at a time; with `leftOut`, the lines never sent too. */
+export function* jsonlChunks(
+  rows: readonly ResultRow[],
+  chunkRows = 2000,
+  leftOut: readonly LeftOutLine[] = [],
+): Generator<string> {
+  let chunk: string[] = [];
+  for (const item of byLine(rows, leftOut)) {
+    chunk.push(
+      'row' in item
+        ? exportJsonlLine(item.row)
+        : JSON.stringify({
+            line: item.left.line,
+            status: LEFT_OUT_STATUS,
+            reason: item.left.reason,
+            kind: item.left.kind,
+          }),
+    );
+    if (chunk.length >= chunkRows) {
+      yield `${chunk.join('\n')}\n`;
+      chunk = [];
+    }
   }
+  if (chunk.length > 0) yield `${chunk.join('\n')}\n`;
 }
 
 /** The whole JSONL export as pieces. */
-export const exportJsonl = (rows: readonly ResultRow[], chunkRows = 2000): string[] => [
-  ...jsonlChunks(rows, chunkRows),
-];
+export const exportJsonl = (
+  rows: readonly ResultRow[],
+  chunkRows = 2000,
+  leftOut: readonly LeftOutLine[] = [],
+): string[] => [...jsonlChunks(rows, chunkRows, leftOut)];

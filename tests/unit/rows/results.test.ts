@@ -224,3 +224,49 @@ describe('export', () => {
     expect(exportCsv(plain, questions, ['value']).join('')).toMatch(/just text/);
   });
 });
+
+describe('exports that join back to the source', () => {
+  const leftOut = [
+    { line: 3, kind: 'malformed', reason: 'Malformed CSV: 3 fields, but the header has 2.' },
+    { line: 7, kind: 'empty', reason: 'Empty row: nothing to evaluate.' },
+    { line: 1, kind: 'malformed', reason: 'The header line is malformed.' },
+  ];
+
+  it('puts every left-out line in line order with its reason, one CSV line per input line', () => {
+    const text = exportCsv(rows, questions, ['id', 'text'], 2, leftOut).join('');
+    const parsed = Papa.parse<Record<string, string>>(text.trim(), { header: true }).data;
+    expect(parsed.map((r) => [r.line, r.status])).toEqual([
+      ['1', 'left_out'],
+      ['2', 'done'],
+      ['3', 'done'],
+      ['3', 'left_out'],
+      ['4', 'invalid'],
+      ['5', 'pending'],
+      ['7', 'left_out'],
+    ]);
+    expect(parsed[3]!.error).toBe('Malformed CSV: 3 fields, but the header has 2.');
+    expect(parsed[3]!['dept.label']).toBe('');
+  });
+
+  it('does the same in JSON Lines, and leaves both exports as they were without left-out lines', () => {
+    const lines = exportJsonl(rows, 3, leftOut)
+      .join('')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { line: number; status: string; reason?: string });
+    expect(lines.map((l) => [l.line, l.status])).toEqual([
+      [1, 'left_out'],
+      [2, 'done'],
+      [3, 'done'],
+      [3, 'left_out'],
+      [4, 'invalid'],
+      [5, 'pending'],
+      [7, 'left_out'],
+    ]);
+    expect(lines[6]!.reason).toBe('Empty row: nothing to evaluate.');
+    expect(exportJsonl(rows, 3)).toEqual(exportJsonl(rows, 3, []));
+    expect(exportCsv(rows, questions, ['id'], 2).join('')).toBe(
+      exportCsv(rows, questions, ['id'], 2, []).join(''),
+    );
+  });
+});
