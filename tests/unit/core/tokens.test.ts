@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { countTokens, modelText, requestTokens, tokenLimitProblems } from '../../../src/core/tokens';
+import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
+import {
+  countingPieces,
+  countTokens,
+  MAX_RUN_CHARS,
+  modelText,
+  requestTokens,
+  tokenLimitProblems,
+} from '../../../src/core/tokens';
 import { exampleRequest } from '../../helpers/fixtures';
 
 describe('tokens', () => {
@@ -41,5 +49,60 @@ describe('tokens', () => {
     expect(problems).toHaveLength(2);
     expect(problems[0]).toMatch(/64000/);
     expect(problems[1]).toMatch(/32000/);
+  });
+});
+
+describe('counting is linear for any text (issue 18)', () => {
+  it('equals the tokenizer on ordinary text, counted in segments cut where its pieces break anyway', () => {
+    const alphabet = [
+      'word',
+      ' ',
+      '  ',
+      '\n',
+      '\r\n',
+      '\t',
+      '.',
+      ',',
+      "'s",
+      '123',
+      '4567',
+      'é',
+      '中文',
+      '😀',
+      '{',
+      '"',
+      ':',
+    ];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let k = 0; k < 300; k++) {
+      const parts = Array.from({ length: 1 + (next() % 120) }, () => alphabet[next() % alphabet.length]);
+      const text = parts.join('');
+      let segmented = 0;
+      for (const piece of countingPieces(text, 1 + (next() % 16))) segmented += countCl100k(piece);
+      expect(segmented, JSON.stringify(text)).toBe(countCl100k(text));
+    }
+    const prose = 'I was charged twice for my order, please refund me. '.repeat(400);
+    expect(countTokens(prose)).toBe(countCl100k(prose));
+  });
+
+  it('cuts an unbroken run into pieces of at most MAX_RUN_CHARS, never inside a surrogate pair', () => {
+    const run = '😀'.repeat(MAX_RUN_CHARS * 3);
+    const pieces = [...countingPieces(run)];
+    expect(pieces.join('')).toBe(run);
+    for (const piece of pieces) {
+      expect(piece.length).toBeLessThanOrEqual(MAX_RUN_CHARS);
+      expect(piece.codePointAt(0)).toBe(0x1f600);
+    }
+    // The long-run rule: the same figure as counting each piece alone, and close to the tokenizer's own.
+    const letters = 'a'.repeat(10_000);
+    expect(countTokens(letters)).toBe(
+      countCl100k('a'.repeat(MAX_RUN_CHARS)) * ((10_000 / MAX_RUN_CHARS) | 0) +
+        countCl100k('a'.repeat(10_000 % MAX_RUN_CHARS)),
+    );
+  });
+
+  it('reads special-token text as text instead of throwing', () => {
+    expect(countTokens('a <|endoftext|> b')).toBeGreaterThan(3);
   });
 });
