@@ -107,6 +107,8 @@ function send(call: UpstreamCall, retryOnStaleSocket: boolean): Promise<Upstream
   });
 }
 
+const utf8 = new TextDecoder('utf-8');
+
 /** Calls a service over the network with pooled keep-alive connections; never follows a redirect. */
 export const networkTransport: Transport = (call) => send(call, true);
 
@@ -157,7 +159,8 @@ class InProcessRequest {
     return new Blob([this.#body]).stream();
   }
   text(): Promise<string> {
-    return this.#take().then((b) => b.toString('utf8'));
+    // As fetch's Request does: UTF-8 with a leading byte-order mark dropped.
+    return this.#take().then((b) => utf8.decode(b));
   }
   json(): Promise<unknown> {
     return this.text().then((t) => JSON.parse(t) as unknown);

@@ -17,6 +17,7 @@ import { judge } from './judge';
 import { RateLimiter } from './limiter';
 import { createAnswerFilter } from './perturb';
 import { MODEL_CATALOGUE, resolveModel } from './models';
+import { nestingError } from './nesting';
 import type { ReferenceOptions } from './options';
 import { resolveReferenceOptions } from './options';
 import { countRequestTokens, tokenLimitErrors } from './usage';
@@ -97,14 +98,18 @@ function reservedKeyErrors(value: unknown, at: Loc = []): FieldError[] {
 
 type BodyRead = { ok: true; text: string } | { ok: false };
 
+// One decoding rule wherever the body comes from (a socket or the in-process proxy): UTF-8, with a leading byte-order
+// mark dropped (RFC 8259 lets a parser ignore it) and invalid bytes read as U+FFFD.
+const utf8 = new TextDecoder('utf-8');
+
 /** Reads the body as text, refusing more than `max` bytes without reading them all. */
 async function readBody(request: Request, max: number): Promise<BodyRead> {
   const declared = request.headers.get('content-length');
   if (declared !== null && !request.headers.has('transfer-encoding')) {
     if (Number(declared) > max) return { ok: false };
-    const text = await request.text();
-    // A string longer than `max` characters is longer than `max` bytes: catches a body that lies about its length.
-    return text.length > max ? { ok: false } : { ok: true, text };
+    const bytes = await request.arrayBuffer();
+    // Catches a body that lies about its length.
+    return bytes.byteLength > max ? { ok: false } : { ok: true, text: utf8.decode(bytes) };
   }
   if (!request.body) return { ok: true, text: '' };
   const reader = request.body.getReader();
@@ -120,7 +125,7 @@ async function readBody(request: Request, max: number): Promise<BodyRead> {
     }
     chunks.push(value);
   }
-  return { ok: true, text: Buffer.concat(chunks).toString('utf8') };
+  return { ok: true, text: utf8.decode(Buffer.concat(chunks)) };
 }
 
 /** Waits `ms`, or less if `signal` aborts; says whether the wait ran to its end. */
@@ -205,6 +210,10 @@ export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hon
       return fail(422, 'invalid_request', msg, [{ loc: [], msg }]);
     }
 
+    // Before anything that recurses over the body: a nesting error is the only error reported for such a body.
+    const tooDeep = nestingError(parsed);
+    if (tooDeep) return fail(422, 'invalid_request', validationMessage([tooDeep]), [tooDeep]);
+
     const shape = validateRequestShape(parsed);
     const errors: FieldError[] = [...reservedKeyErrors(parsed), ...(shape.ok ? [] : shape.errors)];
     const model = (parsed as Json | null)?.model;
@@ -216,8 +225,9 @@ export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hon
     }
     const request = shape.value;
 
-    const tokens = countRequestTokens(request);
-    const limitErrors = tokenLimitErrors(tokens);
+    const counted = await countRequestTokens(request);
+    const { tokens } = counted;
+    const limitErrors = tokenLimitErrors(tokens, counted.partial);
     if (limitErrors.length) return fail(422, 'invalid_request', validationMessage(limitErrors), limitErrors);
 
     // Faults are drawn only for valid requests, so a 422 stays a 422 and the fault sequence follows valid traffic.
@@ -260,6 +270,8 @@ export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hon
           : `This key's input-token budget (${o.tps} tokens per second) is spent for a request of ${tokens.total} tokens; ${wait}.`;
       return fail(429, 'rate_limit', message, undefined, retryHeaders(admission.retryAfterMs));
     }
+    // Only what is served is remembered: refused requests leave no trace in the caches.
+    counted.remember();
 
     inflight++;
     try {

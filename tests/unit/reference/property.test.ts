@@ -123,7 +123,7 @@ const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   }),
 );
 
-describe('never a 5xx', () => {
+describe('never a 5xx', { timeout: 60_000 }, () => {
   it('for the contract example with one to four random mutations', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(mutationArb, { minLength: 1, maxLength: 4 }), async (mutations) => {
@@ -199,6 +199,30 @@ describe('never a 5xx', () => {
         holds(reply, body);
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it('for deep nesting and long unbroken runs anywhere in a request', async () => {
+    const nested = fc
+      .tuple(fc.integer({ min: 1, max: 10_000 }), fc.constantFrom('[', '{"k":'))
+      .map(([levels, open]) => `${open.repeat(levels)}1${(open === '[' ? ']' : '}').repeat(levels)}`);
+    const run = fc
+      .tuple(fc.integer({ min: 100, max: 60_000 }), fc.constantFrom('a', ' ', '😀', '!', '中', '\n'))
+      .map(([n, ch]) => JSON.stringify(ch.repeat(n)));
+    const where = fc.constantFrom('state', 'instructions', 'label', 'level');
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(nested, run), where, async (value, at) => {
+        const question =
+          at === 'label'
+            ? `{"type":"choice","criteria":{"a":${value},"b":null}}`
+            : at === 'level'
+              ? `{"type":"score","criteria":[${value},"high"]}`
+              : `{"type":"noul","instructions":${at === 'instructions' ? value : '"Is it urgent?"'}}`;
+        const state = at === 'state' ? value : '"I was charged twice"';
+        const text = `{"model":"model-latest","state":${state},"questions":{"q":${question}}}`;
+        holds(await evaluate(ref.url, text), JSON.parse(text));
+      }),
+      { numRuns: 60 },
     );
   });
 });

@@ -1,10 +1,11 @@
-// Compiles a question once per judge version: its criteria read, indexed and placed, cached by the question's JSON.
+// Compiles a question once per judge version: its criteria read, indexed and placed, cached by its content.
 import type { ChoiceQuestion, Description, NoulQuestion, Question, ScoreQuestion } from '../../../contract';
 import type { Collection } from './bm25';
 import { buildCollection } from './bm25';
 import type { JudgeConfig } from './config';
 import type { Affect } from './lexicon';
 import { CATCH_ALL_LABELS } from './lexicon';
+import { keyOf } from '../contentKey';
 import { Lru } from './lru';
 import { namedFields } from './state';
 import type { TextProfile } from './text';
@@ -155,16 +156,26 @@ export function compileQuestion(q: Question, cfg: JudgeConfig): CompiledQuestion
   }
 }
 
-// Questions repeat across rows and runs; compiling is most of a question's cost, so keep recent ones.
+// Questions repeat across rows and runs; compiling is most of a question's cost, so keep recent ones. Bounded by
+// bytes too: a compiled question holds term maps about as large as its JSON several times over.
 const QUESTION_CACHE_LIMIT = 2_000;
-const cache = new Lru<string, CompiledQuestion>(QUESTION_CACHE_LIMIT);
+const QUESTION_CACHE_BYTES = 32 * 1024 * 1024;
+const COMPILED_BYTES_PER_JSON_CHAR = 8;
+const cache = new Lru<string, CompiledQuestion>(QUESTION_CACHE_LIMIT, QUESTION_CACHE_BYTES);
 
-/** Compiles a question, or returns the compiled copy for the same version and the same question JSON. */
+/** Compiles a question, or returns the compiled copy for the same version and the same question content. */
 export function compiledQuestion(q: Question, version: string, cfg: JudgeConfig): CompiledQuestion {
-  const key = `${version}\u0000${JSON.stringify(q)}`;
+  const { key: content, bytes } = keyOf(q);
+  const key = `${version}\u0000${content}`;
   const hit = cache.get(key);
   if (hit) return hit;
   const compiled = compileQuestion(q, cfg);
-  cache.set(key, compiled);
+  cache.set(key, compiled, key.length * 2 + bytes * COMPILED_BYTES_PER_JSON_CHAR);
   return compiled;
 }
+
+/** Entries and estimated bytes of the compiled-question cache, for measuring the service's memory. */
+export const compiledQuestionCacheStats = (): { entries: number; bytes: number } => ({
+  entries: cache.size,
+  bytes: cache.bytes,
+});

@@ -47,8 +47,10 @@ interface WordInfo {
   malfunction: boolean;
 }
 
-// Stemming is the costly part of reading; words repeat across requests, so remember them (bounded).
+// Stemming is the costly part of reading; words repeat across requests, so remember them (bounded). Only words up to
+// MAX_CACHED_WORD characters are kept, so the cache holds at most about 50,000 x 64 characters whatever is sent.
 const WORD_CACHE_LIMIT = 50_000;
+const MAX_CACHED_WORD = 64;
 const wordCache = new Map<string, WordInfo>();
 
 function wordInfo(word: string): WordInfo {
@@ -64,6 +66,7 @@ function wordInfo(word: string): WordInfo {
     concepts: CONCEPTS.get(stem),
     malfunction: MALFUNCTION.has(stem),
   };
+  if (word.length > MAX_CACHED_WORD) return info;
   if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear();
   wordCache.set(word, info);
   return info;
@@ -75,6 +78,9 @@ interface Token {
   punct: boolean;
   info: WordInfo | null;
 }
+
+/** Entries of the word cache, for measuring the service's memory. */
+export const wordCacheSize = (): number => wordCache.size;
 
 function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
