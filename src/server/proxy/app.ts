@@ -6,12 +6,13 @@ import { MODELS_PATH } from '../../contract';
 import { browserHeaders, forward, upstreamHeaders } from './forward';
 import type { ForwardOutcome } from './forward';
 import type { Logger } from './log';
-import { REDACTED, secretForms } from './log';
+import { redact, redactBytes, REDACTED } from './log';
 import { checkWorkbenchHeader, WORKBENCH_HEADER } from './security';
 import type { HostPolicy } from './security';
 import { targetInfo } from './targets';
 import type { ProxyTarget } from './targets';
 import { Cancellation } from './transport';
+import { proxyRequestId, upstreamFailure } from './answers';
 
 export interface ProxyAppOptions {
   targets: readonly ProxyTarget[];
@@ -25,7 +26,13 @@ export interface ProxyAppOptions {
 
 /** The error types of the proxy's own answers, in the reference service's body shape. */
 export type ProxyErrorType =
-  'forbidden' | 'not_found' | 'method_not_allowed' | 'payload_too_large' | 'bad_gateway' | 'gateway_timeout';
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'payload_too_large'
+  | 'bad_gateway'
+  | 'gateway_timeout'
+  | 'server_error';
 
 /** Headers of every JSON answer the proxy makes itself. */
 const API_HEADERS = {
@@ -43,7 +50,8 @@ export function proxyError(
 ): Response {
   return new Response(JSON.stringify({ detail: { error_type: errorType, message } }), {
     status,
-    headers: { ...API_HEADERS, ...headers },
+    // Its own id, so a refusal can be found in the server's log like any upstream answer.
+    headers: { ...API_HEADERS, 'x-request-id': proxyRequestId(), ...headers },
   });
 }
 
@@ -75,13 +83,8 @@ export async function readLimitedBody(request: Request, limit: number): Promise<
 }
 
 /** The body with every secret replaced, or the same buffer when none occurs (the usual case: no copy). */
-export function redactBody(body: Buffer<ArrayBuffer>, secrets: readonly string[]): Buffer<ArrayBuffer> {
-  const found = secretForms(secrets).filter((s) => body.includes(s));
-  if (found.length === 0) return body;
-  let text = body.toString('utf8');
-  for (const s of found) text = text.split(s).join(REDACTED);
-  return Buffer.from(text, 'utf8');
-}
+export const redactBody = (body: Buffer<ArrayBuffer>, secrets: readonly string[]): Buffer<ArrayBuffer> =>
+  redactBytes(body, secrets);
 
 /**
  * Calls `onLeave` if the browser's connection closes before the answer is sent; returns the function that stops
@@ -109,6 +112,13 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
   const byId = new Map(options.targets.map((t) => [t.id, t]));
   const infos = options.targets.map(targetInfo);
   const secrets = options.targets.map((t) => t.secret);
+  // Every message the proxy writes itself passes the same redaction as forwarded bodies.
+  const refuse = (
+    status: number,
+    errorType: ProxyErrorType,
+    message: string,
+    headers?: Record<string, string>,
+  ) => proxyError(status, errorType, redact(message, secrets), headers);
   const app = new Hono();
 
   app.use('/api/*', async (c, next) => {
@@ -118,7 +128,7 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
       checkWorkbenchHeader(c.req.header(WORKBENCH_HEADER));
     if (refusal) {
       logger.warn(`[proxy] refused ${c.req.method} ${c.req.path}: ${refusal.message}`);
-      return proxyError(refusal.status, 'forbidden', refusal.message);
+      return refuse(refusal.status, 'forbidden', refusal.message);
     }
     await next();
   });
@@ -131,7 +141,7 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
     const target = byId.get(id);
     if (!target) {
       const known = [...byId.keys()].join(', ');
-      return proxyError(404, 'not_found', `This workbench has no target "${id}"; it has: ${known}.`);
+      return refuse(404, 'not_found', `This workbench has no target "${id}"; it has: ${known}.`);
     }
     let body: Buffer<ArrayBuffer> | undefined;
     if (route === 'evaluate') {
@@ -139,7 +149,7 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
       if (read === null) {
         const limit = formatBytes(bodyLimitBytes);
         logger.warn(`[proxy] ${target.id}: refused a request body over ${limit}.`);
-        return proxyError(
+        return refuse(
           413,
           'payload_too_large',
           `The request body is over the proxy's ${limit} limit; send a smaller state.`,
@@ -190,7 +200,7 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
       case 'timeout': {
         const seconds = Number((outcome.timeoutMs / 1000).toFixed(3));
         logger.error(`[proxy] ${target.id}: ${what} got no answer within ${seconds} s.`);
-        return proxyError(
+        return refuse(
           504,
           'gateway_timeout',
           `No answer came from ${where} within ${seconds} s; the evaluation may have run and been billed, so treat it as unknown.`,
@@ -204,7 +214,7 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
         logger.error(
           `[proxy] ${target.id}: ${what} was redirected (${outcome.status}) to ${to}; not followed.`,
         );
-        return proxyError(
+        return refuse(
           502,
           'bad_gateway',
           `${where} answered with a redirect (${outcome.status}) to ${to}; the proxy does not follow redirects with a key, so set the target's URL to the final address.`,
@@ -212,11 +222,16 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
       }
       case 'unreachable':
         logger.error(`[proxy] ${target.id}: ${what} failed: ${outcome.detail}`);
-        return proxyError(
+        return refuse(
           502,
           'bad_gateway',
           `Could not reach ${where} (${outcome.detail}); check its URL and that the service is up.`,
         );
+      case 'failed': {
+        const message = upstreamFailure(where, outcome);
+        logger.error(`[proxy] ${target.id}: ${what}: ${message}`);
+        return refuse(502, 'bad_gateway', message);
+      }
       case 'cancelled':
         // The browser went away: nobody reads this answer.
         return new Response(null, { status: 499 });
@@ -235,11 +250,23 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
     proxyError(405, 'method_not_allowed', 'The target list takes GET only.', { allow: 'GET, HEAD' }),
   );
   app.all('/api/*', (c) =>
-    proxyError(
+    refuse(
       404,
       'not_found',
       `${c.req.path} is not a route of this workbench; the proxy serves /api/targets and /api/targets/<id>/v1/evaluate and /v1/models.`,
     ),
   );
+  // A browser that leaves mid-body, or anything unforeseen: one redacted line in the log, never a raw stack.
+  app.onError((error, c) => {
+    const gone = c.req.raw.signal.aborted || (error as { code?: string }).code === 'ECONNRESET';
+    logger.warn(`[proxy] ${c.req.method} ${c.req.path} failed: ${error.message}`);
+    return gone
+      ? new Response(null, { status: 499 })
+      : refuse(
+          500,
+          'server_error',
+          'The workbench server hit an unexpected error; the request was not sent on.',
+        );
+  });
   return app;
 }

@@ -1,8 +1,11 @@
 // Forwarding one browser request to a target: a fixed set of headers out, the target's credential added, the answer
 // passed back with only the headers the workbench reads.
 import { joinUrl } from '../../client/target';
+import type { AnswerProblem } from './answers';
+import { decodedBody, passableStatus } from './answers';
 import type { ProxyTarget } from './targets';
 import type { Cancellation } from './transport';
+import { AnswerTooLargeError } from './transport';
 
 /** Browser headers that reach the upstream; everything else (Authorization, Cookie, hop-by-hop...) stays behind. */
 export const FORWARDED_REQUEST_HEADERS = ['content-type', 'accept', 'x-retry-count'] as const;
@@ -37,6 +40,7 @@ export type ForwardOutcome =
   | { type: 'timeout'; timeoutMs: number }
   | { type: 'redirect'; status: number; location: string | null }
   | { type: 'unreachable'; detail: string }
+  | ({ type: 'failed' } & AnswerProblem)
   | { type: 'cancelled' };
 
 export interface ForwardInit {
@@ -121,8 +125,13 @@ export async function forward(target: ProxyTarget, init: ForwardInit): Promise<F
     if (answer.status >= 300 && answer.status < 400) {
       return { type: 'redirect', status: answer.status, location: answer.headers.location ?? null };
     }
-    return { type: 'response', status: answer.status, headers: answer.headers, body: answer.body };
+    if (!passableStatus(answer.status)) return { type: 'failed', problem: 'status', status: answer.status };
+    const decoded = decodedBody(answer.headers['content-encoding'], answer.body);
+    if (!('body' in decoded)) return { type: 'failed', ...decoded };
+    return { type: 'response', status: answer.status, headers: answer.headers, body: decoded.body };
   } catch (error) {
+    if (error instanceof AnswerTooLargeError)
+      return { type: 'failed', problem: 'too_large', limit: error.limit };
     if (timedOut) return { type: 'timeout', timeoutMs: init.timeoutMs };
     if (cancellation.cancelled) return { type: 'cancelled' };
     return { type: 'unreachable', detail: networkDetail(error) };

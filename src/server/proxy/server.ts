@@ -11,6 +11,7 @@ import type { WorkbenchProxy } from './index';
 import type { Logger } from './log';
 import type { HostPolicy, ServedAddress } from './security';
 import { proxyError } from './app';
+import { limitSlowClients } from './limits';
 
 // Vite names every file under assets/ by its content hash: a changed file gets a new name, so caching forever is safe.
 const HASHED_ASSETS = 'public, max-age=31536000, immutable';
@@ -90,6 +91,7 @@ export async function serveWorkbench(options: {
   const proxy = createWorkbenchProxy(env, { servedAt: () => served, logger });
   const app = createWorkbenchApp({ proxy, distDir: options.distDir, hostPolicy: proxy.hostPolicy });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  limitSlowClients(server);
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException): void => {
       reject(

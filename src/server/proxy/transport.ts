@@ -3,6 +3,7 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { MAX_ANSWER_BYTES } from './answers';
 
 /**
  * Ends a call early: the proxy's timeout, or the browser going away. A plain listener list, because creating an
@@ -45,6 +46,14 @@ export interface UpstreamAnswer {
   body: Buffer<ArrayBuffer>;
 }
 
+/** An upstream answer over MAX_ANSWER_BYTES: the call is ended as soon as the limit is passed. */
+export class AnswerTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`The answer is larger than ${limit} bytes.`);
+    this.name = 'AnswerTooLargeError';
+  }
+}
+
 /** Sends one call and resolves with the whole answer; rejects on a connection error or an abort. */
 export type Transport = (call: UpstreamCall) => Promise<UpstreamAnswer>;
 
@@ -77,7 +86,17 @@ function send(call: UpstreamCall, retryOnStaleSocket: boolean): Promise<Upstream
       (res) => {
         answered = true;
         const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.byteLength;
+          // Held in memory until redacted: a bound, so a flood of huge answers cannot grow the process.
+          if (size > MAX_ANSWER_BYTES) {
+            reject(new AnswerTooLargeError(MAX_ANSWER_BYTES));
+            req.destroy();
+            return;
+          }
+          chunks.push(chunk);
+        });
         res.on('end', () => {
           const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
           resolve({
@@ -89,6 +108,12 @@ function send(call: UpstreamCall, retryOnStaleSocket: boolean): Promise<Upstream
         res.on('error', reject);
       },
     );
+    // A 101 switches the connection to another protocol: there is no HTTP answer to read, so it is reported as its
+    // status (the proxy turns it into a 502) and the socket dropped.
+    req.on('upgrade', (res, socket) => {
+      socket.destroy();
+      resolve({ status: res.statusCode ?? 101, headers: flatten(res.headers), body: Buffer.alloc(0) });
+    });
     req.on('error', (error: NodeJS.ErrnoException) => {
       // Node's documented keep-alive race: a reused socket closed by the server just as it was picked. One retry on
       // a fresh socket; anything else (or a second failure) is the caller's to report.
@@ -183,6 +208,8 @@ export function inProcessTransport(fetchApp: (request: Request) => Response | Pr
     response.headers.forEach((value, name) => {
       headers[name] = value;
     });
-    return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) };
+    const body = Buffer.from(await response.arrayBuffer());
+    if (body.byteLength > MAX_ANSWER_BYTES) throw new AnswerTooLargeError(MAX_ANSWER_BYTES);
+    return { status: response.status, headers, body };
   };
 }

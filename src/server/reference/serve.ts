@@ -2,6 +2,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
+import { limitSlowClients } from '../proxy/limits';
 import { createReferenceApp } from './app';
 import type { ReferenceOptions } from './options';
 
@@ -22,6 +23,7 @@ export async function serveReference(
   const { port = 0, host = '127.0.0.1', ...appOptions } = options;
   const app = createReferenceApp(appOptions);
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
+  limitSlowClients(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
