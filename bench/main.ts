@@ -5,6 +5,7 @@ import { printTable } from './lib/table';
 /** Sections by name; each module exports `run(): Promise<SectionResult>`. Loaded lazily, so one section runs alone. */
 const SECTIONS: Record<string, () => Promise<{ run(): Promise<SectionResult> }>> = {
   reference: () => import('./reference'),
+  hostile: () => import('./hostile'),
   rows: () => import('./rows'),
   proxy: () => import('./proxy'),
   bundle: () => import('./bundle'),

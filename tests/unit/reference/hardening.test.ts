@@ -24,7 +24,7 @@ afterAll(async () => {
   await ref.close();
 });
 
-const post = (app: ReturnType<typeof createReferenceApp>, body: string | Uint8Array) =>
+const post = async (app: ReturnType<typeof createReferenceApp>, body: string | Uint8Array<ArrayBuffer>) =>
   app.fetch(
     new Request('http://reference.local/v1/evaluate', {
       method: 'POST',
