@@ -93,8 +93,9 @@ export function* countTokensInSteps(text: string): Generator<number, number> {
 /** Tokens in a piece of text; linear in its length for any text (see MAX_RUN_CHARS). */
 export function countTokens(text: string): number {
   if (text === '') return 0;
+  // The usual case: short ordinary text, counted by the tokenizer in one call (a label cannot hold a long run).
+  if (text.length <= MAX_RUN_CHARS) return countPlain(text);
   LONG_RUN.lastIndex = 0;
-  // The usual case: short ordinary text, counted by the tokenizer in one call.
   if (text.length <= SEGMENT_CHARS && !LONG_RUN.test(text)) return countPlain(text);
   let total = 0;
   for (const piece of countingPieces(text)) total += countPlain(piece);
