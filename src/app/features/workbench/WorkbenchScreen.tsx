@@ -198,21 +198,24 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
               />
             </Panel>
           </Group>
-          <GatewayOffer questions={checked.draft.body?.questions} onApply={onEditDoc} />
-          <CostMeter
-            request={checked.draft.body}
-            runs={comparing && columns ? columns.length : 1}
-            runsLabel={comparing && columns ? `${columns.length} columns` : undefined}
-          />
-          <ProblemsPanel
-            problems={checked.problems}
-            // The refusal stands while its reason does; fixing the errors clears it.
-            refused={refused && checked.blocked}
-            canSendAnyway={checked.draft.body !== null}
-            onSendAnyway={() => run(true)}
-            onReveal={onRevealProblem}
-            onFix={onFix}
-          />
+          {/* What appears under the editors scrolls in its own bounded region, so the editors keep their lines. */}
+          <div className="workbench__below" data-testid="workbench.below">
+            <GatewayOffer questions={checked.draft.body?.questions} onApply={onEditDoc} />
+            <CostMeter
+              request={checked.draft.body}
+              runs={comparing && columns ? columns.length : 1}
+              runsLabel={comparing && columns ? `${columns.length} columns` : undefined}
+            />
+            <ProblemsPanel
+              problems={checked.problems}
+              // The refusal stands while its reason does; fixing the errors clears it.
+              refused={refused && checked.blocked}
+              canSendAnyway={checked.draft.body !== null}
+              onSendAnyway={() => run(true)}
+              onReveal={onRevealProblem}
+              onFix={onFix}
+            />
+          </div>
         </Panel>
         <Separator
           className="resize-handle resize-handle--column"
