@@ -1,6 +1,7 @@
 // The top bar: product name, target picker and the selected target's models.
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { TargetInfo } from '../../queries/targets';
+import { useCompare } from '../../stores/compare';
 import { ModelList } from './ModelList';
 import { TargetPicker } from './TargetPicker';
 
@@ -12,6 +13,7 @@ interface TopBarProps {
 
 /** The app's header; shows the target list's loading and error states in place of the picker. */
 export function TopBar({ targets, selected, onSelectTarget }: TopBarProps) {
+  const comparing = useCompare((s) => s.open);
   return (
     <header className="top-bar" data-testid="shell.topBar">
       <h1 className="product-name">Evaluate Workbench</h1>
@@ -23,8 +25,13 @@ export function TopBar({ targets, selected, onSelectTarget }: TopBarProps) {
       )}
       {targets.data && selected && (
         <>
-          <TargetPicker targets={targets.data} selected={selected} onSelect={onSelectTarget} />
-          <ModelList targetId={selected.id} />
+          <TargetPicker
+            targets={targets.data}
+            selected={selected}
+            onSelect={onSelectTarget}
+            comparing={comparing}
+          />
+          {!comparing && <ModelList targetId={selected.id} />}
         </>
       )}
     </header>

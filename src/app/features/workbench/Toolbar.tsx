@@ -17,6 +17,11 @@ export interface ToolbarProps {
   modelInputId: string;
   /** Buttons beside the model (get code, paste a request). */
   tools?: ReactNode;
+  /** Compare mode: the columns carry their own targets and models, so the model field gives way to them. */
+  comparing?: boolean;
+  columnCount?: number;
+  editorsFolded?: boolean;
+  onToggleEditors?: () => void;
 }
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
@@ -35,14 +40,32 @@ export function Toolbar(props: ToolbarProps) {
   const { running, attempts } = props;
   return (
     <div className="workbench-toolbar" role="toolbar" aria-label="Run" data-testid="workbench.toolbar">
-      <ModelPicker
-        targetId={props.targetId}
-        value={props.model}
-        onChange={props.onModelChange}
-        problem={props.modelProblem}
-        resolved={props.resolvedModel}
-        inputId={props.modelInputId}
-      />
+      {props.comparing ? (
+        <>
+          <p className="workbench-toolbar__compare" data-testid="workbench.compareNote">
+            {props.columnCount} columns, each with its own target and model
+          </p>
+          <button
+            type="button"
+            onClick={props.onToggleEditors}
+            aria-pressed={!props.editorsFolded}
+            aria-keyshortcuts="Control+Shift+E Meta+Shift+E"
+            title="Ctrl+Shift+E"
+            data-testid="workbench.toggleEditors"
+          >
+            {props.editorsFolded ? 'Show editors' : 'Fold editors'} <kbd>{isMac ? '⌘' : 'Ctrl'}⇧E</kbd>
+          </button>
+        </>
+      ) : (
+        <ModelPicker
+          targetId={props.targetId}
+          value={props.model}
+          onChange={props.onModelChange}
+          problem={props.modelProblem}
+          resolved={props.resolvedModel}
+          inputId={props.modelInputId}
+        />
+      )}
       {props.tools && <div className="workbench-toolbar__tools">{props.tools}</div>}
       <div className="workbench-toolbar__run">
         <span
@@ -66,7 +89,7 @@ export function Toolbar(props: ToolbarProps) {
           aria-keyshortcuts="Control+Enter Meta+Enter"
           data-testid="workbench.run"
         >
-          Run <kbd>{isMac ? '⌘' : 'Ctrl'}↵</kbd>
+          {props.comparing ? 'Run all' : 'Run'} <kbd>{isMac ? '⌘' : 'Ctrl'}↵</kbd>
         </button>
       </div>
     </div>
