@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { SessionsSidebar } from './features/sessions/SessionsSidebar';
 import { LocalOnlyBanner } from './features/shell/LocalOnlyBanner';
+import { useAppliedTheme } from './features/shell/theme';
 import { TopBar } from './features/shell/TopBar';
 import { WorkbenchScreen } from './features/workbench/WorkbenchScreen';
 import { onlyLocalTargets, pickTarget, targetsQueryOptions } from './queries/targets';
@@ -45,6 +46,7 @@ export function App() {
   const screen = useScreen((s) => s.screen);
   const setScreen = useScreen((s) => s.setScreen);
   const restored = useRestored();
+  useAppliedTheme();
   return (
     <div className="app">
       <TopBar targets={targets} selected={target} onSelectTarget={chooseTarget} />

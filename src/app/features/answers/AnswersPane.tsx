@@ -54,6 +54,7 @@ export function AnswersPane({ onReveal }: AnswersPaneProps) {
           <span
             className={`answers__target${isLocal ? ' answers__target--local' : ''}`}
             data-testid="answers.target"
+            title={targetLabel}
           >
             {targetLabel}
           </span>

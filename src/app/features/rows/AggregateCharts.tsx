@@ -64,7 +64,7 @@ function CountChart({
               <YAxis allowDecimals={false} width={44} tick={{ fontSize: CHART.fontSize, fill: CHART.axis }} />
             </>
           )}
-          <Tooltip isAnimationActive={false} cursor={{ fill: 'rgba(35, 87, 198, 0.06)' }} />
+          <Tooltip isAnimationActive={false} cursor={{ fill: 'var(--chart-cursor)' }} />
           <Bar dataKey="count" fill={CHART.barStrong} isAnimationActive={false} />
         </BarChart>
       </div>

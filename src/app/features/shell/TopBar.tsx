@@ -2,7 +2,9 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { TargetInfo } from '../../queries/targets';
 import { useCompare } from '../../stores/compare';
+import { KeyboardHelp } from './KeyboardHelp';
 import { ModelList } from './ModelList';
+import { ThemeSwitch } from './ThemeSwitch';
 import { TargetPicker } from './TargetPicker';
 
 interface TopBarProps {
@@ -34,6 +36,10 @@ export function TopBar({ targets, selected, onSelectTarget }: TopBarProps) {
           {!comparing && <ModelList targetId={selected.id} />}
         </>
       )}
+      <div className="top-bar__end">
+        <KeyboardHelp />
+        <ThemeSwitch />
+      </div>
     </header>
   );
 }

@@ -180,6 +180,7 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
               body={checked.draft.body}
               valid={checked.draft.request !== null}
               targetId={targetId}
+              columns={comparing ? columns : undefined}
             />
             <RobustnessButton request={checked.draft.request} targetId={targetId} />
           </>
