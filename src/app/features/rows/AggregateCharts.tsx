@@ -68,17 +68,20 @@ function CountChart({
           <Bar dataKey="count" fill={CHART.barStrong} isAnimationActive={false} />
         </BarChart>
       </div>
-      <table className="visually-hidden">
-        <caption>{title}</caption>
-        <tbody>
-          {data.map((d) => (
-            <tr key={d.name}>
-              <th scope="row">{d.name}</th>
-              <td>{d.count}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {/* Hidden by a wrapper: a table never gets narrower than its content. */}
+      <div className="visually-hidden">
+        <table>
+          <caption>{title}</caption>
+          <tbody>
+            {data.map((d) => (
+              <tr key={d.name}>
+                <th scope="row">{d.name}</th>
+                <td>{d.count}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {horizontal && data.length > 20 && (
         <p className="muted">The 20 most frequent of {data.length} labels.</p>
       )}
