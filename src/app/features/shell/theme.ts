@@ -13,7 +13,9 @@ export const resolveTheme = (choice: ThemeChoice, systemDark: boolean): Theme =>
   choice === 'system' ? (systemDark ? 'dark' : 'light') : choice;
 
 function useSystemDark(): boolean {
-  const media = typeof window !== 'undefined' && window.matchMedia ? window.matchMedia(DARK_QUERY) : null;
+  const [media] = useState(() =>
+    typeof window !== 'undefined' && window.matchMedia ? window.matchMedia(DARK_QUERY) : null,
+  );
   const [dark, setDark] = useState(media?.matches ?? false);
   useEffect(() => {
     if (!media) return;
