@@ -10,6 +10,8 @@ export interface ToolbarProps {
   model: string;
   onModelChange: (model: string) => void;
   modelProblem: string | null;
+  /** The model problem is the service's 422 (shown in the answers). */
+  modelRefused?: boolean;
   resolvedModel?: string;
   running: boolean;
   attempts: readonly AttemptRecord[];
@@ -86,6 +88,7 @@ export function Toolbar(props: ToolbarProps) {
           value={props.model}
           onChange={props.onModelChange}
           problem={props.modelProblem}
+          refusedByService={props.modelRefused}
           resolved={props.resolvedModel}
           inputId={props.modelInputId}
         />

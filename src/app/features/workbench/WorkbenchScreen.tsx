@@ -82,8 +82,8 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
     () => (checked.draft.body ? stateFieldNames(checked.draft.body.state) : []),
     [checked],
   );
-  const modelProblem =
-    checked.problems.find((p) => p.area === 'model' && p.severity === 'error')?.message ?? null;
+  const modelError = checked.problems.find((p) => p.area === 'model' && p.severity === 'error');
+  const modelProblem = modelError?.message ?? null;
 
   const runNow = useCallback(() => runOrCompare(run), [run]);
   // Ctrl/Cmd+Enter anywhere outside the editors (they register it themselves, as an editor action).
@@ -163,6 +163,7 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
         model={doc.model}
         onModelChange={setModel}
         modelProblem={modelProblem}
+        modelRefused={modelError?.source === 'service'}
         resolvedModel={current?.response?.model}
         running={running}
         attempts={current?.status === 'running' ? current.attempts : []}
