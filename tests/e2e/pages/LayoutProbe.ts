@@ -161,7 +161,9 @@ export class LayoutProbe {
       );
       const missed: string[] = [];
       for (const el of controls) {
-        if (el.closest('[inert], .monaco-editor .overflow-guard ~ *, [aria-hidden="true"]')) continue;
+        if (el.closest('[inert], [aria-hidden="true"]')) continue;
+        // Inside a closed disclosure: reached by opening it (its summary is the stop).
+        if (el.tagName !== 'SUMMARY' && el.closest('details:not([open])')) continue;
         if ((el as HTMLButtonElement).disabled || el.tabIndex < 0) continue;
         if (el.getClientRects().length === 0 || getComputedStyle(el).visibility === 'hidden') continue;
         // Monaco's own widgets: the editor is one stop, its textarea.
