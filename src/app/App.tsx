@@ -3,10 +3,13 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { SessionsSidebar } from './features/sessions/SessionsSidebar';
 import { LocalOnlyBanner } from './features/shell/LocalOnlyBanner';
+import { useAppliedTheme } from './features/shell/theme';
 import { TopBar } from './features/shell/TopBar';
 import { WorkbenchScreen } from './features/workbench/WorkbenchScreen';
 import { onlyLocalTargets, pickTarget, targetsQueryOptions } from './queries/targets';
 import { useSessions } from './stores/sessions';
+import { useScreen } from './stores/screen';
+import type { Screen } from './stores/screen';
 import { chooseTarget, useChosenTargetId } from './stores/target';
 
 // The rows screen (parser worker, virtualised table, charts) loads on first use, outside the first chunk.
@@ -15,7 +18,6 @@ const RowsScreen = lazy(() => import('./features/rows/RowsScreen').then((m) => (
 const TaxonomyScreen = lazy(() =>
   import('./features/taxonomy/TaxonomyScreen').then((m) => ({ default: m.TaxonomyScreen })),
 );
-type Screen = 'workbench' | 'rows' | 'taxonomy';
 /** How long start-up may take to restore the last session before the screens show anyway (storage may hang). */
 const RESTORE_WAIT_MS = 5_000;
 
@@ -41,8 +43,10 @@ export function App() {
   const targets = useQuery(targetsQueryOptions());
   const chosenId = useChosenTargetId();
   const target = targets.data ? pickTarget(targets.data, chosenId) : undefined;
-  const [screen, setScreen] = useState<Screen>('workbench');
+  const screen = useScreen((s) => s.screen);
+  const setScreen = useScreen((s) => s.setScreen);
   const restored = useRestored();
+  useAppliedTheme();
   return (
     <div className="app">
       <TopBar targets={targets} selected={target} onSelectTarget={chooseTarget} />

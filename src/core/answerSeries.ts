@@ -181,7 +181,7 @@ export function formatLatency(ms: number): string {
 }
 
 /** A token count with thousands separators. */
-export const formatTokens = (n: number): string => n.toLocaleString('en-US');
+export const formatTokens = (n: number): string => n.toLocaleString();
 
 /** An estimated cost with two significant digits, never rounded to zero ("0.000013"). */
 export function formatCost(cost: number): string {

@@ -63,6 +63,15 @@ export interface ImportProblem {
 export type ImportResult =
   { ok: true; sessions: Session[]; problems: ImportProblem[] } | { ok: false; message: string };
 
+/** 'CSV' or 'JSON Lines' when text that is not one JSON value reads like a file of rows, else null. */
+export function rowsFileKind(text: string): 'CSV' | 'JSON Lines' | null {
+  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
+  if (lines.length >= 2 && lines.slice(0, 5).every((l) => l.trim().startsWith('{'))) return 'JSON Lines';
+  const first = lines[0] ?? '';
+  if (lines.length >= 2 && !first.trim().startsWith('{') && /[,\t;]/.test(first)) return 'CSV';
+  return null;
+}
+
 /**
  * True when JSON text ends before its brackets or a string close: the mark of a file cut off in transit, as opposed
  * to one that is not JSON at all. Engine-independent (JSON.parse messages differ between browsers).
@@ -112,6 +121,12 @@ export function parseImportFile(input: string): ImportResult {
         message: `The file is cut off: it ends in the middle of its data after ${text.length.toLocaleString('en-US')} characters; export it again or use the complete file.`,
       };
     }
+    const rows = rowsFileKind(text);
+    if (rows)
+      return {
+        ok: false,
+        message: `${NOT_OURS}: it looks like a file of rows (${rows}), which “Rows from a file” above the editors runs, one request per row.`,
+      };
     const detail = error instanceof Error ? error.message.replace(/\.$/, '') : 'unreadable';
     return { ok: false, message: `${NOT_OURS}: it is not JSON (${detail}).` };
   }

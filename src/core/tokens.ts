@@ -175,12 +175,12 @@ export function tokenLimitProblems(tokens: RequestTokens): string[] {
   const problems: string[] = [];
   if (tokens.total > MAX_REQUEST_INPUT_TOKENS) {
     problems.push(
-      `The request holds ${tokens.total} input tokens; the limit is ${MAX_REQUEST_INPUT_TOKENS}.`,
+      `The request holds ${tokens.total.toLocaleString()} input tokens; the limit is ${MAX_REQUEST_INPUT_TOKENS.toLocaleString()}.`,
     );
   }
   if (tokens.statePlusLongest > MAX_STATE_PLUS_QUESTION_TOKENS) {
     problems.push(
-      `The state plus the longest question hold ${tokens.statePlusLongest} tokens; the limit is ${MAX_STATE_PLUS_QUESTION_TOKENS}.`,
+      `The state plus the longest question hold ${tokens.statePlusLongest.toLocaleString()} tokens; the limit is ${MAX_STATE_PLUS_QUESTION_TOKENS.toLocaleString()}.`,
     );
   }
   return problems;

@@ -335,7 +335,7 @@ describe('a slow service', () => {
     });
     await editor.run.click();
     await answers.waitStatus('running');
-    expect(await editor.runStatus.textContent()).toBe('Sending…');
+    expect(await editor.runStatus.textContent()).toBe('Attempt 1 · waiting for the service…');
     await editor.cancel.click();
     await answers.waitStatus('cancelled');
     // The request itself was aborted in the browser, not left to finish unseen.

@@ -1,7 +1,7 @@
 // The Monaco-backed editor behind the adapter props. Loaded lazily by CodeEditor: nothing else imports this file.
 import { useEffect, useRef } from 'react';
 import type { editor as MonacoEditorNs } from 'monaco-editor/editor/editor.api';
-import { documentUri, loadMonaco, registerHooks, toMonacoMarker } from './loadMonaco';
+import { documentUri, editorThemeName, loadMonaco, registerHooks, toMonacoMarker } from './loadMonaco';
 import type { Monaco } from './loadMonaco';
 import { minimalEdit } from './textEdit';
 import type { CodeEditorProps } from './types';
@@ -51,7 +51,7 @@ export default function MonacoEditor(props: CodeEditorProps & { handOver?: () =>
     const model = monaco.editor.createModel(value, language, modelUri);
     const editor = monaco.editor.create(host.current!, {
       model,
-      theme: 'workbench',
+      theme: editorThemeName(),
       ariaLabel,
       automaticLayout: true,
       minimap: { enabled: false },
@@ -129,6 +129,13 @@ export default function MonacoEditor(props: CodeEditorProps & { handOver?: () =>
       applyingExternal.current = false;
     }
   }, [value]);
+
+  // Follows the page's theme: the shell switches html's data-theme (Monaco's theme is global, so this is idempotent).
+  useEffect(() => {
+    const observer = new MutationObserver(() => monacoApi!.editor.setTheme(editorThemeName()));
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    return () => observer.disconnect();
+  }, []);
 
   useEffect(
     () => registerHooks(uri, { completions, markers: markers ?? [], schema }),

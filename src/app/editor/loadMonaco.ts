@@ -190,7 +190,28 @@ export function loadMonaco(): Promise<Monaco> {
         'editor.lineHighlightBackground': '#f2f3f1',
       },
     });
+    monaco.editor.defineTheme('workbench-dark', {
+      base: 'vs-dark',
+      inherit: true,
+      rules: [
+        { token: 'string.key.json', foreground: '9cc4ff' },
+        { token: 'string.value.json', foreground: 'a5d6a7' },
+        { token: 'number', foreground: 'f2c46b' },
+      ],
+      colors: {
+        'editor.background': '#161b22',
+        'editorLineNumber.foreground': '#6b7686',
+        'editorLineNumber.activeForeground': '#c5ced9',
+        'editor.lineHighlightBackground': '#1e252e',
+      },
+    });
     return monaco;
   })();
   return loading;
 }
+
+/** The editor theme for the page's theme (html's data-theme, set by the shell). */
+export const editorThemeName = (): string =>
+  typeof document !== 'undefined' && document.documentElement.dataset.theme === 'dark'
+    ? 'workbench-dark'
+    : 'workbench';

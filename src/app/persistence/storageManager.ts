@@ -25,6 +25,14 @@ export function requestPersistentStorage(
   return asked;
 }
 
+/** Asks again, on the user's request (the answer can change with site engagement, or after a browser prompt). */
+export function askPersistentStorageAgain(
+  storage: StorageManager | undefined = globalThis.navigator?.storage,
+): Promise<Persistence> {
+  asked = undefined;
+  return requestPersistentStorage(storage);
+}
+
 /** Bytes used and available to this site, when the browser says. */
 export async function estimateStorage(
   storage: StorageManager | undefined = globalThis.navigator?.storage,

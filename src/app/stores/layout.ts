@@ -9,6 +9,9 @@ export interface LayoutState {
   editors: Layout | undefined;
   /** The questions as JSON text or as a form. */
   questionsView: 'json' | 'form';
+  /** In compare mode the editors fold away so the columns get the width (Ctrl+Shift+E brings them back). */
+  compareEditorsFolded: boolean;
+  setCompareEditorsFolded: (folded: boolean) => void;
   setColumns: (layout: Layout) => void;
   setEditors: (layout: Layout) => void;
   setQuestionsView: (view: LayoutState['questionsView']) => void;
@@ -21,6 +24,8 @@ export const useLayout = create<LayoutState>()((set) => ({
   columns: undefined,
   editors: undefined,
   questionsView: 'json',
+  compareEditorsFolded: true,
+  setCompareEditorsFolded: (compareEditorsFolded) => set({ compareEditorsFolded }),
   setColumns: (columns) => set({ columns }),
   setEditors: (editors) => set({ editors }),
   setQuestionsView: (questionsView) => set({ questionsView }),

@@ -58,7 +58,17 @@ export interface FileToSave {
 }
 
 /** What sharing produced: a link to copy, or a file to save instead (with why). */
-export type ShareOutcome = { kind: 'link'; url: string } | { kind: 'file'; file: FileToSave; reason: string };
+export type ShareOutcome =
+  | { kind: 'link'; url: string }
+  | {
+      kind: 'file';
+      file: FileToSave;
+      reason: string;
+      /** The link's length, over MAX_SHARE_URL_LENGTH. */
+      length: number;
+      /** With runs asked for: the link's length without them, and whether that fits. */
+      withoutRuns?: { length: number; fits: boolean };
+    };
 
 export interface SessionsInit {
   repo: SessionsRepo;
@@ -564,16 +574,20 @@ export function createSessionsStore() {
         await autosave?.flush();
         const session = await current(id);
         if (!session) return null;
-        const link = encodeShareLink(session, {
-          pageUrl:
-            options?.pageUrl ?? (typeof location !== 'undefined' ? location.href : 'http://localhost/'),
-          includeRuns,
-        });
+        const pageUrl = (): string =>
+          options?.pageUrl ?? (typeof location !== 'undefined' ? location.href : 'http://localhost/');
+        const link = encodeShareLink(session, { pageUrl: pageUrl(), includeRuns });
         if (link.ok) return { kind: 'link', url: link.url };
+        const bare =
+          includeRuns && session.runs.length > 0
+            ? encodeShareLink(session, { pageUrl: pageUrl(), includeRuns: false })
+            : null;
         return {
           kind: 'file',
           file: { fileName: exportFileName([session]), text: exportFile([session]) },
           reason: link.reason,
+          length: link.length,
+          ...(bare && { withoutRuns: { length: bare.length, fits: bare.ok } }),
         };
       },
 

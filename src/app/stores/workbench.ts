@@ -47,6 +47,8 @@ export interface WorkbenchState {
   /** Edits the document in one step (a form edit, a quick fix); runs and the answer on screen stay. */
   editDoc: (edit: (doc: SessionDoc) => SessionDoc) => void;
   revealAt: (area: RevealTarget['area'], offset: number) => void;
+  /** Shows an earlier run of the session as it was (its answers, or its error). */
+  showRun: (runId: string) => void;
 
   startRun: (run: Pick<RunView, 'id' | 'at' | 'targetId' | 'body'>) => void;
   addAttempt: (runId: string, attempt: AttemptRecord) => void;
@@ -98,6 +100,12 @@ export const useWorkbench = create<WorkbenchState>()((set) => {
     },
     editDoc: (edit) => set((s) => ({ doc: edit(s.doc) })),
     revealAt: (area, offset) => set((s) => ({ reveal: { area, offset, nonce: (s.reveal?.nonce ?? 0) + 1 } })),
+    showRun: (runId) =>
+      set((s) => {
+        if (s.current?.status === 'running') return s;
+        const run = s.runs.find((r) => r.id === runId);
+        return run ? { current: runViewOf(run) } : s;
+      }),
 
     startRun: (run) => set({ current: { ...run, status: 'running', attempts: [] } }),
     addAttempt: (runId, attempt) =>

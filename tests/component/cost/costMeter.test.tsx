@@ -58,7 +58,7 @@ describe('CostMeter', () => {
     render(<CostMeter request={request} />);
     const problem = await screen.findByTestId('cost.problem', {}, { timeout: 5000 });
     expect(problem).toHaveTextContent(
-      `The state plus the longest question hold ${expected.statePlusLongest} tokens; the limit is 32000.`,
+      `The state plus the longest question hold ${expected.statePlusLongest.toLocaleString()} tokens; the limit is 32,000.`,
     );
     const limit = within(screen.getByTestId('cost.limitStatePlusQuestion')).getByRole('meter');
     expect(limit).toHaveAttribute('aria-valuemax', '32000');

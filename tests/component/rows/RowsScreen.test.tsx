@@ -246,7 +246,11 @@ describe('RowsScreen', () => {
     expect(within(run).getByTestId('rows.run.status')).toHaveTextContent('finished');
     await user.click(within(run).getByRole('button', { name: 'tickets.csv' }));
     await waitFor(() => expect(screen.getByTestId('rows.count.done')).toHaveAttribute('data-value', '5'));
-    expect(screen.getByTestId('rows.resume')).toBeDisabled();
+    // Finished after the reload too: it says so, and offers nothing to start, pause or cancel.
+    expect(screen.getByTestId('rows.status')).toHaveTextContent('Finished');
+    expect(screen.queryByTestId('rows.resume')).toBeNull();
+    expect(screen.queryByTestId('rows.pause')).toBeNull();
+    expect(screen.queryByTestId('rows.cancel')).toBeNull();
     expect(sent).toHaveLength(5);
 
     // The same file again with the pinned model: every answer is reused, nothing is sent, nothing billed.

@@ -169,7 +169,7 @@ describe('SessionsSidebar', () => {
     expect(vi.mocked(files.downloadText).mock.calls[1]![0]).toMatch(/^evaluate-workbench-second-/);
   });
 
-  it('copies a share link, and saves a file instead when the link would be too long', async () => {
+  it('copies a share link; a link too long says so and saves a file only when asked', async () => {
     await repo.put(sampleSession());
     const user = await renderSidebar();
     await user.click(within(item('Support triage')).getByTestId('sessions.menu'));
@@ -191,11 +191,50 @@ describe('SessionsSidebar', () => {
     await user.click(within(item('Support triage')).getByTestId('sessions.menu'));
     await user.click(screen.getByRole('menuitem', { name: 'Share link…' }));
     await user.click(screen.getByTestId('sessions.shareCopy'));
-    await waitFor(() => expect(files.downloadText).toHaveBeenCalledTimes(1));
-    expect(screen.getByTestId('sessions.shareMessage')).toHaveTextContent(
-      /longer than browsers and chat apps reliably keep \(32,000\).*It was saved as the file evaluate-workbench-support-triage-.*\.json instead/,
+    const message = await screen.findByTestId('sessions.shareMessage');
+    expect(message).toHaveTextContent(
+      /^Too long for a link: [\d,]+ characters, and browsers and chat apps reliably keep 32,000\./,
     );
+    // Nothing downloads until asked, nothing was copied, and the button says what it does now.
+    expect(files.downloadText).not.toHaveBeenCalled();
     expect(files.copyText).toHaveBeenCalledTimes(1);
+    expect(screen.queryByTestId('sessions.shareCopy')).toBeNull();
+    // The state alone is too long: no offer without the runs.
+    expect(screen.queryByTestId('sessions.shareCopyWithoutRuns')).toBeNull();
+    await user.click(screen.getByTestId('sessions.shareSave'));
+    expect(files.downloadText).toHaveBeenCalledTimes(1);
+    expect(vi.mocked(files.downloadText).mock.calls[0]![0]).toMatch(
+      /^evaluate-workbench-support-triage-.*\.json$/,
+    );
+    expect(screen.getByTestId('sessions.shareSaved')).toHaveTextContent(
+      /^Saved as evaluate-workbench-support-triage-.*\.json in your downloads\./,
+    );
+  });
+
+  it('offers the link without runs when only the runs make it too long, and returns focus to ⋯ on close', async () => {
+    const session = sampleSession();
+    const bulky = Array.from({ length: 12_000 }, (_, i) => (i * 7919).toString(36)).join(' ');
+    await repo.put({
+      ...session,
+      runs: session.runs.map((r) => ({ ...r, request: { ...r.request, state: { message: bulky } } })),
+    });
+    const user = await renderSidebar();
+    const menuButton = within(item('Support triage')).getByTestId('sessions.menu');
+    await user.click(menuButton);
+    await user.click(screen.getByRole('menuitem', { name: 'Share link…' }));
+    await user.click(screen.getByTestId('sessions.shareCopy'));
+    expect(await screen.findByTestId('sessions.shareWithoutRuns')).toHaveTextContent(
+      /^Without the runs: [\d,]+ characters, fits in a link\.$/,
+    );
+    expect(files.copyText).not.toHaveBeenCalled();
+    await user.click(screen.getByTestId('sessions.shareCopyWithoutRuns'));
+    await waitFor(() => expect(files.copyText).toHaveBeenCalledTimes(1));
+    expect(screen.getByTestId('sessions.shareIncludeRuns')).not.toBeChecked();
+    expect(screen.getByTestId('sessions.shareMessage')).toHaveTextContent(/^Link copied/);
+    expect(files.downloadText).not.toHaveBeenCalled();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByTestId('sessions.shareDialog')).toBeNull();
+    expect(menuButton).toHaveFocus();
   });
 
   it('previews a share link and imports it on confirm', async () => {

@@ -88,7 +88,7 @@ describe('minimalEdit', () => {
 });
 
 describe('ModelPicker', () => {
-  function renderPicker(value: string, onChange = vi.fn()) {
+  function renderPicker(value: string, onChange = vi.fn(), refusal?: string) {
     const client = createQueryClient();
     // Arrange the server state directly: the target's model list as the proxy would return it.
     client.setQueryData(modelsQueryOptions('local').queryKey, {
@@ -99,7 +99,14 @@ describe('ModelPicker', () => {
     });
     render(
       <QueryClientProvider client={client}>
-        <ModelPicker targetId="local" value={value} onChange={onChange} resolved="model-1.13.0" />
+        <ModelPicker
+          targetId="local"
+          value={value}
+          onChange={onChange}
+          resolved="model-1.13.0"
+          problem={refusal}
+          refusedByService={refusal !== undefined}
+        />
       </QueryClientProvider>,
     );
     return onChange;
@@ -116,6 +123,17 @@ describe('ModelPicker', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Pin model-1.13.0' }));
     expect(onChange).toHaveBeenCalledWith('model-1.13.0');
     expect(input).not.toHaveAttribute('aria-invalid');
+  });
+
+  it('marks a versioned id the service refused as refused, not pinned, and leaves the sentence to the answers', () => {
+    const sentence = 'The request failed validation (422) at model: unknown model id.';
+    renderPicker('model-9.9.9', vi.fn(), sentence);
+    expect(screen.getByTestId('workbench.modelKind')).toHaveTextContent('refused');
+    const input = screen.getByRole('combobox', { name: 'Model' });
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    // Read out with the field, not printed under it a second time.
+    expect(input).toHaveAccessibleDescription(sentence);
+    expect(screen.getByTestId('workbench.modelProblem')).toHaveClass('visually-hidden');
   });
 
   it('accepts a typed versioned id and flags a product-line id', () => {

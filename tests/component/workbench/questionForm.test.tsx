@@ -80,7 +80,7 @@ describe('form to JSON', () => {
     expect(QuestionsSchema.safeParse(parsed()).success).toBe(true);
     expect(within(question('score_question')).getByRole('textbox', { name: 'Name' })).toHaveFocus();
     await userEvent.click(screen.getByRole('button', { name: '+ choice' }));
-    await userEvent.click(screen.getByRole('button', { name: '+ noul' }));
+    await userEvent.click(screen.getByRole('button', { name: '+ yes/no (noul)' }));
     expect(Object.keys(parsed())).toEqual([
       'tone',
       'team',

@@ -65,7 +65,7 @@ describe('costBreakdown', () => {
     expect(cost.limits.statePlusLongest.over).toBe(true);
     expect(cost.limits.request.over).toBe(false);
     expect(cost.problems).toEqual([
-      expect.stringMatching(/state plus the longest question .* limit is 32000/),
+      expect.stringMatching(/state plus the longest question .* limit is 32,000/),
     ]);
   });
 

@@ -55,7 +55,13 @@ describe('refusing files with one clear sentence', () => {
       /^The file is cut off: it ends in the middle/,
     ],
     ['a file cut inside a string', full.slice(0, full.indexOf('Support') + 3), /^The file is cut off/],
-    ['a CSV file', 'name,state\nA,B\n', /^This file is not an Evaluate Workbench export: it is not JSON/],
+    [
+      'a CSV file',
+      'name,state\nA,B\n',
+      /^This file is not an Evaluate Workbench export: it looks like a file of rows \(CSV\), which “Rows from a file” above the editors runs/,
+    ],
+    ['a JSON Lines file', '{"a":1}\n{"a":2}\n', /it looks like a file of rows \(JSON Lines\)/],
+    ['one line of prose', 'hello there', /^This file is not an Evaluate Workbench export: it is not JSON/],
     [
       'JSON that is a list',
       '[1,2,3]',

@@ -47,8 +47,8 @@ describe('tokens', () => {
       statePlusLongest: 40_000,
     });
     expect(problems).toHaveLength(2);
-    expect(problems[0]).toMatch(/64000/);
-    expect(problems[1]).toMatch(/32000/);
+    expect(problems[0]).toMatch(/64,000/);
+    expect(problems[1]).toMatch(/32,000/);
   });
 });
 

@@ -1,4 +1,5 @@
 // One answer card: the question's name and kind, then the chart of its kind.
+import { KIND_NAME } from './kindName';
 import type { Answer } from '../../../contract';
 import { ChoiceCard } from './ChoiceCard';
 import { NoulCard } from './NoulCard';
@@ -32,7 +33,12 @@ export function AnswerCard({ name, answer, question, probabilityMax }: AnswerCar
         <h3 id={headingId} className="answer-card__name">
           {name}
         </h3>
-        <span className={`kind-tag kind-tag--${answer.type}`}>{answer.type}</span>
+        <span
+          className={`kind-tag kind-tag--${answer.type}`}
+          title={`"type": "${answer.type}" in the request`}
+        >
+          {KIND_NAME[answer.type]}
+        </span>
       </header>
       {answer.type === 'choice' && (
         <ChoiceCard name={name} answer={answer} criteria={criteria} probabilityMax={probabilityMax} />

@@ -158,7 +158,7 @@ function ChoiceBars({ data, width, height, labelWidth, probabilityMax, noAxis = 
         tickLine={false}
       />
       <Tooltip
-        cursor={{ fill: 'rgba(35, 87, 198, 0.06)' }}
+        cursor={{ fill: 'var(--chart-cursor)' }}
         content={<ChoiceTooltip />}
         isAnimationActive={false}
       />

@@ -53,7 +53,12 @@ export function NoulCard({ name, answer, criteria }: NoulCardProps) {
               formatter={(v) => [formatFixed2(Number(v)), 'P(yes)']}
               labelFormatter={() => name}
             />
-            <Bar dataKey="yes" barSize={20} isAnimationActive={false} background={{ fill: '#eef1f5' }} />
+            <Bar
+              dataKey="yes"
+              barSize={20}
+              isAnimationActive={false}
+              background={{ fill: 'var(--color-surface-sunken)' }}
+            />
             <ReferenceLine
               x={0.5}
               stroke={CHART.axis}

@@ -75,7 +75,7 @@ export function ScoreCard({
             )}
           />
           <Tooltip
-            cursor={{ fill: 'rgba(35, 87, 198, 0.06)' }}
+            cursor={{ fill: 'var(--chart-cursor)' }}
             content={<ScoreTooltip />}
             isAnimationActive={false}
           />

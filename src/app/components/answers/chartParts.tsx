@@ -102,7 +102,9 @@ export function probabilityGridAndAxis(max: number, hide = false): ReactNode {
       ticks={probabilityTicks(max)}
       tickFormatter={probabilityTick}
       tick={{ fontSize: CHART.fontSize, fill: CHART.axis }}
-      allowDataOverflow
+      // Every tick, however narrow the chart (recharts would drop some), and no clip on the plot area: the clip
+      // would cut the value printed past the longest bar ("0.75" drawn as "(").
+      interval={0}
       hide={hide}
     />,
   ];

@@ -1,14 +1,15 @@
-// Chart colours and sizes, matching the CSS tokens in styles/base.css (SVG attributes take plain colours).
+// Chart colours and sizes: the CSS tokens of styles/base.css (SVG presentation attributes resolve var()), so the
+// charts follow the light and dark themes without re-rendering.
 
 export const CHART = {
-  chosen: '#2357c6',
-  bar: '#a9b6c8',
-  barStrong: '#6f86a6',
-  yes: '#2357c6',
-  no: '#a9b6c8',
-  grid: '#e3e7ed',
-  axis: '#556070',
-  reference: '#b42318',
+  chosen: 'var(--chart-chosen)',
+  bar: 'var(--chart-bar)',
+  barStrong: 'var(--chart-bar-strong)',
+  yes: 'var(--chart-chosen)',
+  no: 'var(--chart-bar)',
+  grid: 'var(--chart-grid)',
+  axis: 'var(--color-muted)',
+  reference: 'var(--chart-reference)',
   fontSize: 12,
 } as const;
 

@@ -1,13 +1,15 @@
 // The answers side: the latest run's status and attempts, its error or its summary, and one card per question in
 // question order.
 import { useQuery } from '@tanstack/react-query';
-import { Suspense, lazy, useEffect } from 'react';
+import { Suspense, lazy, useEffect, useMemo } from 'react';
 import type { Loc } from '../../../contract';
 import { targetsQueryOptions } from '../../queries/targets';
 import { useWorkbench } from '../../stores/workbench';
+import { runViewOf } from '../../stores/workbench';
 import type { RunView } from '../../stores/workbench';
 import { AttemptList } from './AttemptList';
 import { RunErrorView } from './RunErrorView';
+import { RunHistory } from './RunHistory';
 import { RunSummary } from './RunSummary';
 
 // The charts (recharts and its d3 modules) load after the first paint: the editors are usable before they arrive.
@@ -36,6 +38,16 @@ const modelOf = (body: unknown): string =>
 /** The answers pane. */
 export function AnswersPane({ onReveal }: AnswersPaneProps) {
   const run = useWorkbench((s) => s.current);
+  const allRuns = useWorkbench((s) => s.runs);
+  const showRun = useWorkbench((s) => s.showRun);
+  const runs = useMemo(() => allRuns.filter((r) => r.columnId === undefined), [allRuns]);
+  // A cancelled or failed attempt does not hide the last good answer: it is shown under the attempt's note.
+  const lastGood = useMemo(() => {
+    if (!run || (run.status !== 'cancelled' && run.status !== 'failed')) return undefined;
+    const good = runs.findLast((r) => r.response && r.id !== run.id && r.at <= run.at);
+    return good ? runViewOf(good) : undefined;
+  }, [run, runs]);
+  const shown = run?.response ? run : lastGood;
   const targets = useQuery(targetsQueryOptions());
   const target = run ? targets.data?.find((t) => t.id === run.targetId) : undefined;
   // Fetch the charts while the user is still typing, so the first answers draw at once.
@@ -54,11 +66,13 @@ export function AnswersPane({ onReveal }: AnswersPaneProps) {
           <span
             className={`answers__target${isLocal ? ' answers__target--local' : ''}`}
             data-testid="answers.target"
+            title={targetLabel}
           >
             {targetLabel}
           </span>
         )}
         {run && <RunStatus run={run} />}
+        <RunHistory runs={runs} currentId={run?.id} disabled={run?.status === 'running'} onShow={showRun} />
       </header>
       <div
         className="pane__body pane__body--scroll answers__body"
@@ -74,27 +88,20 @@ export function AnswersPane({ onReveal }: AnswersPaneProps) {
             {(run.status === 'running' || run.attempts.length > 1 || run.status !== 'succeeded') && (
               <AttemptList attempts={run.attempts} running={run.status === 'running'} />
             )}
-            {run.error && <RunErrorView error={run.error} targetLabel={targetLabel} onReveal={onReveal} />}
-            {run.response && (
-              <>
-                <RunSummary
-                  response={run.response}
-                  sentModel={modelOf(run.body)}
-                  latencyMs={run.latencyMs}
-                  attempts={run.attempts.length}
-                />
-                <Suspense fallback={<p className="muted">Drawing the charts…</p>}>
-                  <div className="answers__cards">
-                    {questionsOf(run.body).map(([name, question]) => {
-                      const answer = run.response!.answers[name];
-                      return answer ? (
-                        <AnswerCard key={name} name={name} answer={answer} question={question} />
-                      ) : null;
-                    })}
-                  </div>
-                </Suspense>
-              </>
+            {run.error && lastGood ? (
+              <div className="answers__last-attempt" data-testid="answers.lastAttempt">
+                <details open={run.error.kind === 'validation'}>
+                  <summary>
+                    Last attempt: {run.status === 'cancelled' ? 'cancelled' : 'failed'}. The answer below is
+                    the last good one, from {formatTime(lastGood.at)}.
+                  </summary>
+                  <RunErrorView error={run.error} targetLabel={targetLabel} onReveal={onReveal} />
+                </details>
+              </div>
+            ) : (
+              run.error && <RunErrorView error={run.error} targetLabel={targetLabel} onReveal={onReveal} />
             )}
+            {shown?.response && <RunAnswers run={shown} />}
           </>
         )}
       </div>
@@ -102,9 +109,35 @@ export function AnswersPane({ onReveal }: AnswersPaneProps) {
   );
 }
 
+/** A run's answers: its facts, then one card per question in question order. */
+function RunAnswers({ run }: { run: RunView }) {
+  return (
+    <>
+      <RunSummary
+        response={run.response!}
+        sentModel={modelOf(run.body)}
+        latencyMs={run.latencyMs}
+        attempts={run.attempts.length}
+      />
+      <Suspense fallback={<p className="muted">Drawing the charts…</p>}>
+        <div className="answers__cards">
+          {questionsOf(run.body).map(([name, question]) => {
+            const answer = run.response!.answers[name];
+            return answer ? <AnswerCard key={name} name={name} answer={answer} question={question} /> : null;
+          })}
+        </div>
+      </Suspense>
+    </>
+  );
+}
+
+const formatTime = (iso: string): string => {
+  const at = new Date(iso);
+  return Number.isNaN(at.getTime()) ? '' : at.toLocaleTimeString();
+};
+
 function RunStatus({ run }: { run: RunView }) {
-  const at = new Date(run.at);
-  const time = Number.isNaN(at.getTime()) ? '' : at.toLocaleTimeString();
+  const time = formatTime(run.at);
   const text = { running: 'Running…', succeeded: 'Answered', failed: 'Failed', cancelled: 'Cancelled' }[
     run.status
   ];

@@ -16,7 +16,8 @@ export function AnswersSide({ answers }: { answers: ReactNode }) {
       <div className="answers-side__switch">
         <CompareModeSwitch />
       </div>
-      <div className="answers-side__body">
+      {/* A declared sideways scroller: compare columns scroll here when the window is too narrow for them. */}
+      <div className="answers-side__body" data-scroller="">
         {open ? (
           <Suspense
             fallback={

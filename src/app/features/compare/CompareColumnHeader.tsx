@@ -62,17 +62,18 @@ export function CompareColumnHeader(props: CompareColumnHeaderProps) {
       </div>
       {isAlias && (
         <div className="cmp-alias" data-testid="compare.aliasNotice">
-          <p>
-            <strong>{props.model.trim()}</strong> is an alias: it can move to another version between runs.
-            {pin ? (
-              <>
-                {' '}
-                Its last answer came from <strong>{pin}</strong>.
-              </>
-            ) : (
-              ' Run it to see which version it resolves to.'
-            )}
-          </p>
+          {/* The explanation behind a disclosure keeps the header short; the pin stays one press away. */}
+          <details>
+            <summary>
+              <strong>{props.model.trim()}</strong> is an alias{pin ? <>, last {pin}</> : null}
+            </summary>
+            <p>
+              It can move to another version between runs.
+              {pin
+                ? ' Pin the version it answered with to compare like with like.'
+                : ' Run it to see which version it resolves to.'}
+            </p>
+          </details>
           {pin && (
             <button
               type="button"

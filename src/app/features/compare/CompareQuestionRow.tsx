@@ -2,6 +2,7 @@
 // columns disagree by more than the threshold.
 import type { ReactNode } from 'react';
 import type { ComparedCell, ComparedQuestion } from '../../../core/compare';
+import { KIND_NAME } from '../../components/answers/kindName';
 import { CellMetrics } from './CellMetrics';
 import { formatDistance } from './format';
 
@@ -15,8 +16,6 @@ export interface CompareQuestionRowProps {
   /** Why a cell has no answer, by column id (not run, failed, cancelled, running). */
   missingReason: (columnId: string) => string;
 }
-
-const KIND_LABEL = { choice: 'choice', score: 'score', noul: 'yes/no' } as const;
 
 /** The disagreement in words for the row header and screen readers. */
 function disagreementText(q: ComparedQuestion, threshold: number): string {
@@ -49,7 +48,7 @@ export function CompareQuestionRow({
     >
       <header className="cmp-question-header">
         <h3 id={headingId}>
-          {question.name} <span className="cmp-kind">{KIND_LABEL[question.type]}</span>
+          {question.name} <span className="cmp-kind">{KIND_NAME[question.type]}</span>
         </h3>
         {question.flagged && (
           <span className="cmp-flag" data-testid="compare.flag">

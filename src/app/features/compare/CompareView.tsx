@@ -24,6 +24,7 @@ import type { ColumnControl } from './CompareColumnRunner';
 import { CompareColumnRunner } from './CompareColumnRunner';
 import { CompareQuestionRow } from './CompareQuestionRow';
 import { CompareToolbar } from './CompareToolbar';
+import { columnTitle } from './CompareColumnHeader';
 import { statusFromRun, statusLine } from './columnStatus';
 import './compare.css';
 
@@ -50,8 +51,9 @@ export interface CompareViewProps {
   renderAnswer: (cell: ComparedCell, question: ComparedQuestion, columnIndex: number) => ReactNode;
 }
 
-/** Narrowest a column gets: room for a chart's labels, its bars and their values. */
-const MIN_COLUMN_PX = 250;
+/** Narrowest a column gets: room for a chart's labels, its bars and their values (4 fit beside each other at 1280 px
+ * once the editors fold). */
+const MIN_COLUMN_PX = 230;
 
 /** A column's name for people: its model and target. */
 const columnLabel = (c: CompareColumn): string => `${c.model.trim() || 'no model'} on ${c.targetId}`;
@@ -227,25 +229,48 @@ export function CompareView(props: CompareViewProps) {
       ) : listed.length === 0 ? (
         <p className="cmp-empty">No question disagrees by more than {compare.threshold.toFixed(2)}.</p>
       ) : (
-        <ol className="cmp-questions" aria-label="Questions compared">
-          {listed.map((q) => (
-            <li key={q.name}>
-              <CompareQuestionRow
-                question={q}
-                columnLabels={compare.columns.map(columnLabel)}
-                threshold={compare.threshold}
-                renderAnswer={(cell, question) =>
-                  props.renderAnswer(
-                    cell,
-                    question,
-                    question.cells.findIndex((c) => c.columnId === cell.columnId),
-                  )
-                }
-                missingReason={missingReason}
-              />
-            </li>
-          ))}
-        </ol>
+        <>
+          {/* Kept in view while the questions scroll: which column is which, and how many are flagged. */}
+          <div className="cmp-sticky" data-testid="compare.sticky">
+            <p className="cmp-sticky-count" data-testid="compare.stickyCount">
+              {comparison.flaggedCount} of {comparison.questions.length} flagged
+            </p>
+            <div
+              className="cmp-names"
+              style={{ gridTemplateColumns: `repeat(${compare.columns.length}, minmax(0, 1fr))` }}
+            >
+              {compare.columns.map((c, i) => {
+                const resolved = lastRuns[i]?.response?.model;
+                return (
+                  <p key={c.id} className="cmp-name" data-testid="compare.columnName">
+                    <strong>{columnTitle(i)}</strong> <code>{c.model.trim() || 'no model'}</code>
+                    {resolved && resolved !== c.model.trim() && <> → {resolved}</>}
+                    <span className="muted"> · {c.targetId}</span>
+                  </p>
+                );
+              })}
+            </div>
+          </div>
+          <ol className="cmp-questions" aria-label="Questions compared">
+            {listed.map((q) => (
+              <li key={q.name}>
+                <CompareQuestionRow
+                  question={q}
+                  columnLabels={compare.columns.map(columnLabel)}
+                  threshold={compare.threshold}
+                  renderAnswer={(cell, question) =>
+                    props.renderAnswer(
+                      cell,
+                      question,
+                      question.cells.findIndex((c) => c.columnId === cell.columnId),
+                    )
+                  }
+                  missingReason={missingReason}
+                />
+              </li>
+            ))}
+          </ol>
+        </>
       )}
     </div>
   );

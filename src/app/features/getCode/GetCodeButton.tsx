@@ -11,17 +11,26 @@ export interface GetCodeButtonProps {
   body: unknown;
   valid: boolean;
   targetId: string;
+  /** Compare mode: the columns, whose requests differ from `body` by their model and target. */
+  columns?: readonly { model: string; targetId: string }[];
 }
 
 /** Opens the get-code dialog for the request on screen and the target picked in the top bar. */
-export function GetCodeButton({ body, valid, targetId }: GetCodeButtonProps) {
+export function GetCodeButton({ body, valid, targetId, columns }: GetCodeButtonProps) {
   const targets = useQuery(targetsQueryOptions());
   const target = targets.data?.find((t) => t.id === targetId);
+  const variants = columns?.map((c, i) => ({
+    label: `Column ${i + 1}: ${c.model.trim() || 'no model'} on ${c.targetId}`,
+    body: body !== null && typeof body === 'object' ? { ...body, model: c.model.trim() } : body,
+    target: targets.data?.find((t) => t.id === c.targetId),
+  }));
   return (
     <DialogButton
       title="The request on screen as curl, TypeScript or Python"
       testId="getCode.open"
-      dialog={(close) => <GetCodeDialog body={body} valid={valid} target={target} onClose={close} />}
+      dialog={(close) => (
+        <GetCodeDialog body={body} valid={valid} target={target} variants={variants} onClose={close} />
+      )}
     >
       Get code
     </DialogButton>

@@ -36,11 +36,18 @@ export interface GetCodeDialogProps {
   /** True when the body meets the contract (else the service will answer 422). */
   valid: boolean;
   target: TargetInfo | undefined;
+  /** Compare mode: one request per column to choose from, in place of `body` and `target`. */
+  variants?: readonly { label: string; body: unknown; target: TargetInfo | undefined }[];
   onClose: () => void;
 }
 
 /** The dialog; it generates code only for the language on show. */
-export function GetCodeDialog({ body, valid, target, onClose }: GetCodeDialogProps) {
+export function GetCodeDialog(props: GetCodeDialogProps) {
+  const { valid, variants, onClose } = props;
+  const [variantIndex, setVariantIndex] = useState(0);
+  const variant = variants?.[variantIndex];
+  const body = variant ? variant.body : props.body;
+  const target = variant ? variant.target : props.target;
   const [language, setLanguage] = useState<CodeLanguage>('curl');
   const [copied, setCopied] = useState<'copied' | 'refused' | null>(null);
   const where = useMemo(() => codeTargetFor(target), [target]);
@@ -57,6 +64,22 @@ export function GetCodeDialog({ body, valid, target, onClose }: GetCodeDialogPro
   return (
     <Dialog title="Get code" onClose={onClose} testId="getCode.dialog">
       <div className="get-code">
+        {variants && variants.length > 0 && (
+          <label className="get-code__variant">
+            Request of{' '}
+            <select
+              value={variantIndex}
+              onChange={(e) => setVariantIndex(Number(e.target.value))}
+              data-testid="getCode.column"
+            >
+              {variants.map((v, i) => (
+                <option key={v.label} value={i}>
+                  {v.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         {code === null ? (
           <p role="alert">
             The editors do not hold JSON yet: fix the problems listed under them, then get the code.

@@ -64,21 +64,24 @@ function CountChart({
               <YAxis allowDecimals={false} width={44} tick={{ fontSize: CHART.fontSize, fill: CHART.axis }} />
             </>
           )}
-          <Tooltip isAnimationActive={false} cursor={{ fill: 'rgba(35, 87, 198, 0.06)' }} />
+          <Tooltip isAnimationActive={false} cursor={{ fill: 'var(--chart-cursor)' }} />
           <Bar dataKey="count" fill={CHART.barStrong} isAnimationActive={false} />
         </BarChart>
       </div>
-      <table className="visually-hidden">
-        <caption>{title}</caption>
-        <tbody>
-          {data.map((d) => (
-            <tr key={d.name}>
-              <th scope="row">{d.name}</th>
-              <td>{d.count}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {/* Hidden by a wrapper: a table never gets narrower than its content. */}
+      <div className="visually-hidden">
+        <table>
+          <caption>{title}</caption>
+          <tbody>
+            {data.map((d) => (
+              <tr key={d.name}>
+                <th scope="row">{d.name}</th>
+                <td>{d.count}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {horizontal && data.length > 20 && (
         <p className="muted">The 20 most frequent of {data.length} labels.</p>
       )}

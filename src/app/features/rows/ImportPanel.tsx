@@ -51,13 +51,21 @@ export function ImportPanel({ state, options, onFile, onOptions, disabled }: Imp
           accept=".csv,.tsv,.txt,.jsonl,.ndjson,.json,text/csv,application/json"
           disabled={disabled}
           data-testid="rows.file"
+          // Cleared as the picker opens, not after: the same file picked again (after an edit on disk) reads again,
+          // and the input keeps showing the name of the file it read.
+          onClick={(e) => {
+            e.currentTarget.value = '';
+          }}
           onChange={(e) => {
             const file = e.currentTarget.files?.[0];
             if (file) onFile(file);
-            // The same file picked again (after an edit on disk) must read again.
-            e.currentTarget.value = '';
           }}
         />
+        {state.phase === 'ready' && state.fileName && (
+          <p className="rows-hint" data-testid="rows.fileName">
+            Loaded: <strong>{state.fileName}</strong>
+          </p>
+        )}
       </div>
       <div className="rows-import__options">
         <label htmlFor={formatId}>Format</label>

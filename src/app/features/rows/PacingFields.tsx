@@ -69,9 +69,9 @@ export function PacingFields({ pacing, maxCost, onPacing, onMaxCost }: PacingFie
       />
       <p className="muted rows-hint">
         The published limits are {RATE_LIMIT_REQUESTS_PER_MINUTE} requests per minute and{' '}
-        {RATE_LIMIT_INPUT_TOKENS_PER_SECOND.toLocaleString('en-US')} input tokens per second; the run also
-        keeps under {pacing.tokensPerSecond.toLocaleString('en-US')} tokens per second. A 429 holds every send
-        for as long as the service asks.
+        {RATE_LIMIT_INPUT_TOKENS_PER_SECOND.toLocaleString()} input tokens per second; the run also keeps
+        under {pacing.tokensPerSecond.toLocaleString()} tokens per second. A 429 holds every send for as long
+        as the service asks.
       </p>
     </div>
   );

@@ -23,6 +23,10 @@ const SEGMENTS = [
   { key: 'pending', label: 'remaining' },
 ] as const;
 
+/** Every row settled and nothing left to send or in flight. */
+const isFinished = (p: RunProgress, running: boolean): boolean =>
+  !running && p.pending === 0 && p.inFlight === 0 && p.total > 0;
+
 const phaseText = (p: RunProgress, running: boolean): string => {
   if (running)
     return p.phase === 'pausing'
@@ -32,6 +36,8 @@ const phaseText = (p: RunProgress, running: boolean): string => {
         : 'Running';
   if (p.phase === 'finished') return 'Finished';
   if (p.halt) return p.halt.message;
+  // A run restored after a reload starts idle: with nothing left to send it is still finished.
+  if (isFinished(p, running)) return 'Finished';
   return p.done + p.reused + p.invalid + p.failed + p.unknown === 0 ? 'Ready to start' : 'Stopped';
 };
 
@@ -124,34 +130,39 @@ export function ProgressPanel({
         </div>
       </dl>
       <div className="rows-controls">
-        <button
-          type="button"
-          className="primary"
-          disabled={!canStart}
-          onClick={onStart}
-          data-testid="rows.resume"
-        >
-          {settled === 0 && p.inFlight === 0 ? 'Start' : 'Resume'}
-        </button>
-        <button
-          type="button"
-          disabled={!running || p.phase !== 'running'}
-          onClick={onPause}
-          data-testid="rows.pause"
-          title="Stop sending; rows in flight finish"
-        >
-          Pause
-        </button>
-        <button
-          type="button"
-          className="danger"
-          disabled={!running}
-          onClick={onCancel}
-          data-testid="rows.cancel"
-          title="Stop now; rows in flight may have been billed"
-        >
-          Cancel
-        </button>
+        {/* A finished run has nothing to start, pause or cancel: only its retries remain. */}
+        {!isFinished(p, running) && (
+          <>
+            <button
+              type="button"
+              className="primary"
+              disabled={!canStart}
+              onClick={onStart}
+              data-testid="rows.resume"
+            >
+              {settled === 0 && p.inFlight === 0 ? 'Start' : 'Resume'}
+            </button>
+            <button
+              type="button"
+              disabled={!running || p.phase !== 'running'}
+              onClick={onPause}
+              data-testid="rows.pause"
+              title="Stop sending; rows in flight finish"
+            >
+              Pause
+            </button>
+            <button
+              type="button"
+              className="danger"
+              disabled={!running}
+              onClick={onCancel}
+              data-testid="rows.cancel"
+              title="Stop now; rows in flight may have been billed"
+            >
+              Cancel
+            </button>
+          </>
+        )}
         {p.failed > 0 && (
           <button type="button" onClick={() => onRetry('failed')} data-testid="rows.retry.failed">
             Retry {formatCount(p.failed)} failed

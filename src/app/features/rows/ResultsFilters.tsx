@@ -136,7 +136,7 @@ export function ResultsFilters({ filter, columns, onChange, shown, total }: Resu
         onChange={(e) => onChange({ ...filter, text: e.currentTarget.value })}
       />
       <span className="muted" role="status" data-testid="rows.filter.shown">
-        {shown.toLocaleString('en-US')} of {total.toLocaleString('en-US')} rows
+        {shown.toLocaleString()} of {total.toLocaleString()} rows
       </span>
     </div>
   );

@@ -1,6 +1,7 @@
 // How the rows screen writes numbers: counts with separators, costs with enough decimals to be non-zero, durations.
+// Numbers and dates in the browser's locale (one locale across the app), with its thousands separators.
 
-const INTEGER = new Intl.NumberFormat('en-US');
+const INTEGER = new Intl.NumberFormat();
 
 /** 12,345 */
 export const formatCount = (n: number): string => INTEGER.format(Math.round(n));
@@ -38,4 +39,4 @@ export const formatProbability = (x: number | null): string => (x === null ? '' 
 
 /** A date and time for the run list. */
 export const formatWhen = (ms: number): string =>
-  new Date(ms).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+  new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });

@@ -10,6 +10,8 @@ interface SaveStatusLineProps {
   unavailableMessage?: string;
   onRetry: () => void;
   onExportUnsaved: () => void;
+  /** Asks the browser again for persistent storage. */
+  onAskPersistence?: () => void;
 }
 
 const mb = (bytes: number): string => `${(bytes / 1_000_000).toFixed(bytes < 10_000_000 ? 1 : 0)} MB`;
@@ -23,6 +25,7 @@ export function SaveStatusLine({
   unavailableMessage,
   onRetry,
   onExportUnsaved,
+  onAskPersistence,
 }: SaveStatusLineProps) {
   if (unavailableMessage) {
     return (
@@ -76,13 +79,19 @@ export function SaveStatusLine({
     <div className="save-status" data-testid="sessions.saveStatus" data-state={save.state}>
       <span role="status">{text}</span>
       {persistence === 'refused' && (
-        <span
-          className="muted"
-          title="The browser keeps this site's data on a best-effort basis and may clear it when the disk runs low. Export sessions you cannot lose."
-        >
-          {' '}
-          · storage not persistent
-        </span>
+        // In the open, not in a hover title: keyboard and touch users need the explanation and the action too.
+        <details className="save-status-persist" data-testid="sessions.persistence">
+          <summary className="muted">Storage not persistent</summary>
+          <p className="muted">
+            The browser keeps this site&apos;s data on a best-effort basis and may clear it when the disk runs
+            low. Export sessions you cannot lose, or ask the browser to keep them.
+          </p>
+          {onAskPersistence && (
+            <button type="button" onClick={onAskPersistence} data-testid="sessions.askPersistence">
+              Ask the browser to keep them
+            </button>
+          )}
+        </details>
       )}
     </div>
   );

@@ -82,6 +82,8 @@ export const SessionItem = memo(function SessionItem({
   };
   const run = (action: (id: string) => void) => () => {
     setMenuOpen(false);
+    // The menu item is about to go: a dialog the action opens returns focus to ⋯ when it closes.
+    menuButton.current?.focus();
     action(session.id);
   };
 

@@ -7,6 +7,7 @@ import type { SessionsStore } from '../../stores/sessions';
 import { downloadText, readFileText } from './browserFiles';
 import { IncomingShareDialog } from './IncomingShareDialog';
 import { NoticeToast } from './NoticeToast';
+import { askPersistentStorageAgain } from '../../persistence/storageManager';
 import { SaveStatusLine } from './SaveStatusLine';
 import { SessionItem } from './SessionItem';
 import { useStartSessions } from './connect';
@@ -144,6 +145,9 @@ export function SessionsSidebar({ store = useSessions }: SessionsSidebarProps) {
         unavailableMessage={unavailableMessage}
         onRetry={() => void actions.retrySave()}
         onExportUnsaved={exportUnsaved}
+        onAskPersistence={() =>
+          void askPersistentStorageAgain().then((persistence) => store.setState({ persistence }))
+        }
       />
       {notice && (
         <NoticeToast notice={notice} onUndo={(id) => void actions.undoRemove(id)} onClose={dismissNotice} />

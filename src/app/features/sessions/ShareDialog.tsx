@@ -1,6 +1,7 @@
-// Making a share link: choose whether the runs go along, copy the link; a session too long for a link is saved as a
-// file instead, with the reason.
-import { useState } from 'react';
+// Making a share link: choose whether the runs go along, copy the link. A session too long for a link says so first,
+// with its length and what fits (without the runs), and is saved as a file only when the user asks.
+import { useEffect, useRef, useState } from 'react';
+import { MAX_SHARE_URL_LENGTH } from '../../../core/shareLink';
 import type { ShareOutcome, SessionSummary } from '../../stores/sessions';
 import { copyText, downloadText } from './browserFiles';
 import { Dialog } from './Dialog';
@@ -11,29 +12,43 @@ interface ShareDialogProps {
   onClose: () => void;
 }
 
-type Result = { kind: 'copied' | 'shown'; url: string } | { kind: 'file'; reason: string; fileName: string };
+type TooLong = Extract<ShareOutcome, { kind: 'file' }>;
+type Result =
+  | { kind: 'copied' | 'shown'; url: string }
+  | { kind: 'tooLong'; outcome: TooLong }
+  | { kind: 'saved'; outcome: TooLong };
+
+const count = (n: number): string => n.toLocaleString();
 
 /** The share dialog for one session. */
 export function ShareDialog({ session, share, onClose }: ShareDialogProps) {
   const [includeRuns, setIncludeRuns] = useState(session.runCount > 0);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Result | null>(null);
+  const urlBox = useRef<HTMLTextAreaElement>(null);
+  // A new link takes focus (selected, ready to copy), so focus never drops out of the dialog with a replaced button.
+  const linkShown = result?.kind === 'copied' || result?.kind === 'shown' ? result.url : null;
+  useEffect(() => {
+    if (linkShown) urlBox.current?.focus();
+  }, [linkShown]);
 
-  const make = async (): Promise<void> => {
+  const makeLink = async (withRuns: boolean): Promise<void> => {
     setBusy(true);
     try {
-      const outcome = await share(session.id, includeRuns);
+      const outcome = await share(session.id, withRuns);
       if (!outcome) return;
-      if (outcome.kind === 'file') {
-        downloadText(outcome.file.fileName, outcome.file.text);
-        setResult({ kind: 'file', reason: outcome.reason, fileName: outcome.file.fileName });
-      } else {
-        setResult({ kind: (await copyText(outcome.url)) ? 'copied' : 'shown', url: outcome.url });
-      }
+      if (outcome.kind === 'file') setResult({ kind: 'tooLong', outcome });
+      else setResult({ kind: (await copyText(outcome.url)) ? 'copied' : 'shown', url: outcome.url });
     } finally {
       setBusy(false);
     }
   };
+  const saveFile = (outcome: TooLong): void => {
+    downloadText(outcome.file.fileName, outcome.file.text);
+    setResult({ kind: 'saved', outcome });
+  };
+  const tooLong = result?.kind === 'tooLong' || result?.kind === 'saved' ? result.outcome : null;
+  const withoutRuns = tooLong?.withoutRuns;
 
   return (
     <Dialog title={`Share “${session.name}”`} onClose={onClose} testId="sessions.shareDialog">
@@ -58,7 +73,7 @@ export function ShareDialog({ session, share, onClose }: ShareDialogProps) {
       )}
       {result?.kind === 'copied' && (
         <p role="status" data-testid="sessions.shareMessage">
-          Link copied ({result.url.length.toLocaleString()} characters).
+          Link copied ({count(result.url.length)} characters).
         </p>
       )}
       {result?.kind === 'shown' && (
@@ -68,6 +83,7 @@ export function ShareDialog({ session, share, onClose }: ShareDialogProps) {
       )}
       {(result?.kind === 'copied' || result?.kind === 'shown') && (
         <textarea
+          ref={urlBox}
           className="share-url"
           readOnly
           rows={3}
@@ -77,22 +93,61 @@ export function ShareDialog({ session, share, onClose }: ShareDialogProps) {
           data-testid="sessions.shareUrl"
         />
       )}
-      {result?.kind === 'file' && (
-        <p role="alert" data-testid="sessions.shareMessage">
-          {result.reason} It was saved as the file {result.fileName} instead; send that file, and the receiver
-          imports it.
-        </p>
+      {tooLong && (
+        <div role="alert" data-testid="sessions.shareMessage">
+          <p>
+            Too long for a link: {count(tooLong.length)} characters, and browsers and chat apps reliably keep{' '}
+            {count(MAX_SHARE_URL_LENGTH)}.
+          </p>
+          {withoutRuns?.fits && (
+            <p data-testid="sessions.shareWithoutRuns">
+              Without the runs: {count(withoutRuns.length)} characters, fits in a link.
+            </p>
+          )}
+          {result?.kind === 'saved' ? (
+            <p data-testid="sessions.shareSaved">
+              Saved as {tooLong.file.fileName} in your downloads. Send that file; the receiver opens it with
+              Import… in the sessions list.
+            </p>
+          ) : (
+            <p>Or save the session as a file to send; the receiver opens it with Import….</p>
+          )}
+        </div>
       )}
       <div className="dialog-buttons">
-        <button
-          type="button"
-          className="primary"
-          onClick={() => void make()}
-          disabled={busy}
-          data-testid="sessions.shareCopy"
-        >
-          {busy ? 'Making the link…' : 'Copy link'}
-        </button>
+        {withoutRuns?.fits && (
+          <button
+            type="button"
+            onClick={() => {
+              setIncludeRuns(false);
+              void makeLink(false);
+            }}
+            disabled={busy}
+            data-testid="sessions.shareCopyWithoutRuns"
+          >
+            Copy link without runs
+          </button>
+        )}
+        {tooLong ? (
+          <button
+            type="button"
+            className="primary"
+            onClick={() => saveFile(tooLong)}
+            data-testid="sessions.shareSave"
+          >
+            Save file
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="primary"
+            onClick={() => void makeLink(includeRuns)}
+            disabled={busy}
+            data-testid="sessions.shareCopy"
+          >
+            {busy ? 'Making the link…' : 'Copy link'}
+          </button>
+        )}
         <button type="button" onClick={onClose}>
           Close
         </button>

@@ -1,9 +1,10 @@
 // The banner shown while the local reference is the only target: what it is, and the two lines that add a key.
-import { useState } from 'react';
+import { usePreferences } from '../../stores/preferences';
 
-/** Says the local reference is not a language model, and how to add the real service; can be hidden for the visit. */
+/** Says the local reference is not a language model, and how to add the real service; Hide is kept in this browser. */
 export function LocalOnlyBanner() {
-  const [hidden, setHidden] = useState(false);
+  const hidden = usePreferences((s) => s.noteHidden);
+  const setHidden = usePreferences((s) => s.setNoteHidden);
   if (hidden) return null;
   return (
     <section className="banner" role="note" aria-labelledby="shell-banner-title" data-testid="shell.banner">

@@ -5,20 +5,24 @@ interface TargetPickerProps {
   targets: readonly TargetInfo[];
   selected: TargetInfo;
   onSelect: (id: string) => void;
+  /** Compare mode: each column picks its own target, so this one does not apply and says so. */
+  comparing?: boolean;
 }
 
 /** A native select (keyboard and screen readers for free) plus a badge that names the target's kind. */
-export function TargetPicker({ targets, selected, onSelect }: TargetPickerProps) {
+export function TargetPicker({ targets, selected, onSelect, comparing = false }: TargetPickerProps) {
   return (
     <div className="target-picker">
-      <label htmlFor="shell-target" className="visually-hidden">
-        Target
+      <label htmlFor="shell-target" className="target-picker__label">
+        Runs go to
       </label>
       <select
         id="shell-target"
         data-testid="shell.targets"
         value={selected.id}
         onChange={(event) => onSelect(event.target.value)}
+        disabled={comparing}
+        aria-describedby={comparing ? 'shell-target-compare' : undefined}
       >
         {targets.map((t) => (
           <option key={t.id} value={t.id} data-kind={t.kind}>
@@ -26,7 +30,13 @@ export function TargetPicker({ targets, selected, onSelect }: TargetPickerProps)
           </option>
         ))}
       </select>
+      {comparing && (
+        <span id="shell-target-compare" className="muted" data-testid="shell.targetCompare">
+          per compare column
+        </span>
+      )}
       <span
+        hidden={comparing}
         className={`kind-badge kind-${selected.kind}`}
         data-testid="shell.targetKind"
         title={describeKind(selected)}

@@ -1,7 +1,10 @@
 // The top bar: product name, target picker and the selected target's models.
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { TargetInfo } from '../../queries/targets';
+import { useCompare } from '../../stores/compare';
+import { KeyboardHelp } from './KeyboardHelp';
 import { ModelList } from './ModelList';
+import { ThemeSwitch } from './ThemeSwitch';
 import { TargetPicker } from './TargetPicker';
 
 interface TopBarProps {
@@ -12,6 +15,7 @@ interface TopBarProps {
 
 /** The app's header; shows the target list's loading and error states in place of the picker. */
 export function TopBar({ targets, selected, onSelectTarget }: TopBarProps) {
+  const comparing = useCompare((s) => s.open);
   return (
     <header className="top-bar" data-testid="shell.topBar">
       <h1 className="product-name">Evaluate Workbench</h1>
@@ -23,10 +27,19 @@ export function TopBar({ targets, selected, onSelectTarget }: TopBarProps) {
       )}
       {targets.data && selected && (
         <>
-          <TargetPicker targets={targets.data} selected={selected} onSelect={onSelectTarget} />
-          <ModelList targetId={selected.id} />
+          <TargetPicker
+            targets={targets.data}
+            selected={selected}
+            onSelect={onSelectTarget}
+            comparing={comparing}
+          />
+          {!comparing && <ModelList targetId={selected.id} />}
         </>
       )}
+      <div className="top-bar__end">
+        <KeyboardHelp />
+        <ThemeSwitch />
+      </div>
     </header>
   );
 }

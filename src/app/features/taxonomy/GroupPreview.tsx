@@ -5,8 +5,7 @@ import type { ParsedTaxonomy, PlanOption, TaxonomyPlan } from '../../../core/tax
 const FORMAT_NAME = { list: 'a list', indent: 'a tree (indentation)', paths: 'a tree (paths)' } as const;
 const NOTES_SHOWN = 5;
 
-const count = (n: number, word: string): string =>
-  `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+const count = (n: number, word: string): string => `${n.toLocaleString()} ${word}${n === 1 ? '' : 's'}`;
 
 export interface GroupPreviewProps {
   parsed: ParsedTaxonomy;

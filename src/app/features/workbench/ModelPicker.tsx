@@ -10,6 +10,8 @@ export interface ModelPickerProps {
   onChange: (model: string) => void;
   /** A problem to show instead of the picker's own check (e.g. the service's 422 on `model`). */
   problem?: string | null;
+  /** The problem is the service's refusal (said in the answers): the field shows a "refused" mark, not the sentence. */
+  refusedByService?: boolean;
   /** The versioned id the last run resolved to, offered as a pin when the value is an alias. */
   resolved?: string;
   label?: string;
@@ -33,6 +35,7 @@ export function ModelPicker({
   value,
   onChange,
   problem,
+  refusedByService = false,
   resolved,
   label = 'Model',
   inputId,
@@ -45,7 +48,9 @@ export function ModelPicker({
   const kind =
     listed.includes(trimmed) && classifyModelId(trimmed) !== 'versioned' ? 'alias' : classifyModelId(trimmed);
   const shown = problem ?? (trimmed === '' || models.isSuccess ? modelIdProblem(value, listed) : null);
-  const note = trimmed ? KIND_NOTE[kind] : null;
+  // A model the service refused is not "pinned", whatever its shape says; the full sentence is in the answers once.
+  const refused = Boolean(problem) && refusedByService;
+  const note = refused ? { text: 'refused', title: problem ?? '' } : trimmed ? KIND_NOTE[kind] : null;
   const pin = kind === 'alias' && resolved && resolved !== trimmed ? resolved : null;
 
   return (
@@ -75,7 +80,7 @@ export function ModelPicker({
       </datalist>
       {note && (
         <span
-          className={`model-kind model-kind--${kind}`}
+          className={`model-kind model-kind--${refused ? 'unknown' : kind}`}
           title={note.title}
           data-testid="workbench.modelKind"
         >
@@ -95,7 +100,8 @@ export function ModelPicker({
       {shown && (
         <span
           id={`${id}-problem`}
-          className="field-problem"
+          // The service's refusal is read out with the field but shown once, in the answers.
+          className={refused ? 'visually-hidden' : 'field-problem'}
           role="status"
           data-testid="workbench.modelProblem"
         >

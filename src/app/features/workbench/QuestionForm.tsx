@@ -107,7 +107,7 @@ export function QuestionForm({ text, onChange, onShowJson }: QuestionFormProps) 
         <span className="muted">Add a question:</span>
         {QUESTION_TYPES.map((kind) => (
           <button key={kind} type="button" onClick={() => add(kind)} data-testid={`form.add.${kind}`}>
-            + {kind}
+            + {kind === 'noul' ? 'yes/no (noul)' : kind}
           </button>
         ))}
       </div>

@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { Group, Panel, Separator } from 'react-resizable-panels';
-import type { GroupImperativeHandle, Layout } from 'react-resizable-panels';
+import type { GroupImperativeHandle, Layout, PanelImperativeHandle } from 'react-resizable-panels';
 import type { Loc } from '../../../contract';
 import { stateFieldNames } from '../../../core/lint';
 import { applyFix, checkDoc, locateInDoc } from '../../../core/runDraft';
@@ -82,8 +82,8 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
     () => (checked.draft.body ? stateFieldNames(checked.draft.body.state) : []),
     [checked],
   );
-  const modelProblem =
-    checked.problems.find((p) => p.area === 'model' && p.severity === 'error')?.message ?? null;
+  const modelError = checked.problems.find((p) => p.area === 'model' && p.severity === 'error');
+  const modelProblem = modelError?.message ?? null;
 
   const runNow = useCallback(() => runOrCompare(run), [run]);
   // Ctrl/Cmd+Enter anywhere outside the editors (they register it themselves, as an editor action).
@@ -133,6 +133,26 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
     () => (reveal?.area === 'questions' ? { offset: reveal.offset, nonce: reveal.nonce } : null),
     [reveal],
   );
+  // Compare mode folds the editors to give the columns the width; they come back at the size they had.
+  const folded = comparing && layout.compareEditorsFolded;
+  const editorsPanel = useRef<PanelImperativeHandle | null>(null);
+  useEffect(() => {
+    const panel = editorsPanel.current;
+    if (!panel) return;
+    if (folded && !panel.isCollapsed()) panel.collapse();
+    if (!folded && panel.isCollapsed()) panel.expand();
+  }, [folded]);
+  useEffect(() => {
+    if (!comparing) return;
+    const onKey = (e: KeyboardEvent): void => {
+      if (!(e.ctrlKey || e.metaKey) || !e.shiftKey || e.altKey || e.code !== 'KeyE') return;
+      e.preventDefault();
+      const { compareEditorsFolded, setCompareEditorsFolded } = useLayout.getState();
+      setCompareEditorsFolded(!compareEditorsFolded);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [comparing]);
   const columnsRef = useSyncedLayout(layout.columns);
   const editorsRef = useSyncedLayout(layout.editors);
 
@@ -143,12 +163,17 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
         model={doc.model}
         onModelChange={setModel}
         modelProblem={modelProblem}
+        modelRefused={modelError?.source === 'service'}
         resolvedModel={current?.response?.model}
         running={running}
         attempts={current?.status === 'running' ? current.attempts : []}
         onRun={runNow}
         onCancel={cancel}
         modelInputId={MODEL_INPUT_ID}
+        comparing={comparing}
+        columnCount={columns?.length ?? 0}
+        editorsFolded={folded}
+        onToggleEditors={() => layout.setCompareEditorsFolded(!layout.compareEditorsFolded)}
         tools={
           <>
             <PasteRequestButton onApply={onEditDoc} />
@@ -156,6 +181,7 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
               body={checked.draft.body}
               valid={checked.draft.request !== null}
               targetId={targetId}
+              columns={comparing ? columns : undefined}
             />
             <RobustnessButton request={checked.draft.request} targetId={targetId} />
           </>
@@ -168,51 +194,65 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
         defaultLayout={layout.columns}
         onLayoutChanged={(l, meta) => meta.isUserInteraction && layout.setColumns(l)}
       >
-        <Panel id="workbench-editors" defaultSize="50" minSize="25" className="workbench__editors">
-          <Group
-            className="workbench__editor-split"
-            orientation="vertical"
-            groupRef={editorsRef}
-            defaultLayout={layout.editors}
-            onLayoutChanged={(l, meta) => meta.isUserInteraction && layout.setEditors(l)}
-          >
-            <Panel id="workbench-state" defaultSize="30" minSize={130}>
-              <StatePane
-                markers={stateMarkers}
-                syntax={checked.draft.syntax.state}
-                onRun={runNow}
-                reveal={stateReveal}
+        <Panel
+          id="workbench-editors"
+          defaultSize="50"
+          minSize="25"
+          collapsible={comparing}
+          collapsedSize="0"
+          panelRef={editorsPanel}
+          className="workbench__editors"
+        >
+          {/* Folded: out of the tab order and the accessibility tree, not only out of sight. */}
+          <div className="workbench__editors-content" inert={folded}>
+            <Group
+              className="workbench__editor-split"
+              orientation="vertical"
+              groupRef={editorsRef}
+              defaultLayout={layout.editors}
+              onLayoutChanged={(l, meta) => meta.isUserInteraction && layout.setEditors(l)}
+            >
+              <Panel id="workbench-state" defaultSize="30" minSize={130}>
+                <StatePane
+                  markers={stateMarkers}
+                  syntax={checked.draft.syntax.state}
+                  onRun={runNow}
+                  reveal={stateReveal}
+                />
+              </Panel>
+              <Separator
+                className="resize-handle resize-handle--row"
+                aria-label="Resize the state and questions editors"
               />
-            </Panel>
-            <Separator
-              className="resize-handle resize-handle--row"
-              aria-label="Resize the state and questions editors"
-            />
-            <Panel id="workbench-questions" defaultSize="70" minSize={140}>
-              <QuestionsPane
-                markers={questionsMarkers}
-                syntax={checked.draft.syntax.questions}
-                stateFields={stateFields}
-                onRun={runNow}
-                reveal={questionsReveal}
+              <Panel id="workbench-questions" defaultSize="70" minSize={140}>
+                <QuestionsPane
+                  markers={questionsMarkers}
+                  syntax={checked.draft.syntax.questions}
+                  stateFields={stateFields}
+                  onRun={runNow}
+                  reveal={questionsReveal}
+                />
+              </Panel>
+            </Group>
+            {/* What appears under the editors scrolls in its own bounded region, so the editors keep their lines. */}
+            <div className="workbench__below" data-testid="workbench.below">
+              <GatewayOffer questions={checked.draft.body?.questions} onApply={onEditDoc} />
+              <CostMeter
+                request={checked.draft.body}
+                runs={comparing && columns ? columns.length : 1}
+                runsLabel={comparing && columns ? `${columns.length} columns` : undefined}
               />
-            </Panel>
-          </Group>
-          <GatewayOffer questions={checked.draft.body?.questions} onApply={onEditDoc} />
-          <CostMeter
-            request={checked.draft.body}
-            runs={comparing && columns ? columns.length : 1}
-            runsLabel={comparing && columns ? `${columns.length} columns` : undefined}
-          />
-          <ProblemsPanel
-            problems={checked.problems}
-            // The refusal stands while its reason does; fixing the errors clears it.
-            refused={refused && checked.blocked}
-            canSendAnyway={checked.draft.body !== null}
-            onSendAnyway={() => run(true)}
-            onReveal={onRevealProblem}
-            onFix={onFix}
-          />
+              <ProblemsPanel
+                problems={checked.problems}
+                // The refusal stands while its reason does; fixing the errors clears it.
+                refused={refused && checked.blocked}
+                canSendAnyway={checked.draft.body !== null}
+                onSendAnyway={() => run(true)}
+                onReveal={onRevealProblem}
+                onFix={onFix}
+              />
+            </div>
+          </div>
         </Panel>
         <Separator
           className="resize-handle resize-handle--column"
