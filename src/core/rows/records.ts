@@ -120,5 +120,7 @@ export const RowRunSchema = z.object({
   /** 'running' while a tab drives it: a record still 'running' after a reload was interrupted and resumes. */
   status: z.enum(['ready', 'running', 'halted', 'finished']),
   halt: HaltSchema.nullable().default(null),
+  /** The run whose rows and labels this one re-runs with other questions, model or target (a variant). */
+  variantOf: z.string().optional(),
 });
 export type RowRun = z.infer<typeof RowRunSchema>;
