@@ -54,6 +54,8 @@ export function LabellingView({
   onUndo,
 }: LabellingViewProps) {
   const [skipped, setSkipped] = useState<ReadonlySet<number>>(new Set());
+  // Rows labelled here move on at once, before the save reaches the rows: a fast labeller never labels one row twice.
+  const [given, setGiven] = useState<ReadonlySet<number>>(new Set());
   const [pinned, setPinned] = useState<number | null>(null);
   const [last, setLast] = useState<{ number: number; value: LabelValue } | null>(null);
   const box = useRef<HTMLDivElement>(null);
@@ -61,12 +63,13 @@ export function LabellingView({
   const labelled = rows.filter((r) => r.labels?.[question] !== undefined).length;
   const current =
     (pinned !== null ? rows.find((r) => r.number === pinned) : undefined) ??
-    rows.find((r) => r.labels?.[question] === undefined && !skipped.has(r.number)) ??
+    rows.find((r) => r.labels?.[question] === undefined && !skipped.has(r.number) && !given.has(r.number)) ??
     null;
 
   const give = (value: LabelValue) => {
     if (!current) return;
     onLabel(current.number, value);
+    setGiven((g) => new Set(g).add(current.number));
     setLast({ number: current.number, value });
     setPinned(null);
     box.current?.focus();
@@ -79,6 +82,11 @@ export function LabellingView({
   const undo = () => {
     const number = onUndo();
     if (number !== null) {
+      setGiven((g) => {
+        const next = new Set(g);
+        next.delete(number);
+        return next;
+      });
       setPinned(number);
       setLast(null);
     }
