@@ -95,7 +95,11 @@ it('imports labels, measures, opens a mistake in the main screen, compares a rew
   await workbench.editor.replaceText('questions', JSON.stringify(reworded, null, 2));
   await align.open();
   await align.variantRun.click();
+  // The variant is the open run now: its progress is on the rows screen.
+  await expect.poll(() => page.getByTestId('align.title').textContent()).toMatch(/\(variant\)$/);
+  await rows.open();
   await rows.waitFinished();
+  await align.open();
   await align.variantCompare.selectOption({ index: 1 });
   await expect
     .poll(() => align.difference('department', 'kappa').textContent(), { timeout: 30_000 })
