@@ -102,14 +102,12 @@ export function summariseReport(
         corrected: p.corrected,
         human: p.human,
       })),
-      disagreements: q.disagreements
-        .slice(0, REPORT_DISAGREEMENTS)
-        .map((d) => ({
-          id: rowIdOf(d.id),
-          label: d.label,
-          predicted: d.predicted,
-          pPredicted: d.pPredicted,
-        })),
+      disagreements: q.disagreements.slice(0, REPORT_DISAGREEMENTS).map((d) => ({
+        id: rowIdOf(d.id),
+        label: d.label,
+        predicted: d.predicted,
+        pPredicted: d.pPredicted,
+      })),
     })),
   };
 }
