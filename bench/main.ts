@@ -11,6 +11,7 @@ const SECTIONS: Record<string, () => Promise<{ run(): Promise<SectionResult> }>>
   bundle: () => import('./bundle'),
   cardRender: () => import('./cardRender'),
   cli: () => import('./cli'),
+  alignment: () => import('./alignment'),
 };
 
 async function main(): Promise<void> {

@@ -18,6 +18,10 @@ const RowsScreen = lazy(() => import('./features/rows/RowsScreen').then((m) => (
 const TaxonomyScreen = lazy(() =>
   import('./features/taxonomy/TaxonomyScreen').then((m) => ({ default: m.TaxonomyScreen })),
 );
+// The alignment screen (figures against human labels, labelling, variants) too; its figures compute in a worker.
+const AlignmentScreen = lazy(() =>
+  import('./features/alignment/AlignmentScreen').then((m) => ({ default: m.AlignmentScreen })),
+);
 /** How long start-up may take to restore the last session before the screens show anyway (storage may hang). */
 const RESTORE_WAIT_MS = 5_000;
 
@@ -35,6 +39,7 @@ function useRestored(): boolean {
 const SCREEN_NAMES: Record<Screen, string> = {
   workbench: 'One state',
   rows: 'Rows from a file',
+  alignment: 'Alignment with labels',
   taxonomy: 'Large taxonomy',
 };
 
@@ -55,7 +60,7 @@ export function App() {
         <SessionsSidebar />
         <main className="app-main" data-testid="app.main">
           <nav className="app-screens" aria-label="Screens">
-            {(['workbench', 'rows', 'taxonomy'] as const).map((s) => (
+            {(['workbench', 'rows', 'alignment', 'taxonomy'] as const).map((s) => (
               <button
                 key={s}
                 type="button"
@@ -77,6 +82,10 @@ export function App() {
             (screen === 'rows' ? (
               <Suspense fallback={<p className="muted">Loading the rows screen…</p>}>
                 <RowsScreen targetId={target.id} targetLabel={target.label} />
+              </Suspense>
+            ) : screen === 'alignment' ? (
+              <Suspense fallback={<p className="muted">Loading the alignment screen…</p>}>
+                <AlignmentScreen targetId={target.id} onOpenInWorkbench={() => setScreen('workbench')} />
               </Suspense>
             ) : screen === 'taxonomy' ? (
               <Suspense fallback={<p className="muted">Loading the taxonomy screen…</p>}>

@@ -1,6 +1,7 @@
 // The session record: what a user keeps of one rubric experiment. Shared by the stores, IndexedDB,
 // exported files and share links, so it is defined once here and parsed with zod wherever it enters.
 import { z } from 'zod';
+import { AlignmentSummarySchema } from './alignment/report';
 import { EvaluateRequestSchema, EvaluateResponseSchema } from '../contract';
 import { RobustnessReportSchema } from './robustness/card';
 
@@ -93,5 +94,7 @@ export const SessionSchema = z.object({
   compare: CompareSchema.optional(),
   /** The latest robustness check: one card per question (optional, so sessions saved before it still parse). */
   robustness: RobustnessReportSchema.optional(),
+  /** The latest alignment report kept with the session (figures of a labelled run; travels in files and links). */
+  alignment: AlignmentSummarySchema.optional(),
 });
 export type Session = z.infer<typeof SessionSchema>;

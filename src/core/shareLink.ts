@@ -39,6 +39,7 @@ export interface SharedSession {
   compare?: Session['compare'];
   runs: Session['runs'];
   robustness?: Session['robustness'];
+  alignment?: Session['alignment'];
 }
 
 /** The JSON a link carries for this session; runs (and the comparison's run ids) only when asked for. */
@@ -56,6 +57,7 @@ function sharePayload(
     runs: includeRuns ? clean.runs : [],
     // The robustness cards are a few hundred bytes of findings, not runs: they travel with every link.
     ...(clean.robustness ? { robustness: clean.robustness } : {}),
+    ...(clean.alignment ? { alignment: clean.alignment } : {}),
   };
 }
 
@@ -192,6 +194,7 @@ export function decodeShareFragment(hash: string): ShareDecodeResult | null {
         ...(session.compare ? { compare: session.compare } : {}),
         runs: session.runs,
         ...(session.robustness ? { robustness: session.robustness } : {}),
+        ...(session.alignment ? { alignment: session.alignment } : {}),
       },
     };
   } catch (error) {
@@ -215,5 +218,6 @@ export function sessionFromShared(shared: SharedSession, id: string, now: Date =
     runs: shared.runs.map((run) => ({ ...run, replayed: true })),
     ...(shared.compare ? { compare: shared.compare } : {}),
     ...(shared.robustness ? { robustness: shared.robustness } : {}),
+    ...(shared.alignment ? { alignment: shared.alignment } : {}),
   };
 }

@@ -4,6 +4,8 @@ import Dexie from 'dexie';
 import type { z } from 'zod';
 import { RowItemSchema, RowOutcomeSchema, RowRunSchema, StoredAnswerSchema } from '../../core/rows/records';
 import type { RowItem, RowOutcome, RowRun, StoredAnswer } from '../../core/rows/records';
+import { LabelValueSchema } from '../../core/alignment/labelValues';
+import type { LabelValue } from '../../core/alignment/types';
 import type { RunStore } from '../../core/rows/runner';
 import type { WorkbenchDb } from './db';
 
@@ -115,6 +117,29 @@ export class RowsRepo {
       if (raw !== undefined && parsed.success) out.set(parsed.data.key, parsed.data);
     });
     return out;
+  }
+
+  /**
+   * Sets one row's human label for a question (null clears it) and returns the row's labels after the change. One
+   * read-modify-write transaction, so a label given while the run writes outcomes loses neither.
+   */
+  async setLabel(
+    runId: string,
+    number: number,
+    question: string,
+    value: LabelValue | null,
+  ): Promise<Record<string, LabelValue> | undefined> {
+    const checked = value === null ? null : LabelValueSchema.parse(value);
+    return this.db.transaction('rw', this.db.rowItems, async () => {
+      const raw = await this.db.rowItems.get([runId, number]);
+      if (raw === undefined) throw new Error(`Row ${number} of run ${runId} is no longer stored.`);
+      const labels = { ...(raw.labels ?? {}) };
+      if (checked === null) delete labels[question];
+      else labels[question] = checked;
+      const next = Object.keys(labels).length ? labels : undefined;
+      await this.db.rowItems.update([runId, number], { labels: next });
+      return next;
+    });
   }
 
   /** Deletes a run and its rows. Answers stay: they are the dedup store every run shares. */

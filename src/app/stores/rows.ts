@@ -11,6 +11,7 @@ import type { RowMapping } from '../../core/rows/mapping';
 import type { Clock, Pacing } from '../../core/rows/pacer';
 import { DEFAULT_PACING } from '../../core/rows/pacer';
 import { ROWS_SCHEMA_VERSION } from '../../core/rows/records';
+import type { LabelValue } from '../../core/alignment/types';
 import type { RowItem, RowRun, StoredAnswer } from '../../core/rows/records';
 import { csvChunks, exportInputColumns, jsonlChunks } from '../../core/rows/results';
 import type { ResultRow } from '../../core/rows/results';
@@ -104,6 +105,13 @@ export interface RowsState {
   cancel: () => void;
   retry: (which: 'failed' | 'unknown') => Promise<void>;
   results: () => readonly ResultRow[];
+  /** Sets (or clears, with null) the human label of one row of the open run; saved before the screen hears of it. */
+  setLabel: (number: number, question: string, value: LabelValue | null) => Promise<void>;
+  /**
+   * Stores the open run's rows and labels again as a new run with other questions, model or target (a variant) and
+   * opens it; answers already stored for an unchanged request are reused when it runs. Returns its id.
+   */
+  createVariant: (spec: RunSpec) => Promise<string | null>;
   /** The open run's results as a file: CSV (with a BOM, for spreadsheets) or JSONL. */
   exportRun: (kind: 'csv' | 'jsonl') => Promise<{ fileName: string; type: string; parts: string[] } | null>;
   dismiss: () => void;
@@ -202,6 +210,7 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
         line: i.line,
         id: i.id,
         data: i.data,
+        ...(i.labels ? { labels: i.labels } : {}),
         ...(i.outcome ? { outcome: i.outcome } : {}),
         ...(i.outcome?.answerKey && answers.has(i.outcome.answerKey)
           ? { response: answers.get(i.outcome.answerKey)!.response }
@@ -443,6 +452,53 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
       },
 
       results: () => results,
+
+      async setLabel(number, question, value) {
+        const run = get().openRun;
+        const at = indexOf.get(number);
+        if (!run || at === undefined) return;
+        try {
+          const labels = await deps.repo.setLabel(run.id, number, question, value);
+          const row = results[at]!;
+          const { labels: _old, ...rest } = row;
+          results[at] = labels ? { ...rest, labels } : rest;
+          set((s) => ({ resultsVersion: s.resultsVersion + 1 }));
+        } catch (error) {
+          set({ error: `The label could not be saved: ${errorText(error)}` });
+        }
+      },
+
+      async createVariant(spec) {
+        const base = get().openRun;
+        if (!base || get().running) return null;
+        const id = deps.newId();
+        const now = deps.clock.now();
+        try {
+          const { items: stored } = await deps.repo.loadItems(base.id);
+          const items: RowItem[] = stored.map(({ outcome: _outcome, ...item }) => ({ ...item, runId: id }));
+          const run: RowRun = {
+            ...base,
+            id,
+            ...(spec.sessionId ? { sessionId: spec.sessionId } : {}),
+            createdAt: now,
+            updatedAt: now,
+            targetId: spec.targetId,
+            model: spec.model,
+            questions: spec.questions,
+            rowCount: items.length,
+            status: 'ready',
+            halt: null,
+            variantOf: base.variantOf ?? base.id,
+          };
+          await deps.repo.createRun(run, items);
+          attach(run, items, new Map(), 0);
+        } catch (error) {
+          set({ error: `The variant could not be stored: ${errorText(error)}` });
+          return null;
+        }
+        await get().refreshRuns();
+        return id;
+      },
 
       async exportRun(kind) {
         const run = get().openRun;

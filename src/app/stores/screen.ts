@@ -1,10 +1,10 @@
-// The screen on show (one state, rows from a file, large taxonomy), kept in the address as `?screen=` so a reload
+// The screen on show (one state, rows from a file, alignment with labels, large taxonomy), kept in the address as `?screen=` so a reload
 // during a rows run comes back to it. One state is the default and leaves the address clean.
 import { z } from 'zod';
 import { create } from 'zustand';
 import { readAddressParam, writeAddressParam } from '../platform/address';
 
-export const Screen = z.enum(['workbench', 'rows', 'taxonomy']);
+export const Screen = z.enum(['workbench', 'rows', 'alignment', 'taxonomy']);
 export type Screen = z.infer<typeof Screen>;
 
 const PARAM = 'screen';

@@ -121,6 +121,8 @@ export interface SessionsState {
   setCompare(compare: Session['compare']): void;
   /** Replaces the open session's robustness report (the robustness check saves through this). */
   setRobustness(report: Session['robustness']): void;
+  /** Keeps an alignment report with the open session (the alignment screen saves through this). */
+  setAlignment(alignment: Session['alignment']): void;
   /** Adds a run to the open session's history (runs made outside the workbench store, e.g. comparison columns). */
   recordRun(run: Session['runs'][number]): void;
   /** The address's fragment changed (a share link pasted into an open tab). */
@@ -470,6 +472,13 @@ export function createSessionsStore() {
         if (!open || open.robustness === report) return;
         const { robustness: _previous, ...rest } = open;
         change(report ? { ...rest, robustness: report } : rest);
+      },
+
+      setAlignment(alignment) {
+        const open = get().open;
+        if (!open || open.alignment === alignment) return;
+        const { alignment: _previous, ...rest } = open;
+        change(alignment ? { ...rest, alignment } : rest);
       },
 
       recordRun(run) {

@@ -10,7 +10,15 @@ import { confusionOf } from './kappa';
 import { bestThreshold, thresholdCurve } from './noulAgreement';
 import type { ThresholdPoint } from './noulAgreement';
 import { argmax, distributionOf, expectedRounded, yesProbability } from './prediction';
-import { proportionsOf, questionData, statsOf, thresholdOf } from './questionData';
+import {
+  proportionsOf,
+  questionData,
+  scratchFor,
+  statKeys,
+  statsInto,
+  statsOf,
+  thresholdOf,
+} from './questionData';
 import type { QuestionData } from './questionData';
 import { seededRandom } from './rng';
 import { ROGAN_GLADEN_UNDEFINED, roganGladen } from './roganGladen';
@@ -160,7 +168,7 @@ function predictedClasses(
 }
 
 /** Rows of the file above which the judge's share is resampled from a normal draw instead of row by row. */
-const EXACT_APPARENT_WORK = 2e7;
+const EXACT_APPARENT_WORK = 2e6;
 
 function normalDraw(random: () => number): number {
   // Box-Muller; 1 - u keeps the logarithm finite.
@@ -171,13 +179,12 @@ function prevalenceOf(
   data: QuestionData,
   all: Int32Array,
   draws: BootstrapDraws,
-  pairs: { se: number | null; sp: number | null; apparent: number[] }[][],
   point: Record<string, number | null>,
   exactApparent: boolean,
 ): Prevalence[] {
   const N = all.length;
   const classes = data.type === 'noul' ? [1] : data.classes.map((_, k) => k);
-  return classes.map((k, c) => {
+  return classes.map((k) => {
     const label = data.classes[k]!;
     let hits = 0;
     for (const v of all) if (v === k) hits++;
@@ -189,17 +196,7 @@ function prevalenceOf(
     const se = point[`se.${label}`] ?? null;
     const sp = point[`sp.${label}`] ?? null;
     const value = apparent === null || se === null || sp === null ? null : roganGladen(apparent, se, sp);
-    const corrected: number[] = [];
-    for (const draw of pairs) {
-      const d = draw[c]!;
-      if (d.se === null || d.sp === null) continue;
-      const v = roganGladen(d.apparent[0]!, d.se, d.sp);
-      if (v !== null) corrected.push(v);
-    }
-    const sorted = Float64Array.from(corrected).sort();
-    const enough = sorted.length >= draws.B / 2;
-    const q = (x: number): number =>
-      sorted[Math.min(sorted.length - 1, Math.floor(x * (sorted.length - 1) + 0.5))]!;
+    const interval = percentileInterval(draws, `corrected.${label}`);
     const method = `Rogan-Gladen over ${N} answered rows with sensitivity and specificity from ${data.ids.length} labelled rows, clipped to [0, 1]; 95% percentile bootstrap resampling the labelled rows and ${exactApparent ? 'the answered rows' : 'the judge’s share (normal approximation of its binomial draw)'}, B=${draws.B}, seed ${draws.seed}`;
     return {
       label,
@@ -234,7 +231,7 @@ function prevalenceOf(
                 ? 'The labelled rows hold only one side of this label, so its error rates are unknown.'
                 : ROGAN_GLADEN_UNDEFINED,
             )
-          : { value, lo: enough ? q(0.025) : null, hi: enough ? q(0.975) : null, n: N, method },
+          : { value, lo: interval.lo, hi: interval.hi, n: N, method },
     };
   });
 }
@@ -264,38 +261,40 @@ function questionReport(
     return N === 0 ? 0 : hits / N;
   });
   const prevalenceRandom = seededRandom(seed ^ 0x9e3779b9);
-  const allIdx = new Uint32Array(exactApparent ? N : 0);
-  const pairs: { se: number | null; sp: number | null; apparent: number[] }[][] = [];
-  const draws =
-    n === 0
-      ? { B, seed, values: new Map<string, number[]>() }
-      : bootstrap(n, B, seed, (idx) => {
-          const stats = statsOf(data, idx);
-          // The judge's share over the whole file, resampled alongside: row by row when affordable.
-          const apparent = new Float64Array(classCount);
-          if (exactApparent && N > 0) {
-            for (let j = 0; j < N; j++) allIdx[j] = Math.floor(prevalenceRandom() * N);
-            for (let j = 0; j < N; j++) {
-              const v = all[allIdx[j]!]!;
-              for (let c = 0; c < classCount; c++) if (v === classIndex(c)) apparent[c]! += 1 / N;
-            }
-          } else
-            for (let c = 0; c < classCount; c++) {
-              const s = shares[c]!;
-              apparent[c] = Math.min(
-                1,
-                Math.max(0, s + normalDraw(prevalenceRandom) * Math.sqrt((s * (1 - s)) / Math.max(1, N))),
-              );
-            }
-          pairs.push(
-            Array.from({ length: classCount }, (_, c) => ({
-              se: stats[`se.${data.classes[classIndex(c)]}`] ?? null,
-              sp: stats[`sp.${data.classes[classIndex(c)]}`] ?? null,
-              apparent: [apparent[c]!],
-            })),
+  const allIdxCounts = new Float64Array(data.K);
+  const statNames = statKeys(data);
+  const correctedKeys = Array.from(
+    { length: classCount },
+    (_, c) => `corrected.${data.classes[classIndex(c)]}`,
+  );
+  const sePos = Array.from({ length: classCount }, (_, c) =>
+    statNames.indexOf(`se.${data.classes[classIndex(c)]}`),
+  );
+  const scratch = scratchFor(data);
+  const draws = bootstrap(n, B, seed, [...statNames, ...correctedKeys], (idx, out) => {
+    statsInto(data, idx, scratch, out);
+    // The judge's share over the whole file, resampled alongside: row by row when affordable.
+    if (exactApparent) {
+      allIdxCounts.fill(0);
+      for (let j = 0; j < N; j++) allIdxCounts[all[Math.floor(prevalenceRandom() * N)]!]! += 1;
+    }
+    for (let c = 0; c < classCount; c++) {
+      const share = shares[c]!;
+      const apparent = exactApparent
+        ? allIdxCounts[classIndex(c)]! / Math.max(1, N)
+        : Math.min(
+            1,
+            Math.max(
+              0,
+              share + normalDraw(prevalenceRandom) * Math.sqrt((share * (1 - share)) / Math.max(1, N)),
+            ),
           );
-          return stats;
-        });
+      const se = out[sePos[c]!]!;
+      const sp = out[sePos[c]! + 1]!;
+      const v = Number.isNaN(se) || Number.isNaN(sp) || N === 0 ? null : roganGladen(apparent, se, sp);
+      out[statNames.length + c] = v === null ? Number.NaN : v;
+    }
+  });
 
   const figures: Record<string, Figure> = {};
   for (const [key, { k, n: denom }] of Object.entries(proportionsOf(data, m))) {
@@ -318,13 +317,13 @@ function questionReport(
     const w = wilson(k, denom);
     figures[key] = { value: k / denom, lo: w.lo, hi: w.hi, n: denom, method };
   }
-  const statKeys =
+  const figureKeys =
     data.type === 'choice'
       ? ['kappa', 'macro_f1']
       : data.type === 'score'
         ? ['qwk', 'spearman', 'mae']
         : ['auroc'];
-  for (const key of [...statKeys, 'brier', 'log_loss', 'ece']) {
+  for (const key of [...figureKeys, 'brier', 'log_loss', 'ece']) {
     let what = STAT_METHODS[key]!;
     if (key === 'ece') what += ` (${options.bins} ${BIN_EDGE_RULE})`;
     if (key === 'log_loss') what += ` (probabilities floored at ${options.logLossFloor})`;
@@ -380,7 +379,7 @@ function questionReport(
     reliability: reliabilityBins(data.calP, data.calHit, options.bins),
     selective: { confidenceName, points, readout, sentence: selectiveSentence(readout, confidenceName) },
     disagreements: disagreementsOf(data, labelProbability),
-    prevalence: prevalenceOf(data, all, draws, pairs, point, exactApparent),
+    prevalence: prevalenceOf(data, all, draws, point, exactApparent),
   };
   if (data.type === 'noul') {
     const curve = thresholdCurve(data.p, data.y);

@@ -38,34 +38,40 @@ export function bootstrapSize(n: number): number {
 export interface BootstrapDraws {
   B: number;
   seed: number;
-  /** Per statistic, the values of the resamples where it was defined. */
-  values: Map<string, number[]>;
+  keys: readonly string[];
+  /** B rows of keys.length values (NaN where a statistic was undefined on that resample). */
+  values: Float64Array;
 }
 
 /**
- * Draws B resamples of n rows (seeded) and evaluates every statistic on each. `stats` gets the resample's row indices
- * and returns named values (null where a statistic is undefined for that resample, e.g. kappa with one class).
+ * Draws B resamples of n rows (seeded) and evaluates every statistic on each: `fill` gets the resample's row indices
+ * and writes one value per key into `out` (NaN where undefined, e.g. kappa with one class).
  */
 export function bootstrap(
   n: number,
   B: number,
   seed: number,
-  stats: (indices: Uint32Array) => Record<string, number | null>,
+  keys: readonly string[],
+  fill: (indices: Uint32Array, out: Float64Array, draw: number) => void,
 ): BootstrapDraws {
   const random = seededRandom(seed);
   const indices = new Uint32Array(n);
-  const values = new Map<string, number[]>();
-  for (let b = 0; b < B; b++) {
-    const out = stats(resampleIndices(n, random, indices));
-    for (const key in out) {
-      const v = out[key];
-      if (v === null || v === undefined || !Number.isFinite(v)) continue;
-      let list = values.get(key);
-      if (!list) values.set(key, (list = []));
-      list.push(v);
-    }
+  const values = new Float64Array(B * keys.length).fill(Number.NaN);
+  for (let b = 0; b < B && n > 0; b++)
+    fill(resampleIndices(n, random, indices), values.subarray(b * keys.length, (b + 1) * keys.length), b);
+  return { B, seed, keys, values };
+}
+
+/** The defined resampled values of one statistic, sorted. */
+export function drawsOf(draws: BootstrapDraws, key: string): Float64Array {
+  const at = draws.keys.indexOf(key);
+  if (at === -1) return new Float64Array(0);
+  const list: number[] = [];
+  for (let b = 0; b < draws.B; b++) {
+    const v = draws.values[b * draws.keys.length + at]!;
+    if (Number.isFinite(v)) list.push(v);
   }
-  return { B, seed, values };
+  return Float64Array.from(list).sort();
 }
 
 /**
@@ -76,9 +82,8 @@ export function percentileInterval(
   draws: BootstrapDraws,
   key: string,
 ): { lo: number | null; hi: number | null } {
-  const list = draws.values.get(key);
-  if (!list || list.length < draws.B / 2) return { lo: null, hi: null };
-  const sorted = Float64Array.from(list).sort();
+  const sorted = drawsOf(draws, key);
+  if (sorted.length === 0 || sorted.length < draws.B / 2) return { lo: null, hi: null };
   return { lo: quantileSorted(sorted, 0.025), hi: quantileSorted(sorted, 0.975) };
 }
 

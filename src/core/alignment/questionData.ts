@@ -1,13 +1,13 @@
 // One question's labelled and answered rows as flat typed arrays, so every figure and every bootstrap resample is a
 // pass over numbers, and the statistics of any set of row indices.
 import type { Question } from '../../contract';
-import { accuracyOf, macroF1Of, precisionOf, recallOf } from './choiceAgreement';
-import { brierRow, eceOf, logLossRow, meanOf } from './calibration';
-import { confusionOf, kappaOf, quadraticWeights } from './kappa';
+import { macroF1Of, precisionOf, recallOf } from './choiceAgreement';
+import { binOf, brierRow, logLossRow } from './calibration';
+import { kappaOf, quadraticWeights } from './kappa';
 import type { Confusion } from './kappa';
-import { aucOf, countsAt } from './noulAgreement';
+import { countsAt } from './noulAgreement';
 import { argmax, distributionOf, expectedLevel, expectedRounded, yesProbability } from './prediction';
-import { maeOf, rankCodes, spearmanOf } from './scoreAgreement';
+import { rankCodes } from './scoreAgreement';
 import { validLabel } from './labelValues';
 import type { AlignRow, AlignmentOptions, LabelValue } from './types';
 
@@ -31,8 +31,9 @@ interface Common {
   labelled: number;
   unanswered: number;
   invalidLabels: number;
-  /** Equal-width bins of ECE. */
+  /** Equal-width bins of ECE, and each row's bin. */
   bins: number;
+  bin: Uint8Array;
 }
 
 export interface ChoiceData extends Common {
@@ -153,6 +154,7 @@ export function questionData(
     unanswered,
     invalidLabels,
     bins: options.bins,
+    bin: Uint8Array.from(calP, (p) => binOf(p, options.bins)),
   };
   if (question.type === 'choice') return { ...common, type: 'choice', classes, K: classes.length };
   if (question.type === 'score') {
@@ -209,42 +211,145 @@ export function proportionsOf(data: QuestionData, m: Confusion): Proportions {
   return out;
 }
 
+/** The names of statsOf's values for a question, in the order statsInto writes them. */
+export function statKeys(data: QuestionData): string[] {
+  const perClass = (data.type === 'noul' ? ['yes'] : data.classes).flatMap((c) => [`se.${c}`, `sp.${c}`]);
+  const common = ['brier', 'log_loss', 'ece'];
+  if (data.type === 'choice')
+    return [
+      'accuracy',
+      'kappa',
+      'macro_f1',
+      ...data.classes.flatMap((c) => [`precision.${c}`, `recall.${c}`]),
+      ...common,
+      ...perClass,
+    ];
+  if (data.type === 'score') return ['exact', 'qwk', 'spearman', 'mae', ...common, ...perClass];
+  return ['accuracy', 'auroc', 'kappa', ...common, ...perClass];
+}
+
+/** Buffers one question's resamples reuse, so a thousand resamples allocate nothing. */
+export interface Scratch {
+  m: Float64Array;
+  sumP: Float64Array;
+  sumHit: Float64Array;
+  count: Float64Array;
+  codeCounts: Float64Array;
+  codeNeg: Float64Array;
+  ranksA: Float64Array;
+  ranksB: Float64Array;
+}
+
+export function scratchFor(data: QuestionData): Scratch {
+  const distinct =
+    data.type === 'score' ? data.expectedCodes.distinct : data.type === 'noul' ? data.pCodes.distinct : 0;
+  return {
+    m: new Float64Array(data.K * data.K),
+    sumP: new Float64Array(data.bins),
+    sumHit: new Float64Array(data.bins),
+    count: new Float64Array(data.bins),
+    codeCounts: new Float64Array(distinct),
+    codeNeg: new Float64Array(distinct),
+    ranksA: new Float64Array(distinct),
+    ranksB: new Float64Array(data.K),
+  };
+}
+
 /**
- * Every statistic of the question over the given rows (all when null): what point estimates and bootstrap resamples
- * both use, so the two never disagree on a definition. Also per class the sensitivity and specificity that the
+ * Every statistic of the question over the given rows (all when null), written into `out` in statKeys order (NaN
+ * where undefined). One fused pass over the rows (a second for Spearman): what point estimates and every bootstrap
+ * resample use, so the two never disagree on a definition. Also per class the sensitivity and specificity that the
  * prevalence correction needs.
  */
-export function statsOf(
+export function statsInto(
   data: QuestionData,
   indices: ArrayLike<number> | null,
-): Record<string, number | null> {
-  const m = confusionOf(data.y, data.pred, data.K, indices);
-  const out: Record<string, number | null> = {
-    brier: meanOf(data.brier, indices),
-    log_loss: meanOf(data.logLoss, indices),
-    ece: eceOf(data.calP, data.calHit, data.bins, indices),
-  };
-  if (data.type === 'choice') {
-    out['accuracy'] = accuracyOf(m, data.K);
-    out['kappa'] = kappaOf(m, data.K);
-    out['macro_f1'] = macroF1Of(m, data.K);
-    data.classes.forEach((label, k) => {
-      out[`precision.${label}`] = precisionOf(m, data.K, k);
-      out[`recall.${label}`] = recallOf(m, data.K, k);
-    });
-  } else if (data.type === 'score') {
-    out['qwk'] = kappaOf(m, data.K, data.weights);
-    out['spearman'] = spearmanOf(data.expectedCodes, data.labelCodes, indices);
-    out['mae'] = maeOf(data.expected, data.y, indices);
-  } else {
-    out['accuracy'] = accuracyOf(m, 2);
-    out['auroc'] = aucOf(data.pCodes, data.y, indices);
-    out['kappa'] = kappaOf(m, 2);
-  }
-  // Sensitivity and specificity of each class against the rest, for Rogan-Gladen.
+  s: Scratch,
+  out: Float64Array,
+): void {
   const K = data.K;
-  let n = 0;
-  for (const c of m) n += c;
+  const n = indices ? indices.length : data.ids.length;
+  const { m, sumP, sumHit, count, codeCounts, codeNeg } = s;
+  m.fill(0);
+  sumP.fill(0);
+  sumHit.fill(0);
+  count.fill(0);
+  codeCounts.fill(0);
+  codeNeg.fill(0);
+  let brier = 0;
+  let logLoss = 0;
+  let absErr = 0;
+  const { y, pred, calP, calHit, bin } = data;
+  const brierRows = data.brier;
+  const lossRows = data.logLoss;
+  // The shared pass, with every array in a local so the loop stays monomorphic.
+  for (let j = 0; j < n; j++) {
+    const i = indices ? indices[j]! : j;
+    m[y[i]! * K + pred[i]!]! += 1;
+    brier += brierRows[i]!;
+    logLoss += lossRows[i]!;
+    const b = bin[i]!;
+    sumP[b]! += calP[i]!;
+    sumHit[b]! += calHit[i]!;
+    count[b]! += 1;
+  }
+  // The type's own pass: expected-score ranks and error, or yes/no counts per distinct P(yes).
+  if (data.type === 'score') {
+    const codes = data.expectedCodes.codes;
+    const expected = data.expected;
+    for (let j = 0; j < n; j++) {
+      const i = indices ? indices[j]! : j;
+      codeCounts[codes[i]!]! += 1;
+      absErr += Math.abs(expected[i]! - y[i]!);
+    }
+  } else if (data.type === 'noul') {
+    const codes = data.pCodes.codes;
+    for (let j = 0; j < n; j++) {
+      const i = indices ? indices[j]! : j;
+      if (y[i] === 0) codeNeg[codes[i]!]! += 1;
+      else codeCounts[codes[i]!]! += 1;
+    }
+  }
+  const nan = Number.NaN;
+  const none = n === 0;
+  let ece = 0;
+  for (let b = 0; b < data.bins; b++) if (count[b]! > 0) ece += Math.abs(sumHit[b]! - sumP[b]!) / n;
+  let w = 0;
+  const put = (v: number | null): void => {
+    out[w++] = v === null ? nan : v;
+  };
+  let diag = 0;
+  for (let k = 0; k < K; k++) diag += m[k * K + k]!;
+  if (data.type === 'choice') {
+    put(none ? null : diag / n);
+    put(kappaOf(m, K));
+    put(macroF1Of(m, K));
+    for (let k = 0; k < K; k++) {
+      put(precisionOf(m, K, k));
+      put(recallOf(m, K, k));
+    }
+  } else if (data.type === 'score') {
+    put(none ? null : diag / n);
+    put(kappaOf(m, K, data.weights));
+    put(spearmanFromCounts(data, indices, n, s));
+    put(none ? null : absErr / n);
+  } else {
+    put(none ? null : diag / n);
+    // AUC from yes (codeCounts) and no (codeNeg) counts per distinct P(yes), ascending; ties count one half.
+    let P = 0;
+    let N = 0;
+    let wins = 0;
+    for (let c = 0; c < codeCounts.length; c++) {
+      wins += codeCounts[c]! * (N + codeNeg[c]! / 2);
+      P += codeCounts[c]!;
+      N += codeNeg[c]!;
+    }
+    put(P === 0 || N === 0 ? null : wins / (P * N));
+    put(kappaOf(m, K));
+  }
+  put(none ? null : brier / n);
+  put(none ? null : logLoss / n);
+  put(none ? null : ece);
   for (let k = data.type === 'noul' ? 1 : 0; k < K; k++) {
     let labelled = 0;
     let predicted = 0;
@@ -252,8 +357,56 @@ export function statsOf(
     for (let i = 0; i < K; i++) predicted += m[i * K + k]!;
     const tp = m[k * K + k]!;
     const negatives = n - labelled;
-    out[`se.${data.classes[k]}`] = labelled === 0 ? null : tp / labelled;
-    out[`sp.${data.classes[k]}`] = negatives === 0 ? null : (negatives - (predicted - tp)) / negatives;
+    put(labelled === 0 ? null : tp / labelled);
+    put(negatives === 0 ? null : (negatives - (predicted - tp)) / negatives);
   }
-  return out;
+}
+
+/** Spearman of the expected score with the label, from the counts statsInto gathered (midranks, ties averaged). */
+function spearmanFromCounts(
+  data: ScoreData,
+  indices: ArrayLike<number> | null,
+  n: number,
+  s: Scratch,
+): number | null {
+  if (n < 2) return null;
+  const K = data.K;
+  let below = 0;
+  for (let c = 0; c < s.codeCounts.length; c++) {
+    s.ranksA[c] = below + (s.codeCounts[c]! + 1) / 2;
+    below += s.codeCounts[c]!;
+  }
+  below = 0;
+  for (let k = 0; k < K; k++) {
+    let labelled = 0;
+    for (let j = 0; j < K; j++) labelled += s.m[k * K + j]!;
+    s.ranksB[k] = below + (labelled + 1) / 2;
+    below += labelled;
+  }
+  const mean = (n + 1) / 2;
+  const codes = data.expectedCodes.codes;
+  let sab = 0;
+  let saa = 0;
+  let sbb = 0;
+  for (let j = 0; j < n; j++) {
+    const i = indices ? indices[j]! : j;
+    const x = s.ranksA[codes[i]!]! - mean;
+    const yy = s.ranksB[data.y[i]!]! - mean;
+    sab += x * yy;
+    saa += x * x;
+    sbb += yy * yy;
+  }
+  if (saa === 0 || sbb === 0) return null;
+  return sab / Math.sqrt(saa * sbb);
+}
+
+/** Every statistic of the question over the given rows, by name (null where undefined). */
+export function statsOf(
+  data: QuestionData,
+  indices: ArrayLike<number> | null,
+): Record<string, number | null> {
+  const keys = statKeys(data);
+  const out = new Float64Array(keys.length);
+  statsInto(data, indices, scratchFor(data), out);
+  return Object.fromEntries(keys.map((k, i) => [k, Number.isNaN(out[i]!) ? null : out[i]!]));
 }

@@ -4,7 +4,7 @@ import type { Question, Questions } from '../../contract';
 import { bootstrap, bootstrapSize, percentileInterval } from './intervals';
 import { mcnemar } from './mcnemar';
 import type { McNemarResult } from './mcnemar';
-import { questionData, statsOf } from './questionData';
+import { questionData, scratchFor, statKeys, statsInto, statsOf } from './questionData';
 import { withDefaults, questionSeed } from './compute';
 import { canonicalJson } from '../rows/dedup';
 import type { AlignRow, AlignmentOptions, Figure } from './types';
@@ -71,22 +71,6 @@ const DIFF_KEYS: Record<Question['type'], string[]> = {
   noul: ['accuracy', 'auroc', 'brier', 'log_loss', 'ece'],
 };
 
-/** Exact agreement of a score question is its accuracy; statsOf names it by the confusion diagonal. */
-function withExact(
-  stats: Record<string, number | null>,
-  data: ReturnType<typeof questionData>,
-  idx: ArrayLike<number> | null,
-): Record<string, number | null> {
-  if (data.type !== 'score') return stats;
-  const n = idx ? idx.length : data.ids.length;
-  let hit = 0;
-  for (let j = 0; j < n; j++) {
-    const i = idx ? idx[j]! : j;
-    if (data.y[i] === data.pred[i]) hit++;
-  }
-  return { ...stats, exact: n === 0 ? null : hit / n };
-}
-
 /** Compares run B with run A on the rows both answered with the same label. */
 export function compareVariants(
   questionsA: Questions,
@@ -132,22 +116,22 @@ export function compareVariants(
     Bsize = Math.max(Bsize, B);
     const keys = DIFF_KEYS[qa.type];
     const seed = questionSeed(options.bootstrap.seed, name);
-    const pointA = withExact(statsOf(da, null), da, null);
-    const pointB = withExact(statsOf(db, null), db, null);
-    const draws =
-      n === 0
-        ? { B, seed, values: new Map<string, number[]>() }
-        : bootstrap(n, B, seed, (idx) => {
-            const sa = withExact(statsOf(da, idx), da, idx);
-            const sb = withExact(statsOf(db, idx), db, idx);
-            const out: Record<string, number | null> = {};
-            for (const k of keys) {
-              const x = sa[k];
-              const y = sb[k];
-              out[k] = x === null || x === undefined || y === null || y === undefined ? null : y - x;
-            }
-            return out;
-          });
+    const pointA = statsOf(da, null);
+    const pointB = statsOf(db, null);
+    const namesA = statKeys(da);
+    const namesB = statKeys(db);
+    const posA = keys.map((k) => namesA.indexOf(k));
+    const posB = keys.map((k) => namesB.indexOf(k));
+    const outA = new Float64Array(namesA.length);
+    const outB = new Float64Array(namesB.length);
+    const scratchA = scratchFor(da);
+    const scratchB = scratchFor(db);
+    const draws = bootstrap(n, B, seed, keys, (idx, out) => {
+      statsInto(da, idx, scratchA, outA);
+      statsInto(db, idx, scratchB, outB);
+      // NaN (undefined on either side) stays NaN through the subtraction.
+      for (let k = 0; k < keys.length; k++) out[k] = outB[posB[k]!]! - outA[posA[k]!]!;
+    });
     const method = (k: string): string =>
       `difference B − A of ${k} on ${n} paired rows; 95% paired percentile bootstrap over rows, B=${B}, seed ${seed}`;
     const differences = keys.map((key) => {

@@ -8,6 +8,8 @@ import type { ParseBatch, ParseSummary, RowIssue, SourceRow } from './parse';
 import type { RunPlan, TokenCounter } from './runPlan';
 import { planRun } from './runPlan';
 import type { RowItem } from './records';
+import { labelPlans, rowLabels } from './labels';
+import type { LabelPlan } from './labels';
 
 /** Rows shown before the run. */
 export const PREVIEW_ROWS = 20;
@@ -34,6 +36,8 @@ export interface PlanSummary {
   tokens: number[];
   /** The mapped state of the first few rows, to show what will be sent. */
   samples: { line: number; id: string; state: State }[];
+  /** Each label column's value table over the whole file (absent when no column is mapped as a label). */
+  labels?: LabelPlan[];
 }
 
 export class ImportSession {
@@ -41,6 +45,8 @@ export class ImportSession {
   private parseIssues: RowIssue[] = [];
   private readonly tokenCache = new Map<string, Map<number, number>>();
   private lastPlan: RunPlan | null = null;
+  private lastMapping: RowMapping | null = null;
+  private lastQuestions: Questions | null = null;
 
   constructor(readonly fileName: string) {}
 
@@ -69,7 +75,8 @@ export class ImportSession {
 
   /** Plans every row against a mapping and questions; state tokens are counted once per mapping. */
   plan(mapping: RowMapping, questions: Questions, counter: TokenCounter): PlanSummary {
-    const key = JSON.stringify(mapping);
+    // Keyed on what shapes the state: editing a label's value table does not count the tokens again.
+    const key = JSON.stringify({ ...mapping, labels: (mapping.labels ?? []).map((l) => l.column) });
     let cache = this.tokenCache.get(key);
     if (!cache) {
       // One mapping's counts are kept at a time besides the current one: enough for switching back and forth.
@@ -87,6 +94,8 @@ export class ImportSession {
       return n;
     });
     this.lastPlan = plan;
+    this.lastMapping = mapping;
+    this.lastQuestions = questions;
     return {
       rowCount: plan.rows.length,
       issues: plan.issues,
@@ -96,6 +105,7 @@ export class ImportSession {
       maxRowTokens: plan.maxRowTokens,
       tokens: plan.rows.map((r) => r.tokens),
       samples: plan.rows.slice(0, 3).map((r) => ({ line: r.line, id: r.id, state: r.state })),
+      ...(mapping.labels?.length ? { labels: labelPlans(this.rows, mapping, questions) } : {}),
     };
   }
 
@@ -103,13 +113,20 @@ export class ImportSession {
   items(runId: string): RowItem[] {
     if (!this.lastPlan) throw new Error('Plan the run before building its rows.');
     const dataOf = new Map(this.rows.map((r) => [r.number, r.data]));
-    return this.lastPlan.rows.map((row) => ({
-      runId,
-      number: row.number,
-      line: row.line,
-      id: row.id,
-      data: dataOf.get(row.number) ?? row.state,
-      tokens: row.tokens,
-    }));
+    const mapping = this.lastMapping;
+    const questions = this.lastQuestions;
+    return this.lastPlan.rows.map((row) => {
+      const data = dataOf.get(row.number) ?? row.state;
+      const labels = mapping && questions ? rowLabels(data, mapping, questions) : undefined;
+      return {
+        runId,
+        number: row.number,
+        line: row.line,
+        id: row.id,
+        data,
+        tokens: row.tokens,
+        ...(labels ? { labels } : {}),
+      };
+    });
   }
 }

@@ -1,19 +1,31 @@
 // How a row becomes the request's state: the whole row as named fields, one column as text, or chosen columns.
 import { z } from 'zod';
 import type { JsonValue, State } from '../../contract';
+import { LabelColumnSchema } from '../alignment/labelValues';
 import type { SourceRow } from './parse';
 
+/**
+ * Columns that never reach the state, whatever the mode: human labels of questions (read by src/core/alignment) and
+ * metadata kept with the row. Optional, so mappings stored before labels existed still parse.
+ */
+const leftOutFields = {
+  labels: z.array(LabelColumnSchema).optional(),
+  metadata: z.array(z.string().min(1)).optional(),
+};
+
 export const RowMappingSchema = z.discriminatedUnion('mode', [
-  z.object({ mode: z.literal('fields'), idColumn: z.string().nullable().default(null) }),
+  z.object({ mode: z.literal('fields'), idColumn: z.string().nullable().default(null), ...leftOutFields }),
   z.object({
     mode: z.literal('text'),
     column: z.string().min(1),
     idColumn: z.string().nullable().default(null),
+    ...leftOutFields,
   }),
   z.object({
     mode: z.literal('columns'),
     columns: z.array(z.string().min(1)).min(1),
     idColumn: z.string().nullable().default(null),
+    ...leftOutFields,
   }),
 ]);
 /** How each row maps to a state, and which column (if any) names the row. */
@@ -30,8 +42,14 @@ const asText = (v: JsonValue | undefined): string =>
 const blank = (v: JsonValue | undefined): boolean =>
   v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
+/** Columns mapped as labels or metadata: they never reach the state (the id column is left out separately). */
+export function leftOutColumns(mapping: RowMapping): Set<string> {
+  return new Set([...(mapping.labels ?? []).map((l) => l.column), ...(mapping.metadata ?? [])]);
+}
+
 /** The state a row maps to, or why it cannot be evaluated. */
 export function mapRow(data: JsonValue, mapping: RowMapping): Mapped {
+  const leftOut = leftOutColumns(mapping);
   if (mapping.mode === 'fields') {
     if (!isObject(data)) {
       if (typeof data === 'string')
@@ -42,19 +60,30 @@ export function mapRow(data: JsonValue, mapping: RowMapping): Mapped {
       return data === null ? { ok: false, reason: 'The row is null.' } : { ok: true, state: String(data) };
     }
     const state: Record<string, JsonValue> = {};
-    for (const [k, v] of Object.entries(data)) if (k !== mapping.idColumn) state[k] = v;
-    if (Object.values(state).every(blank)) return { ok: false, reason: 'Every field but the id is blank.' };
+    for (const [k, v] of Object.entries(data)) if (k !== mapping.idColumn && !leftOut.has(k)) state[k] = v;
+    if (Object.values(state).every(blank))
+      return {
+        ok: false,
+        reason: leftOut.size
+          ? 'Every field but the id, the labels and the metadata is blank.'
+          : 'Every field but the id is blank.',
+      };
     return { ok: true, state };
   }
   if (!isObject(data)) return { ok: false, reason: 'The row is not an object with named fields.' };
   if (mapping.mode === 'text') {
+    if (leftOut.has(mapping.column))
+      return {
+        ok: false,
+        reason: `The column \`${mapping.column}\` is mapped as a label or metadata, so it is never sent.`,
+      };
     const value = data[mapping.column];
     if (value === undefined) return { ok: false, reason: `The row has no field \`${mapping.column}\`.` };
     if (blank(value)) return { ok: false, reason: `The field \`${mapping.column}\` is empty.` };
     return { ok: true, state: asText(value) };
   }
   const state: Record<string, JsonValue> = {};
-  for (const c of mapping.columns) if (c in data) state[c] = data[c] ?? null;
+  for (const c of mapping.columns) if (c in data && !leftOut.has(c)) state[c] = data[c] ?? null;
   if (Object.values(state).every(blank)) {
     return {
       ok: false,
@@ -101,7 +130,12 @@ export function suggestMapping(columns: readonly string[], objectRows = true): R
 
 /** One sentence describing a mapping, for the run summary. */
 export function describeMapping(mapping: RowMapping): string {
-  const id = mapping.idColumn ? `; rows named by \`${mapping.idColumn}\`` : '; rows named by their number';
+  const labels = (mapping.labels ?? []).map((l) => `\`${l.column}\` (label of ${l.question})`);
+  const metadata = (mapping.metadata ?? []).map((c) => `\`${c}\` (metadata)`);
+  const leftOut = [...labels, ...metadata];
+  const id =
+    (mapping.idColumn ? `; rows named by \`${mapping.idColumn}\`` : '; rows named by their number') +
+    (leftOut.length ? `; never sent: ${leftOut.join(', ')}` : '');
   if (mapping.mode === 'fields') return `Whole row as named fields${id}`;
   if (mapping.mode === 'text') return `The column \`${mapping.column}\` as text${id}`;
   return `Fields ${mapping.columns.map((c) => `\`${c}\``).join(', ')}${id}`;

@@ -7,6 +7,7 @@ import { ROWS_SCHEMA_VERSION } from './records';
 import type { RowItem, RowRun } from './records';
 import type { RunPlan } from './runPlan';
 import { sortIssues } from './runPlan';
+import { rowLabels } from './labels';
 
 export interface NewRunInput {
   id: string;
@@ -32,14 +33,19 @@ export interface NewRunInput {
 /** The run record and one item per planned row; every issue, from parsing and planning, is kept with the run. */
 export function buildRun(input: NewRunInput): { run: RowRun; items: RowItem[] } {
   const dataOf = new Map(input.sources.map((s) => [s.number, s.data]));
-  const items: RowItem[] = input.plan.rows.map((row) => ({
-    runId: input.id,
-    number: row.number,
-    line: row.line,
-    id: row.id,
-    data: dataOf.get(row.number) ?? row.state,
-    tokens: row.tokens,
-  }));
+  const items: RowItem[] = input.plan.rows.map((row) => {
+    const data = dataOf.get(row.number) ?? row.state;
+    const labels = rowLabels(data, input.mapping, input.questions);
+    return {
+      runId: input.id,
+      number: row.number,
+      line: row.line,
+      id: row.id,
+      data,
+      tokens: row.tokens,
+      ...(labels ? { labels } : {}),
+    };
+  });
   const run: RowRun = {
     schemaVersion: ROWS_SCHEMA_VERSION,
     id: input.id,

@@ -2,6 +2,7 @@
 // Persisted data is untrusted: src/app/persistence/rowsRepo parses every record with these schemas on read.
 import { z } from 'zod';
 import { EvaluateResponseSchema, JsonValueSchema, QuestionsSchema } from '../../contract';
+import { LabelValueSchema } from '../alignment/labelValues';
 import { RowMappingSchema } from './mapping';
 import { PacingSchema } from './pacer';
 
@@ -68,6 +69,8 @@ export const RowItemSchema = z.object({
   data: JsonValueSchema,
   tokens: z.number().int().min(0),
   outcome: RowOutcomeSchema.optional(),
+  /** Human labels by question: read from the file's label columns, or given in the labelling view. */
+  labels: z.record(z.string(), LabelValueSchema).optional(),
 });
 export type RowItem = z.infer<typeof RowItemSchema>;
 
@@ -117,5 +120,7 @@ export const RowRunSchema = z.object({
   /** 'running' while a tab drives it: a record still 'running' after a reload was interrupted and resumes. */
   status: z.enum(['ready', 'running', 'halted', 'finished']),
   halt: HaltSchema.nullable().default(null),
+  /** The run whose rows and labels this one re-runs with other questions, model or target (a variant). */
+  variantOf: z.string().optional(),
 });
 export type RowRun = z.infer<typeof RowRunSchema>;

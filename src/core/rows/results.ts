@@ -2,6 +2,7 @@
 import Papa from 'papaparse';
 import type { Answer, EvaluateResponse, JsonValue, Question, Questions } from '../../contract';
 import type { RowOutcome, RowStatus } from './records';
+import type { LabelValue } from '../alignment/types';
 
 /** One row of the results table. */
 export interface ResultRow {
@@ -11,6 +12,8 @@ export interface ResultRow {
   data: JsonValue;
   outcome?: RowOutcome;
   response?: EvaluateResponse;
+  /** Human labels by question (from the file's label columns or the labelling view). */
+  labels?: Record<string, LabelValue>;
 }
 
 export type CellValue = string | number | null;
@@ -346,6 +349,12 @@ function* byLine(
   while (i < lines.length) yield { left: lines[i++]! };
 }
 
+/** A human label as the CSV writes it: the label, the level number, or yes/no. */
+const labelCell = (row: ResultRow, question: string): CellValue => {
+  const v = row.labels?.[question];
+  return v === undefined ? null : typeof v === 'boolean' ? (v ? 'yes' : 'no') : v;
+};
+
 /**
  * The CSV export, a piece of about `chunkRows` rows at a time, so a caller can yield between pieces. With `leftOut`,
  * the lines that were never sent come too, each with its line and reason, so the export joins back to the source.
@@ -358,7 +367,14 @@ export function* csvChunks(
   leftOut: readonly LeftOutLine[] = [],
 ): Generator<string> {
   const columns = answerColumns(questions);
-  const header = [...EXPORT_META_COLUMNS, ...columns.map((c) => c.key), ...inputColumns.map(inputColumnName)];
+  // Human labels as `label.<question>`, only for questions some row is labelled on.
+  const labelled = Object.keys(questions).filter((q) => rows.some((r) => r.labels?.[q] !== undefined));
+  const header = [
+    ...EXPORT_META_COLUMNS,
+    ...columns.map((c) => c.key),
+    ...labelled.map((q) => `label.${q}`),
+    ...inputColumns.map(inputColumnName),
+  ];
   const config = { escapeFormulae: FORMULA, newline: '\r\n' };
   yield `${Papa.unparse([header], config)}\r\n`;
   const blank = (n: number): null[] => new Array<null>(n).fill(null);
@@ -369,6 +385,7 @@ export function* csvChunks(
         ? [
             ...metaCells(item.row),
             ...columns.map((c) => cellOf(item.row, c)),
+            ...labelled.map((q) => labelCell(item.row, q)),
             ...inputColumns.map((c) => inputCell(item.row.data, c)),
           ]
         : [
@@ -376,7 +393,7 @@ export function* csvChunks(
             item.left.line,
             LEFT_OUT_STATUS,
             item.left.reason,
-            ...blank(EXPORT_META_COLUMNS.length - 4 + columns.length + inputColumns.length),
+            ...blank(EXPORT_META_COLUMNS.length - 4 + columns.length + labelled.length + inputColumns.length),
           ],
     );
     if (chunk.length >= chunkRows) {
@@ -410,6 +427,7 @@ export function exportJsonlRecord(row: ResultRow): Record<string, unknown> {
     possibly_billed_attempts: o?.possiblyBilledAttempts ?? 0,
     answers: row.response?.answers ?? null,
     input: row.data,
+    ...(row.labels ? { labels: row.labels } : {}),
   };
   if (o?.error)
     record.error = {

@@ -165,7 +165,8 @@ const rowArb = fc.record({
   ),
   urgent: fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 100 })),
 });
-const toRows = (raw: fc.infer<typeof rowArb>[]): AlignRow[] =>
+type RawRow = { dept: [number, number[]]; frus: [number, number[]]; urgent: [boolean, number] };
+const toRows = (raw: RawRow[]): AlignRow[] =>
   raw.map((r, i) => ({
     id: String(i),
     answers: {

@@ -159,10 +159,12 @@ describe('intervals', () => {
   });
   it('a seeded bootstrap is the same twice and differs by seed', () => {
     const values = Float64Array.from({ length: 50 }, (_, i) => (i * 37) % 11);
-    const mean = (idx: Uint32Array) => ({ mean: meanOf(values, idx) });
-    const a = percentileInterval(bootstrap(50, 200, 7, mean), 'mean');
-    const b = percentileInterval(bootstrap(50, 200, 7, mean), 'mean');
-    const c = percentileInterval(bootstrap(50, 200, 8, mean), 'mean');
+    const mean = (idx: Uint32Array, out: Float64Array) => {
+      out[0] = meanOf(values, idx)!;
+    };
+    const a = percentileInterval(bootstrap(50, 200, 7, ['mean'], mean), 'mean');
+    const b = percentileInterval(bootstrap(50, 200, 7, ['mean'], mean), 'mean');
+    const c = percentileInterval(bootstrap(50, 200, 8, ['mean'], mean), 'mean');
     expect(a).toEqual(b);
     expect(a).not.toEqual(c);
     expect(a.lo!).toBeLessThan(meanOf(values, null)!);

@@ -27,11 +27,23 @@ export function MappingForm({ mapping, columns, objectRows, onChange, samples, d
   const idSelect = useId();
   const textSelect = useId();
   const idColumn = mapping.idColumn;
+  // Label and metadata columns stay as they are when the mode changes, and are never offered as the state.
+  const kept = {
+    ...(mapping.labels ? { labels: mapping.labels } : {}),
+    ...(mapping.metadata ? { metadata: mapping.metadata } : {}),
+  };
+  const leftOut = new Set([...(mapping.labels ?? []).map((l) => l.column), ...(mapping.metadata ?? [])]);
   const setMode = (mode: RowMapping['mode']) => {
-    if (mode === 'fields') onChange({ mode, idColumn });
-    else if (mode === 'text')
-      onChange({ mode, column: columns.find((c) => c !== idColumn) ?? columns[0] ?? '', idColumn });
-    else onChange({ mode, columns: columns.filter((c) => c !== idColumn), idColumn });
+    const free = columns.filter((c) => c !== idColumn && !leftOut.has(c));
+    if (mode === 'fields') onChange({ mode, idColumn, ...kept });
+    else if (mode === 'text') onChange({ mode, column: free[0] ?? columns[0] ?? '', idColumn, ...kept });
+    else
+      onChange({
+        mode,
+        columns: free.length ? free : columns.filter((c) => c !== idColumn),
+        idColumn,
+        ...kept,
+      });
   };
   return (
     <section className="rows-mapping panel" aria-label="Map each row to the state">
@@ -106,6 +118,11 @@ export function MappingForm({ mapping, columns, objectRows, onChange, samples, d
           </select>
           {mapping.mode === 'fields' && idColumn && (
             <p className="muted rows-hint">The id column is left out of the state.</p>
+          )}
+          {leftOut.size > 0 && (
+            <p className="muted rows-hint" data-testid="rows.mapping.leftOut">
+              Never sent (labels and metadata): {[...leftOut].map((c) => `\`${c}\``).join(', ')}.
+            </p>
           )}
         </div>
       )}

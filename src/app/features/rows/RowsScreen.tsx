@@ -6,6 +6,7 @@ import { useSessions } from '../../stores/sessions';
 import { RowsLint } from '../lint/RowsLint';
 import { ImportPanel } from './ImportPanel';
 import { IssueList } from './IssueList';
+import { LabelColumnsForm } from './LabelColumnsForm';
 import { MappingForm } from './MappingForm';
 import { PacingFields } from './PacingFields';
 import { PlanPanel } from './PlanPanel';
@@ -150,6 +151,16 @@ export function RowsScreen({ targetId, targetLabel }: RowsScreenProps) {
                     objectRows={summary.objectRows}
                     onChange={rows.setMapping}
                     samples={rows.plan?.samples ?? []}
+                    disabled={creating}
+                  />
+                )}
+                {mapping && summary.objectRows && (
+                  <LabelColumnsForm
+                    mapping={mapping}
+                    columns={summary.columns}
+                    questions={session.questions}
+                    plans={rows.plan?.labels ?? []}
+                    onChange={rows.setMapping}
                     disabled={creating}
                   />
                 )}

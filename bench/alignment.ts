@@ -1,0 +1,89 @@
+// Bench section "alignment": every alignment figure of 100,000 labelled rows (three questions, bootstrap B chosen by
+// row count) computed in a worker thread, as the app does, and 1,000 bootstrap resamples of 10,000 rows; each side by
+// side with the same computation on the main thread. Targets: under 200 ms and under 1 s in the worker (median of
+// the measured rounds, after one warm-up; the worker time includes copying the rows to it).
+import { Worker } from 'node:worker_threads';
+import { computeAlignment } from '../src/core/alignment/compute';
+import type { AlignRow, AlignmentOptions } from '../src/core/alignment/types';
+import { BENCH_QUESTIONS, benchRows } from './alignment/rows';
+import type { SectionResult } from './lib/section';
+import { printTable } from './lib/table';
+
+const ROUNDS = 3;
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+
+function startWorker(): Worker {
+  // A worker thread does not inherit tsx's loader: the entry registers it, then imports the TypeScript worker.
+  const entry = `import('tsx/esm/api').then((m) => { m.register(); return import(require('node:worker_threads').workerData); })`;
+  return new Worker(entry, {
+    eval: true,
+    workerData: new URL('./alignment/worker.ts', import.meta.url).href,
+  });
+}
+
+function inWorker(
+  worker: Worker,
+  rows: AlignRow[],
+  options: Partial<AlignmentOptions>,
+): Promise<{ ms: number; B: number }> {
+  return new Promise((resolve, reject) => {
+    const t = performance.now();
+    worker.once('message', (m: { B: number }) => resolve({ ms: performance.now() - t, B: m.B }));
+    worker.once('error', reject);
+    worker.postMessage({ questions: BENCH_QUESTIONS, rows, options });
+  });
+}
+
+function onMain(rows: AlignRow[], options: Partial<AlignmentOptions>): { ms: number; B: number } {
+  const t = performance.now();
+  const report = computeAlignment(BENCH_QUESTIONS, rows, options);
+  return { ms: performance.now() - t, B: report.bootstrap.B };
+}
+
+export async function run(): Promise<SectionResult> {
+  const cases = [
+    { name: 'all figures, 100,000 rows', rows: benchRows(100_000), options: {}, target: 200 },
+    {
+      name: '1,000 resamples, 10,000 rows',
+      rows: benchRows(10_000),
+      options: { bootstrap: { B: 1000, seed: 1 } },
+      target: 1000,
+    },
+  ];
+  const worker = startWorker();
+  const table: Record<string, string | number>[] = [];
+  const figures: Record<string, number | string> = {};
+  let ok = true;
+  try {
+    for (const c of cases) {
+      await inWorker(worker, c.rows, c.options);
+      onMain(c.rows, c.options);
+      const w: number[] = [];
+      const m: number[] = [];
+      let B = 0;
+      for (let i = 0; i < ROUNDS; i++) {
+        const a = await inWorker(worker, c.rows, c.options);
+        w.push(a.ms);
+        B = a.B;
+        m.push(onMain(c.rows, c.options).ms);
+      }
+      const wm = median(w);
+      const mm = median(m);
+      ok &&= wm < c.target;
+      table.push({
+        case: c.name,
+        B,
+        worker_ms: Math.round(wm),
+        main_thread_ms: Math.round(mm),
+        ratio: wm / mm,
+        target_ms: c.target,
+        met: wm < c.target ? 'yes' : 'NO',
+      });
+      figures[`${c.name} (worker ms)`] = Math.round(wm);
+    }
+  } finally {
+    await worker.terminate();
+  }
+  printTable('alignment: figures off the main thread against on it', table);
+  return { section: 'alignment', ok, figures };
+}

@@ -1,0 +1,286 @@
+// The alignment screen: how the judge's answers on a labelled run agree with people's labels, per question (with n
+// and 95% intervals), how calibrated its probabilities are, the confident mistakes, labelling in the app, and
+// variants compared row by row. Wiring only: the figures are computed in src/core/alignment, in a worker.
+import { useEffect, useMemo } from 'react';
+import type { Question } from '../../../contract';
+import type { ResultRow } from '../../../core/rows/results';
+import { useRows } from '../../stores/rows';
+import { useSessions } from '../../stores/sessions';
+import { useWorkbench } from '../../stores/workbench';
+import { useSessionQuestions } from '../rows/sessionQuestions';
+import { LabellingView } from './LabellingView';
+import { QuestionPanel } from './QuestionPanel';
+import { VariantsPanel } from './VariantsPanel';
+import { useAlignment } from './alignmentStore';
+import { ReportButtons } from './ReportButtons';
+import { StoredReport } from './StoredReport';
+import { stateOf } from './rowText';
+import './alignment.css';
+
+/** Pause after the last change (a label, an answer, the threshold) before the figures are computed again. */
+const RECOMPUTE_DEBOUNCE_MS = 300;
+
+export interface AlignmentScreenProps {
+  targetId: string;
+  /** Shows the main screen (after a row was put there as the state). */
+  onOpenInWorkbench: () => void;
+}
+
+export function AlignmentScreen({ targetId, onOpenInWorkbench }: AlignmentScreenProps) {
+  const rows = useRows();
+  const align = useAlignment();
+  const session = useSessionQuestions();
+  const sessionId = useSessions((s) => s.openId);
+  const stored = useSessions((s) => s.open?.alignment);
+  const run = rows.openRun;
+  const version = rows.resultsVersion;
+  const optionsKey = JSON.stringify(align.options);
+  const { compute } = align;
+
+  useEffect(() => {
+    void useRows.getState().refreshRuns();
+  }, []);
+
+  useEffect(() => {
+    if (!run) return;
+    const timer = setTimeout(
+      () => void compute(run, useRows.getState().results(), version),
+      RECOMPUTE_DEBOUNCE_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [run, version, optionsKey, compute]);
+
+  const results = run ? rows.results() : [];
+  const byNumber = useMemo(() => {
+    void version;
+    return new Map(
+      useRows
+        .getState()
+        .results()
+        .map((r) => [r.number, r]),
+    );
+  }, [version]);
+  const report = align.report && align.reportOf?.runId === run?.id ? align.report : null;
+
+  const openRow = (row: ResultRow) => {
+    if (!run) return;
+    const state = stateOf(row, run.mapping);
+    if (state === null) return;
+    useWorkbench
+      .getState()
+      .editDoc((doc) =>
+        typeof state === 'string'
+          ? { ...doc, stateMode: 'text', stateText: state }
+          : { ...doc, stateMode: 'json', stateText: JSON.stringify(state, null, 2) },
+      );
+    onOpenInWorkbench();
+  };
+
+  const runVariant = async () => {
+    if (!session.questions) return;
+    const id = await rows.createVariant({
+      questions: session.questions,
+      model: session.model,
+      targetId,
+      ...(sessionId ? { sessionId } : {}),
+    });
+    if (id) void useRows.getState().start();
+  };
+
+  if (!run) {
+    return (
+      <div className="align-screen" data-testid="align.screen">
+        <section className="panel">
+          <h2>Alignment with human labels</h2>
+          <p>
+            Open a run of rows to measure its answers against people’s labels. Map a label column when you
+            import the file on the rows screen, or label rows here.
+          </p>
+          {rows.runs.length > 0 ? (
+            <ul className="align-runs">
+              {rows.runs.map((r) => (
+                <li key={r.id}>
+                  <button
+                    type="button"
+                    onClick={() => void rows.openRunById(r.id)}
+                    data-testid="align.run.open"
+                  >
+                    {r.fileName}
+                  </button>{' '}
+                  <span className="muted">
+                    {r.rowCount} rows · {r.model} · {new Date(r.createdAt).toLocaleString()}
+                    {r.variantOf ? ' · variant' : ''}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted">No run is stored yet.</p>
+          )}
+        </section>
+        {stored && <StoredReport summary={stored} />}
+      </div>
+    );
+  }
+
+  const names = Object.keys(run.questions);
+  const labelQuestion =
+    align.labelQuestion && names.includes(align.labelQuestion) ? align.labelQuestion : names[0]!;
+  const unlabelled = names.filter((n) => !report?.questions[n]);
+  return (
+    <div className="align-screen" data-testid="align.screen">
+      <header className="align-header">
+        <div>
+          <h2 data-testid="align.title">
+            {run.fileName}
+            {run.variantOf ? ' (variant)' : ''}
+          </h2>
+          <span className="muted">
+            {run.rowCount} rows · model <code>{run.model}</code> · target {run.targetId}
+            {rows.progress ? ` · ${rows.progress.done + rows.progress.reused} answered` : ''}
+            {rows.running ? ' · running' : ''}
+            {align.computing ? ' · computing…' : ''}
+          </span>
+        </div>
+        <div className="align-header__actions">
+          {!rows.running && rows.progress && rows.progress.phase !== 'finished' && (
+            <button type="button" onClick={() => void rows.start()} data-testid="align.run.start">
+              Run the unanswered rows
+            </button>
+          )}
+          {rows.running && (
+            <button type="button" onClick={rows.pause}>
+              Pause
+            </button>
+          )}
+          <button type="button" disabled={rows.running} onClick={rows.closeRun}>
+            Another run
+          </button>
+        </div>
+      </header>
+      {(rows.error || align.error) && (
+        <p role="alert" className="rows-message rows-message--error">
+          {rows.error ?? align.error}
+        </p>
+      )}
+      <nav className="align-views" aria-label="Alignment views">
+        <button
+          type="button"
+          aria-pressed={align.view === 'figures'}
+          onClick={() => align.setView('figures')}
+          data-testid="align.view.figures"
+        >
+          Figures
+        </button>
+        <button
+          type="button"
+          aria-pressed={align.view === 'label'}
+          onClick={() => align.setView('label')}
+          data-testid="align.view.label"
+        >
+          Label rows
+        </button>
+      </nav>
+      {align.view === 'label' ? (
+        <>
+          <label>
+            Question to label{' '}
+            <select
+              value={labelQuestion}
+              onChange={(e) => align.setLabelQuestion(e.currentTarget.value)}
+              data-testid="align.labelling.question"
+            >
+              {names.map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+          </label>
+          <LabellingView
+            key={`${run.id}:${labelQuestion}`}
+            question={labelQuestion}
+            definition={run.questions[labelQuestion] as Question}
+            rows={results}
+            mapping={run.mapping}
+            revealed={align.revealed}
+            onReveal={align.setRevealed}
+            onLabel={(number, value) => {
+              const previous = byNumber.get(number)?.labels?.[labelQuestion] ?? null;
+              align.pushStep({ number, question: labelQuestion, previous });
+              void rows.setLabel(number, labelQuestion, value);
+            }}
+            onUndo={() => {
+              const step = align.popStep();
+              if (!step) return null;
+              void rows.setLabel(step.number, step.question, step.previous);
+              return step.number;
+            }}
+          />
+        </>
+      ) : (
+        <>
+          <div className="align-options">
+            <label>
+              Score prediction{' '}
+              <select
+                value={align.options.scorePrediction}
+                onChange={(e) =>
+                  align.setScorePrediction(e.currentTarget.value as 'mostProbable' | 'expectedRounded')
+                }
+              >
+                <option value="mostProbable">most probable level</option>
+                <option value="expectedRounded">expected score, rounded</option>
+              </select>
+            </label>
+            <ReportButtons run={run} report={report} rowIdOf={(id) => byNumber.get(Number(id))?.id ?? id} />
+          </div>
+          {!report && <p role="status">Computing the figures…</p>}
+          {report &&
+            names
+              .filter((n) => report.questions[n])
+              .map((n) => (
+                <QuestionPanel
+                  key={n}
+                  report={report.questions[n]!}
+                  definition={run.questions[n] as Question}
+                  mapping={run.mapping}
+                  rowOf={(number) => byNumber.get(number)}
+                  cell={align.cell}
+                  onCell={align.openCell}
+                  threshold={align.options.noulThresholds[n] ?? 0.5}
+                  onThreshold={(v) => align.setThreshold(n, v)}
+                  onOpenRow={openRow}
+                />
+              ))}
+          {report && unlabelled.length > 0 && (
+            <p className="muted" data-testid="align.unlabelled">
+              No labels yet for {unlabelled.map((n) => `“${n}”`).join(', ')}: label rows in the app to measure
+              them.
+            </p>
+          )}
+          {report && (
+            <details className="panel">
+              <summary>Conventions of these figures</summary>
+              <ul>
+                {report.conventions.map((c) => (
+                  <li key={c}>{c}</li>
+                ))}
+              </ul>
+            </details>
+          )}
+          <VariantsPanel
+            run={run}
+            runs={rows.runs}
+            compareWith={align.compareWith}
+            comparison={align.comparison}
+            comparing={align.comparing}
+            onCompare={(id) => void align.compare(run, useRows.getState().results(), id)}
+            onRunVariant={() => void runVariant()}
+            blocked={session.problem ?? (rows.running ? 'A run is going on.' : null)}
+          />
+        </>
+      )}
+    </div>
+  );
+}

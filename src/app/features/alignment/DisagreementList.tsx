@@ -1,0 +1,66 @@
+// The rows where judge and label differ, confident mistakes first: each with its state, the judge's distribution and
+// the label, and a button that opens the row in the main screen as the state, to reword the question on that case.
+import type { Question } from '../../../contract';
+import type { Disagreement } from '../../../core/alignment/compute';
+import { labelText } from '../../../core/alignment/labelValues';
+import type { RowMapping } from '../../../core/rows/mapping';
+import type { ResultRow } from '../../../core/rows/results';
+import { distributionText, stateOf, stateText } from './rowText';
+
+export interface DisagreementListProps {
+  question: string;
+  definition: Question;
+  items: readonly Disagreement[];
+  rowOf: (number: number) => ResultRow | undefined;
+  mapping: RowMapping;
+  onOpen: (row: ResultRow) => void;
+  /** Rows shown; the rest are counted. */
+  limit?: number;
+  title?: string;
+}
+
+export function DisagreementList({
+  question,
+  definition,
+  items,
+  rowOf,
+  mapping,
+  onOpen,
+  limit = 20,
+  title,
+}: DisagreementListProps) {
+  return (
+    <section
+      className="align-disagreements"
+      aria-label={title ?? `Disagreements on ${question}`}
+      data-testid={`align.disagreements.${question}`}
+    >
+      <h4>{title ?? `Disagreements, most confident mistakes first (${items.length})`}</h4>
+      {items.length === 0 && <p className="muted">None.</p>}
+      <ol>
+        {items.slice(0, limit).map((d) => {
+          const row = rowOf(Number(d.id));
+          if (!row) return null;
+          return (
+            <li key={d.id} className="align-disagreement" data-testid="align.disagreement">
+              <div className="align-disagreement__head">
+                <span>
+                  Row <strong>{row.id}</strong> · label <strong>{labelText(d.label, definition)}</strong> ·
+                  judge <strong>{labelText(d.predicted, definition)}</strong>
+                  {Number.isFinite(d.pPredicted) &&
+                    ` at ${d.pPredicted.toFixed(2)} (the label got ${d.pLabel.toFixed(2)})`}
+                </span>
+                <button type="button" onClick={() => onOpen(row)} data-testid="align.disagreement.open">
+                  Open in the main screen
+                </button>
+              </div>
+              <pre className="align-state">{stateText(stateOf(row, mapping))}</pre>
+              <p className="muted">{distributionText(row.response?.answers[question])}</p>
+            </li>
+          );
+        })}
+      </ol>
+      {items.length > limit && <p className="muted">{items.length - limit} more not shown.</p>}
+    </section>
+  );
+}

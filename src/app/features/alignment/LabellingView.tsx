@@ -1,0 +1,190 @@
+// Labelling one row at a time: the row's state, the question's options as buttons and keys (1-9 then letters; y/n
+// for yes/no), Backspace to undo, S to skip, and progress. The judge's answer stays hidden until revealed, so it
+// cannot anchor the labeller; after each label the previous row's answer is shown next to the label given. Keys act
+// only while the view has focus, so they never override an editor's own.
+import { useMemo, useRef, useState } from 'react';
+import type { KeyboardEvent } from 'react';
+import type { Question } from '../../../contract';
+import { labelText } from '../../../core/alignment/labelValues';
+import type { LabelValue } from '../../../core/alignment/types';
+import type { RowMapping } from '../../../core/rows/mapping';
+import type { ResultRow } from '../../../core/rows/results';
+import { distributionText, stateOf, stateText } from './rowText';
+
+/** Option keys beyond 1-9: letters, leaving out s (skip), y and n (yes/no). */
+const LETTERS = 'abcdefghijklmopqrtuvwxz';
+
+/** The options of a question with their keys. */
+export function labelOptions(question: Question): { value: LabelValue; key: string; text: string }[] {
+  if (question.type === 'noul')
+    return [
+      { value: true, key: 'y', text: 'yes' },
+      { value: false, key: 'n', text: 'no' },
+    ];
+  const values: LabelValue[] =
+    question.type === 'choice' ? Object.keys(question.criteria) : question.criteria.map((_, i) => i);
+  return values.map((value, i) => ({
+    value,
+    key: i < 9 ? String(i + 1) : (LETTERS[i - 9] ?? ''),
+    text: labelText(value, question),
+  }));
+}
+
+export interface LabellingViewProps {
+  question: string;
+  definition: Question;
+  rows: readonly ResultRow[];
+  mapping: RowMapping;
+  revealed: boolean;
+  onReveal: (revealed: boolean) => void;
+  /** Saves a label (null clears it). */
+  onLabel: (number: number, value: LabelValue | null) => void;
+  /** Undoes the last label: returns the row it was given to, or null when there is nothing to undo. */
+  onUndo: () => number | null;
+}
+
+export function LabellingView({
+  question,
+  definition,
+  rows,
+  mapping,
+  revealed,
+  onReveal,
+  onLabel,
+  onUndo,
+}: LabellingViewProps) {
+  const [skipped, setSkipped] = useState<ReadonlySet<number>>(new Set());
+  // Rows labelled here move on at once, before the save reaches the rows: a fast labeller never labels one row twice.
+  const [given, setGiven] = useState<ReadonlySet<number>>(new Set());
+  const [pinned, setPinned] = useState<number | null>(null);
+  const [last, setLast] = useState<{ number: number; value: LabelValue } | null>(null);
+  const box = useRef<HTMLDivElement>(null);
+  const options = useMemo(() => labelOptions(definition), [definition]);
+  const labelled = rows.filter((r) => r.labels?.[question] !== undefined).length;
+  const current =
+    (pinned !== null ? rows.find((r) => r.number === pinned) : undefined) ??
+    rows.find((r) => r.labels?.[question] === undefined && !skipped.has(r.number) && !given.has(r.number)) ??
+    null;
+
+  const give = (value: LabelValue) => {
+    if (!current) return;
+    onLabel(current.number, value);
+    setGiven((g) => new Set(g).add(current.number));
+    setLast({ number: current.number, value });
+    setPinned(null);
+    box.current?.focus();
+  };
+  const skip = () => {
+    if (!current) return;
+    setSkipped((s) => new Set(s).add(current.number));
+    setPinned(null);
+  };
+  const undo = () => {
+    const number = onUndo();
+    if (number !== null) {
+      setGiven((g) => {
+        const next = new Set(g);
+        next.delete(number);
+        return next;
+      });
+      setPinned(number);
+      setLast(null);
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target as HTMLElement;
+    if (target.closest('input, select, textarea, [contenteditable="true"]')) return;
+    const key = event.key.toLowerCase();
+    if (event.key === 'Backspace') {
+      event.preventDefault();
+      undo();
+      return;
+    }
+    if (key === 's') {
+      event.preventDefault();
+      skip();
+      return;
+    }
+    const option = options.find((o) => o.key === key);
+    if (option) {
+      event.preventDefault();
+      give(option.value);
+    }
+  };
+
+  const lastRow = last ? rows.find((r) => r.number === last.number) : undefined;
+  return (
+    <div
+      ref={box}
+      className="align-labelling panel"
+      tabIndex={0}
+      role="group"
+      aria-label={`Label ${question}, one row at a time. Keys: ${options.map((o) => `${o.key} ${o.text}`).join(', ')}; Backspace undoes; S skips.`}
+      onKeyDown={onKeyDown}
+      data-testid="align.labelling"
+    >
+      <p className="align-labelling__progress" role="status" data-testid="align.labelling.progress">
+        {labelled} of {rows.length} labelled
+        {skipped.size > 0 ? ` · ${skipped.size} skipped` : ''}
+      </p>
+      {lastRow && last && (
+        <p className="muted" data-testid="align.labelling.last">
+          Row {lastRow.id}: your label {labelText(last.value, definition)} · the judge:{' '}
+          {distributionText(lastRow.response?.answers[question])}
+        </p>
+      )}
+      {current ? (
+        <>
+          <h3>
+            Row {current.id} <span className="muted">(line {current.line})</span>
+          </h3>
+          <pre className="align-state" data-testid="align.labelling.state">
+            {stateText(stateOf(current, mapping))}
+          </pre>
+          <div className="align-labelling__options">
+            {options.map((o) => (
+              <button
+                key={String(o.value)}
+                type="button"
+                aria-keyshortcuts={o.key}
+                aria-pressed={current.labels?.[question] === o.value}
+                onClick={() => give(o.value)}
+                data-testid={`align.labelling.option.${String(o.value)}`}
+              >
+                <kbd>{o.key}</kbd> {o.text}
+              </button>
+            ))}
+            <button type="button" aria-keyshortcuts="s" onClick={skip}>
+              <kbd>s</kbd> Skip
+            </button>
+            <button type="button" aria-keyshortcuts="Backspace" onClick={undo}>
+              <kbd>⌫</kbd> Undo
+            </button>
+          </div>
+          <label className="rows-check">
+            <input type="checkbox" checked={revealed} onChange={(e) => onReveal(e.currentTarget.checked)} />
+            Show the judge’s answer for this row
+          </label>
+          {revealed && (
+            <p data-testid="align.labelling.judge">
+              Judge: {distributionText(current.response?.answers[question])}
+            </p>
+          )}
+        </>
+      ) : (
+        <p data-testid="align.labelling.done">
+          {skipped.size > 0
+            ? `Every row is labelled or skipped (${skipped.size} skipped).`
+            : 'Every row has a label for this question.'}{' '}
+          {skipped.size > 0 && (
+            <button type="button" className="link-button" onClick={() => setSkipped(new Set())}>
+              Go through the skipped rows
+            </button>
+          )}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,258 @@
+// Every figure of one question: agreement with n and intervals, the confusion matrix whose cells open their rows, the
+// noul threshold slider, calibration with its reliability diagram, selective accuracy read out, corrected
+// prevalence, and the disagreements.
+import type { Question } from '../../../contract';
+import type { QuestionReport } from '../../../core/alignment/compute';
+import { labelText } from '../../../core/alignment/labelValues';
+import type { RowMapping } from '../../../core/rows/mapping';
+import type { ResultRow } from '../../../core/rows/results';
+import { ConfusionMatrix } from './ConfusionMatrix';
+import { DisagreementList } from './DisagreementList';
+import { FigureText } from './FigureText';
+import { ReliabilityDiagram } from './ReliabilityDiagram';
+import type { OpenCell } from './alignmentStore';
+
+const AGREEMENT: Record<Question['type'], [string, string][]> = {
+  choice: [
+    ['accuracy', 'Accuracy'],
+    ['kappa', "Cohen's kappa"],
+    ['macro_f1', 'Macro F1'],
+  ],
+  score: [
+    ['exact', 'Exact agreement'],
+    ['within_one', 'Within one level'],
+    ['qwk', 'Quadratic weighted kappa'],
+    ['spearman', 'Spearman (expected score)'],
+    ['mae', 'Mean absolute error (expected score)'],
+  ],
+  noul: [
+    ['accuracy', 'Accuracy at the threshold'],
+    ['tpr', 'True-positive rate'],
+    ['tnr', 'True-negative rate'],
+    ['auroc', 'ROC AUC'],
+  ],
+};
+const CALIBRATION: [string, string][] = [
+  ['brier', 'Brier score'],
+  ['log_loss', 'Log loss'],
+  ['ece', 'Expected calibration error'],
+];
+
+export interface QuestionPanelProps {
+  report: QuestionReport;
+  definition: Question;
+  mapping: RowMapping;
+  rowOf: (number: number) => ResultRow | undefined;
+  cell: OpenCell | null;
+  onCell: (cell: OpenCell | null) => void;
+  threshold: number;
+  onThreshold: (value: number) => void;
+  onOpenRow: (row: ResultRow) => void;
+}
+
+export function QuestionPanel(props: QuestionPanelProps) {
+  const { report, definition, cell } = props;
+  const name = report.name;
+  const figures = report.figures;
+  const open = cell?.question === name ? cell : null;
+  const cellIds = open ? (report.confusion.ids[open.truth]?.[open.predicted] ?? []) : [];
+  const valueOf = (i: number) =>
+    report.type === 'choice' ? report.classes[i]! : report.type === 'score' ? i : i === 1;
+  const classText = (i: number) =>
+    report.type === 'choice'
+      ? report.classes[i]!
+      : report.type === 'score'
+        ? labelText(i, definition)
+        : i === 1
+          ? 'yes'
+          : 'no';
+  return (
+    <section
+      className="align-question panel"
+      aria-label={`Alignment of ${name}`}
+      data-testid={`align.question.${name}`}
+    >
+      <h3>
+        <code>{name}</code> <span className="muted">({report.type})</span>
+      </h3>
+      <p className="muted" data-testid={`align.counts.${name}`}>
+        {report.n} rows with a label and an answer · {report.labelled} labelled · {report.unanswered} labelled
+        but not answered yet
+        {report.invalidLabels
+          ? ` · ${report.invalidLabels} labels that are not options of this question`
+          : ''}
+      </p>
+      <div className="align-question__grid">
+        <div>
+          <h4>Agreement</h4>
+          <dl className="align-figures">
+            {AGREEMENT[report.type].map(([key, title]) => (
+              <div key={key}>
+                <dt>{title}</dt>
+                <dd>
+                  <FigureText figure={figures[key]} testId={`align.figure.${name}.${key}`} />
+                </dd>
+              </div>
+            ))}
+          </dl>
+          {report.type === 'choice' && (
+            <details>
+              <summary>Precision and recall per label</summary>
+              <table className="align-table">
+                <thead>
+                  <tr>
+                    <th scope="col">Label</th>
+                    <th scope="col">Precision</th>
+                    <th scope="col">Recall</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {report.classes.map((c) => (
+                    <tr key={c}>
+                      <th scope="row">{c}</th>
+                      <td>
+                        <FigureText figure={figures[`precision.${c}`]} />
+                      </td>
+                      <td>
+                        <FigureText figure={figures[`recall.${c}`]} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </details>
+          )}
+          {report.threshold && (
+            <div className="align-threshold">
+              <label htmlFor={`align-threshold-${name}`}>
+                Threshold on P(yes):{' '}
+                <strong data-testid={`align.threshold.${name}`}>{props.threshold.toFixed(2)}</strong>
+              </label>
+              <input
+                id={`align-threshold-${name}`}
+                type="range"
+                min={0}
+                max={1}
+                step={0.01}
+                value={props.threshold}
+                onChange={(e) => props.onThreshold(Number(e.currentTarget.value))}
+              />
+              {report.threshold.best ? (
+                <p>
+                  Best balanced accuracy {report.threshold.best.balancedAccuracy.toFixed(2)} at{' '}
+                  {report.threshold.best.threshold.toFixed(2)} (TPR {report.threshold.best.tpr.toFixed(2)},
+                  TNR {report.threshold.best.tnr.toFixed(2)}).{' '}
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() =>
+                      props.onThreshold(Math.round(report.threshold!.best!.threshold * 100) / 100)
+                    }
+                  >
+                    Use it
+                  </button>
+                </p>
+              ) : (
+                <p className="muted">The best threshold needs labelled rows of both classes.</p>
+              )}
+            </div>
+          )}
+          <ConfusionMatrix
+            question={name}
+            classes={report.classes.map((_, i) => classText(i))}
+            counts={report.confusion.counts}
+            open={open}
+            onOpen={(truth, predicted) =>
+              props.onCell(
+                open?.truth === truth && open.predicted === predicted
+                  ? null
+                  : { question: name, truth, predicted },
+              )
+            }
+          />
+        </div>
+        <div>
+          <h4>Calibration</h4>
+          <dl className="align-figures">
+            {CALIBRATION.map(([key, title]) => (
+              <div key={key}>
+                <dt>{title}</dt>
+                <dd>
+                  <FigureText figure={figures[key]} testId={`align.figure.${name}.${key}`} />
+                </dd>
+              </div>
+            ))}
+          </dl>
+          <ReliabilityDiagram
+            question={name}
+            bins={report.reliability}
+            probabilityName={report.type === 'noul' ? 'P(yes)' : 'top probability'}
+          />
+          <p data-testid={`align.selective.${name}`}>{report.selective.sentence}</p>
+          {report.prevalence.length > 0 && (
+            <details>
+              <summary>Corrected prevalence over the whole file</summary>
+              <table className="align-table" data-testid={`align.prevalence.${name}`}>
+                <thead>
+                  <tr>
+                    <th scope="col">{report.type === 'noul' ? 'Answer' : 'Label'}</th>
+                    <th scope="col">Judge’s share</th>
+                    <th scope="col">Corrected (Rogan-Gladen)</th>
+                    <th scope="col">Human share (labelled rows)</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {report.prevalence.map((p) => (
+                    <tr key={p.label}>
+                      <th scope="row">{p.label}</th>
+                      <td>
+                        <FigureText figure={p.judge} />
+                      </td>
+                      <td>
+                        <FigureText figure={p.corrected} />
+                      </td>
+                      <td>
+                        <FigureText figure={p.human} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </details>
+          )}
+        </div>
+      </div>
+      {open && (
+        <DisagreementList
+          question={name}
+          definition={definition}
+          title={`Rows labelled ${classText(open.truth)}, answered ${classText(open.predicted)} (${cellIds.length})`}
+          items={cellIds.map((id) => {
+            const d = report.disagreements.find((x) => x.id === id);
+            return (
+              d ?? {
+                id,
+                label: valueOf(open.truth),
+                predicted: valueOf(open.predicted),
+                pPredicted: NaN,
+                pLabel: NaN,
+              }
+            );
+          })}
+          rowOf={props.rowOf}
+          mapping={props.mapping}
+          onOpen={props.onOpenRow}
+        />
+      )}
+      <DisagreementList
+        question={name}
+        definition={definition}
+        items={report.disagreements}
+        rowOf={props.rowOf}
+        mapping={props.mapping}
+        onOpen={props.onOpenRow}
+        limit={10}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,31 @@
+// The alignment worker: every figure of a run (and the paired comparison of two) off the page's thread, so a
+// 100,000-row run recomputes as labels arrive without freezing the screen.
+import { computeAlignment } from '../../../core/alignment/compute';
+import { compareVariants } from '../../../core/alignment/variants';
+import type { AlignmentReply, AlignmentRequest } from './alignmentProtocol';
+
+interface WorkerScope {
+  postMessage(message: AlignmentReply): void;
+  onmessage: ((event: MessageEvent<AlignmentRequest>) => void) | null;
+}
+const scope = self as unknown as WorkerScope;
+
+scope.onmessage = ({ data }) => {
+  try {
+    if (data.kind === 'report')
+      scope.postMessage({ id: data.id, report: computeAlignment(data.questions, data.rows, data.options) });
+    else
+      scope.postMessage({
+        id: data.id,
+        comparison: compareVariants(
+          data.a.questions,
+          data.a.rows,
+          data.b.questions,
+          data.b.rows,
+          data.options,
+        ),
+      });
+  } catch (error) {
+    scope.postMessage({ id: data.id, error: error instanceof Error ? error.message : String(error) });
+  }
+};

@@ -1,0 +1,167 @@
+// What the user does on the alignment screen: the conventions chosen (noul thresholds, score prediction), the figures
+// of the open run and of its comparison with a variant, the confusion cell opened, and the labelling session with
+// its undo history. Kept next to its feature, like the taxonomy screen's store, because nothing else reads it.
+import { create } from 'zustand';
+import type { Questions } from '../../../contract';
+import type { AlignmentReport } from '../../../core/alignment/compute';
+import type { AlignRow, AlignmentOptions, LabelValue } from '../../../core/alignment/types';
+import type { VariantComparison } from '../../../core/alignment/variants';
+import type { RowRun } from '../../../core/rows/records';
+import type { ResultRow } from '../../../core/rows/results';
+import { appDb } from '../../persistence/db';
+import { RowsRepo } from '../../persistence/rowsRepo';
+import { createAlignmentComputer } from './alignmentComputer';
+import type { AlignmentComputer } from './alignmentComputer';
+
+/** Rows as the figures see them: keyed by row number (unique, and the same in a variant), labels and answers. */
+export function alignRowsOf(rows: readonly ResultRow[]): AlignRow[] {
+  return rows.map((r) => ({
+    id: String(r.number),
+    labels: r.labels ?? {},
+    ...(r.response ? { answers: r.response.answers } : {}),
+  }));
+}
+
+/** One confusion cell opened: the rows labelled `truth` that the judge answered `predicted`. */
+export interface OpenCell {
+  question: string;
+  truth: number;
+  predicted: number;
+}
+
+/** One label given in the labelling view, with what it replaced, for Backspace. */
+export interface LabelStep {
+  number: number;
+  question: string;
+  previous: LabelValue | null;
+}
+
+export interface AlignmentState {
+  options: Pick<AlignmentOptions, 'scorePrediction' | 'noulThresholds'>;
+  report: AlignmentReport | null;
+  /** The run the report is of, and the results version it was computed from. */
+  reportOf: { runId: string; version: number; key: string } | null;
+  computing: boolean;
+  error: string | null;
+  cell: OpenCell | null;
+  compareWith: string | null;
+  comparison: VariantComparison | null;
+  comparing: boolean;
+  view: 'figures' | 'label';
+  labelQuestion: string | null;
+  revealed: boolean;
+  history: LabelStep[];
+
+  setScorePrediction: (p: AlignmentOptions['scorePrediction']) => void;
+  setThreshold: (question: string, value: number) => void;
+  openCell: (cell: OpenCell | null) => void;
+  setView: (view: 'figures' | 'label') => void;
+  setLabelQuestion: (question: string | null) => void;
+  setRevealed: (revealed: boolean) => void;
+  pushStep: (step: LabelStep) => void;
+  popStep: () => LabelStep | null;
+  /** Computes the open run's figures (in the worker); a newer call wins. */
+  compute: (run: RowRun, rows: readonly ResultRow[], version: number) => Promise<void>;
+  /** Compares the open run (B) with another stored run of the same rows (A). */
+  compare: (run: RowRun, rows: readonly ResultRow[], otherId: string | null) => Promise<void>;
+}
+
+let computer: AlignmentComputer | null = null;
+const computerOf = (): AlignmentComputer => (computer ??= createAlignmentComputer());
+let seq = 0;
+let compareSeq = 0;
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** Reads a stored run's rows and answers as figure rows (a variant to compare with). */
+async function loadRun(id: string): Promise<{ run: RowRun; rows: AlignRow[] }> {
+  const repo = new RowsRepo(appDb());
+  const run = await repo.getRun(id);
+  if (!run) throw new Error('That run is no longer stored.');
+  const { items } = await repo.loadItems(id);
+  const answers = await repo.answers(
+    items.flatMap((i) => (i.outcome?.answerKey ? [i.outcome.answerKey] : [])),
+  );
+  return {
+    run,
+    rows: items.map((i) => {
+      const answer = i.outcome?.answerKey ? answers.get(i.outcome.answerKey) : undefined;
+      return {
+        id: String(i.number),
+        labels: i.labels ?? {},
+        ...(answer ? { answers: answer.response.answers } : {}),
+      };
+    }),
+  };
+}
+
+export const useAlignment = create<AlignmentState>()((set, get) => ({
+  options: { scorePrediction: 'mostProbable', noulThresholds: {} },
+  report: null,
+  reportOf: null,
+  computing: false,
+  error: null,
+  cell: null,
+  compareWith: null,
+  comparison: null,
+  comparing: false,
+  view: 'figures',
+  labelQuestion: null,
+  revealed: false,
+  history: [],
+
+  setScorePrediction: (scorePrediction) => set((s) => ({ options: { ...s.options, scorePrediction } })),
+  setThreshold: (question, value) =>
+    set((s) => ({
+      options: { ...s.options, noulThresholds: { ...s.options.noulThresholds, [question]: value } },
+    })),
+  openCell: (cell) => set({ cell }),
+  setView: (view) => set({ view }),
+  setLabelQuestion: (labelQuestion) => set({ labelQuestion, revealed: false }),
+  setRevealed: (revealed) => set({ revealed }),
+  pushStep: (step) => set((s) => ({ history: [...s.history.slice(-199), step] })),
+  popStep: () => {
+    const h = get().history;
+    const last = h[h.length - 1] ?? null;
+    if (last) set({ history: h.slice(0, -1) });
+    return last;
+  },
+
+  async compute(run, rows, version) {
+    const key = JSON.stringify(get().options);
+    const id = ++seq;
+    set({ computing: true });
+    try {
+      const report = await computerOf().report({
+        kind: 'report',
+        questions: run.questions,
+        rows: alignRowsOf(rows),
+        options: get().options,
+      });
+      if (id === seq)
+        set({ report, reportOf: { runId: run.id, version, key }, computing: false, error: null });
+    } catch (error) {
+      if (id === seq)
+        set({ computing: false, error: `The figures could not be computed: ${errorText(error)}` });
+    }
+  },
+
+  async compare(run, rows, otherId) {
+    const id = ++compareSeq;
+    set({ compareWith: otherId, comparison: null, comparing: otherId !== null });
+    if (!otherId) return;
+    try {
+      const other = await loadRun(otherId);
+      const comparison = await computerOf().compare({
+        kind: 'compare',
+        a: { questions: other.run.questions as Questions, rows: other.rows },
+        b: { questions: run.questions, rows: alignRowsOf(rows) },
+        options: get().options,
+      });
+      if (id === compareSeq) set({ comparison, comparing: false });
+    } catch (error) {
+      if (id === compareSeq)
+        set({ comparing: false, error: `The runs could not be compared: ${errorText(error)}` });
+    }
+  },
+}));

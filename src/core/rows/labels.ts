@@ -1,0 +1,60 @@
+// Human labels of a file's rows: read from the columns the mapping names as labels, through each column's value
+// table, when the run is built; the labelling view adds more to the stored rows later.
+import type { JsonValue, Questions } from '../../contract';
+import { labelColumnSummary, readLabel } from '../alignment/labelValues';
+import type { LabelColumnSummary } from '../alignment/labelValues';
+import type { LabelValue } from '../alignment/types';
+import type { RowMapping } from './mapping';
+import type { SourceRow } from './parse';
+
+const isObject = (v: JsonValue): v is Record<string, JsonValue> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The labels one row carries under a mapping, by question; undefined when it has none. */
+export function rowLabels(
+  data: JsonValue,
+  mapping: RowMapping,
+  questions: Questions,
+): Record<string, LabelValue> | undefined {
+  if (!mapping.labels?.length || !isObject(data)) return undefined;
+  const out: Record<string, LabelValue> = {};
+  for (const spec of mapping.labels) {
+    const question = questions[spec.question];
+    if (!question) continue;
+    const reading = readLabel(data[spec.column], question, spec);
+    if (reading.kind === 'ok') out[spec.question] = reading.value;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** One label column's value table over the whole file, or why it cannot be read. */
+export interface LabelPlan {
+  column: string;
+  question: string;
+  summary: LabelColumnSummary | null;
+  problem?: string;
+}
+
+/** Value tables of every label column of a mapping, for the mapping screen. */
+export function labelPlans(
+  rows: readonly SourceRow[],
+  mapping: RowMapping,
+  questions: Questions,
+): LabelPlan[] {
+  return (mapping.labels ?? []).map((spec) => {
+    const question = questions[spec.question];
+    if (!question)
+      return {
+        column: spec.column,
+        question: spec.question,
+        summary: null,
+        problem: `The session has no question "${spec.question}".`,
+      };
+    const cells = rows.map((r) => (isObject(r.data) ? r.data[spec.column] : undefined));
+    return {
+      column: spec.column,
+      question: spec.question,
+      summary: labelColumnSummary(cells, question, spec),
+    };
+  });
+}

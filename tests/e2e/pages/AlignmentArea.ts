@@ -1,0 +1,42 @@
+// Page object of the alignment screen: figures per question, confusion cells, disagreements, variants.
+import type { Locator, Page } from 'playwright-core';
+
+export class AlignmentArea {
+  readonly screen: Locator;
+  readonly variantRun: Locator;
+  readonly variantCompare: Locator;
+
+  constructor(readonly page: Page) {
+    this.screen = page.getByTestId('align.screen');
+    this.variantRun = page.getByTestId('align.variant.run');
+    this.variantCompare = page.getByTestId('align.variant.compare');
+  }
+
+  /** Opens the alignment screen from the app's navigation. */
+  async open(): Promise<void> {
+    await this.page.getByTestId('app.nav.alignment').click();
+    await this.screen.waitFor();
+  }
+
+  /** The text of one figure, e.g. figure('department', 'kappa'). */
+  figure(question: string, key: string): Locator {
+    return this.page.getByTestId(`align.figure.${question}.${key}`);
+  }
+
+  reliability(question: string): Locator {
+    return this.page.getByTestId(`align.reliability.${question}`);
+  }
+
+  /** The first confusion cell of a question with rows behind it. */
+  firstFilledCell(question: string): Locator {
+    return this.page.locator(`[data-testid^="align.cell.${question}."]:not([disabled])`).first();
+  }
+
+  disagreements(question: string): Locator {
+    return this.page.getByTestId(`align.disagreements.${question}`).getByTestId('align.disagreement');
+  }
+
+  difference(question: string, key: string): Locator {
+    return this.page.getByTestId(`align.variant.diff.${question}.${key}`);
+  }
+}
