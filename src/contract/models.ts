@@ -6,13 +6,30 @@ export type ModelAlias = (typeof MODEL_ALIASES)[number];
 
 const VERSIONED = /^model-(\d+)\.(\d+)\.(\d+)$/;
 const PRODUCT_LINE = /^model-(\d+)\.(\d+)$/;
+// A model file run by the local reference: alias "local-<file stem>", versioned "local-<file stem>@<sha256, 12 hex>",
+// so a changed file is a new version.
+const LOCAL_FILE_ALIAS = /^local-([A-Za-z0-9][A-Za-z0-9._-]*)$/;
+const LOCAL_FILE_VERSIONED = /^local-([A-Za-z0-9][A-Za-z0-9._-]*)@[0-9a-f]{12}$/;
+
+/** The ids of a model file: its alias and its versioned id, from the file's stem and the hex sha256 of its bytes. */
+export function localFileModelIds(stem: string, sha256Hex: string): { alias: string; versioned: string } {
+  const slug = stem.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'model';
+  return { alias: `local-${slug}`, versioned: `local-${slug}@${sha256Hex.slice(0, 12)}` };
+}
+
+/** The GGUF file name a local model-file id stands for ("local-x@abc..." -> "x.gguf"), or null for other ids. */
+export function localFileOfModel(id: string): string | null {
+  const m = LOCAL_FILE_VERSIONED.exec(id) ?? LOCAL_FILE_ALIAS.exec(id);
+  return m ? `${m[1]}.gguf` : null;
+}
 
 export type ModelIdKind = 'alias' | 'versioned' | 'product-line' | 'unknown';
 
 /** Says what kind of identifier a model string is, by its shape alone. */
 export function classifyModelId(id: string): ModelIdKind {
   if ((MODEL_ALIASES as readonly string[]).includes(id)) return 'alias';
-  if (VERSIONED.test(id)) return 'versioned';
+  if (VERSIONED.test(id) || LOCAL_FILE_VERSIONED.test(id)) return 'versioned';
+  if (LOCAL_FILE_ALIAS.test(id)) return 'alias';
   if (PRODUCT_LINE.test(id)) return 'product-line';
   return 'unknown';
 }

@@ -13,10 +13,10 @@ import {
 } from '../../contract';
 import { createKeyChecker } from './auth';
 import { createFaultInjector } from './faults';
-import { judge } from './judge';
+import type { Judge } from './judges';
+import { catalogueOf, JudgeRefusal, lexicalJudge, resolveAcross } from './judges';
 import { RateLimiter } from './limiter';
 import { createAnswerFilter } from './perturb';
-import { MODEL_CATALOGUE, resolveModel } from './models';
 import { nestingError } from './nesting';
 import type { ReferenceOptions } from './options';
 import { resolveReferenceOptions } from './options';
@@ -155,6 +155,9 @@ export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hon
   const drawFault = createFaultInjector(o.faults, o.seed);
   const answersOut = createAnswerFilter(o.perturbation, o.seed);
   let inflight = 0;
+  // The model file's judge first, so its alias is listed first; the lexical judge always answers its own ids.
+  const judges: readonly Judge[] = o.modelJudge ? [o.modelJudge, lexicalJudge] : [lexicalJudge];
+  const judgesReady = (): Promise<unknown> => Promise.all(judges.map((j) => j.ready));
 
   const app = new Hono();
 
@@ -175,9 +178,10 @@ export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hon
       },
     );
 
-  app.get(MODELS_PATH, (c) => {
+  app.get(MODELS_PATH, async (c) => {
     if (!checkKey(c.req.header('authorization'))) return unauthorized();
-    return c.json({ models: MODEL_CATALOGUE });
+    await judgesReady();
+    return c.json({ models: catalogueOf(judges) });
   });
 
   app.post(DEFAULT_EVALUATE_PATH, async (c) => {
@@ -217,7 +221,8 @@ export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hon
     const shape = validateRequestShape(parsed);
     const errors: FieldError[] = [...reservedKeyErrors(parsed), ...(shape.ok ? [] : shape.errors)];
     const model = (parsed as Json | null)?.model;
-    const resolved = typeof model === 'string' && model !== '' ? resolveModel(model) : null;
+    if (o.modelJudge) await judgesReady();
+    const resolved = typeof model === 'string' && model !== '' ? resolveAcross(judges, model) : null;
     if (resolved && !resolved.ok && !errors.some((e) => e.loc.length === 1 && e.loc[0] === 'model'))
       errors.push(resolved.error);
     if (!shape.ok || errors.length > 0 || !resolved?.ok) {
@@ -290,7 +295,16 @@ export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hon
         if (overNode(c.env)) return nothingToSend();
         throw signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
       }
-      const answers = answersOut(request, judge(request, resolved.id));
+      // A model judge can be cancelled mid-evaluation, so it gets the caller's signal; the lexical judge is instant.
+      const judgeSignal = resolved.judge === lexicalJudge ? null : c.req.raw.signal;
+      let answers;
+      try {
+        answers = answersOut(request, await resolved.judge.answer(request, resolved.id, judgeSignal));
+      } catch (e) {
+        if (e instanceof JudgeRefusal) return fail(422, 'invalid_request', e.message, e.errors);
+        if (judgeSignal?.aborted && overNode(c.env)) return nothingToSend();
+        throw e;
+      }
       return c.json({ model: resolved.id, answers, usage: { input_tokens: tokens.total, output_tokens: 0 } });
     } finally {
       inflight--;

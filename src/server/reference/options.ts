@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { RATE_LIMIT_INPUT_TOKENS_PER_SECOND, RATE_LIMIT_REQUESTS_PER_MINUTE } from '../../contract';
 import type { AnswerPerturbation } from './perturb';
 import { NO_PERTURBATION, perturbationFromEnv } from './perturb';
+import type { Judge } from './judges';
 
 /** Injected faults: probabilities per evaluation (they add up to at most 1) and an optional latency range in ms. */
 export interface FaultSpec {
@@ -34,6 +35,8 @@ export interface ReferenceOptions {
   now: () => number;
   /** Opt-in order bias and noise applied to answers as they leave the judge (off by default). */
   perturbation: AnswerPerturbation;
+  /** A judge answering beside the lexical one (a model file); its owner closes it. */
+  modelJudge: Judge | null;
 }
 
 /** The key printed at start and used when REFERENCE_API_KEY is not set: a local development key, not a secret. */
@@ -55,6 +58,7 @@ export const DEFAULT_REFERENCE_OPTIONS: Readonly<ReferenceOptions> = Object.free
   timeoutHoldMs: 120_000,
   now: () => Date.now(),
   perturbation: NO_PERTURBATION,
+  modelJudge: null,
 });
 
 const FAULT_KEYS = { '429': 'p429', '529': 'p529', timeout: 'timeout', reset: 'reset' } as const;

@@ -1,0 +1,232 @@
+// The model judge: any GGUF file, run in process by node-llama-cpp's decision context (one forward pass per question,
+// answers read from the model's own probabilities). Owns the loaded model: hashed, loaded and warmed up once, questions
+// evaluated a bounded number at a time, everything disposed on close. Nothing is downloaded or built at run time.
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { basename, extname, resolve as resolvePath } from 'node:path';
+import type { Llama, LlamaDecisionContext, LlamaModel } from 'node-llama-cpp';
+import { getLlama, getModuleVersion, LlamaLogLevel } from 'node-llama-cpp';
+import type { Answer, EvaluateRequest, ModelCard, Question } from '../../../contract';
+import { localFileModelIds } from '../../../contract';
+import type { Judge } from '../judges';
+import { JudgeRefusal } from '../judges';
+import { contractAnswer, decisionQuestions, documentOf, textOf } from './prompt';
+import type { ModelJudgeSettings } from './settings';
+
+/** What the loaded model judge reports about itself. */
+export interface ModelJudgeInfo {
+  fileName: string;
+  path: string;
+  sha256: string;
+  alias: string;
+  versioned: string;
+  /** Tokens per sequence actually allocated (at most the setting and the model's training context). */
+  contextSize: number;
+  trainContextSize: number;
+  parallelQuestions: number;
+  /** node-llama-cpp's version and the compute layer it runs on ("cpu", "cuda", "vulkan", "metal"). */
+  engine: string;
+  gpu: string;
+  loadMs: number;
+  warmupMs: number;
+}
+
+/** The model judge, usable as soon as it is created: requests wait for `ready`. */
+export interface ModelJudge extends Judge {
+  /** The file's own name, e.g. "qwen2.5-0.5b-instruct-q4_k_m.gguf". */
+  readonly fileName: string;
+  /** Settles once the file is hashed, loaded and warmed up; rejects with one sentence when it cannot be. */
+  readonly ready: Promise<ModelJudgeInfo>;
+  /** Time spent inside the engine, for the bench's split of engine time and the service's own. */
+  readonly metrics: { requests: number; engineMs: number };
+}
+
+/** The engine's messages when a state, a question or both do not fit the context (prepareDecisionContextWindow). */
+const TOO_LONG = /^The context size is too small to fit the provided (questions|context)/;
+
+async function sha256Of(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * llama.cpp from the prebuilt binaries installed with the package, never built or downloaded; the GPU build when one
+ * is installed and usable, else the CPU one (the default install carries only the CPU binaries, see README).
+ */
+async function loadLlama(threads: number): Promise<Llama> {
+  const common = {
+    build: 'never',
+    skipDownload: true,
+    progressLogs: false,
+    logLevel: LlamaLogLevel.error,
+    ...(threads > 0 ? { maxThreads: threads } : {}),
+  } as const;
+  try {
+    return await getLlama({ ...common, gpu: 'auto' });
+  } catch {
+    return await getLlama({ ...common, gpu: false });
+  }
+}
+
+const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e)).replace(/\.$/, '');
+
+/** Creates the model judge for a GGUF file and starts loading it; see `ready`. */
+export function createModelJudge(settings: ModelJudgeSettings): ModelJudge {
+  const path = resolvePath(settings.file);
+  const fileName = basename(path);
+  const inflight = new Set<AbortController>();
+  const metrics = { requests: 0, engineMs: 0 };
+  let llama: Llama | null = null;
+  let model: LlamaModel | null = null;
+  let context: LlamaDecisionContext | null = null;
+  let info: ModelJudgeInfo | null = null;
+  let card: ModelCard | null = null;
+  let closing: Promise<void> | null = null;
+
+  const ready = (async (): Promise<ModelJudgeInfo> => {
+    const started = performance.now();
+    const stats = await stat(path).catch(() => null);
+    if (!stats?.isFile()) throw new Error(`The model file ${path} does not exist or is not a file.`);
+    const sha256 = await sha256Of(path);
+    const ids = localFileModelIds(basename(path, extname(path)), sha256);
+    try {
+      llama = await loadLlama(settings.threads);
+    } catch (e) {
+      throw new Error(
+        `node-llama-cpp has no usable prebuilt llama.cpp binary for this machine (${errorText(e)}); see README, "The model judge".`,
+      );
+    }
+    try {
+      model = await llama.loadModel({ modelPath: path });
+    } catch (e) {
+      throw new Error(`node-llama-cpp could not load ${fileName} as a GGUF model: ${errorText(e)}.`);
+    }
+    const contextSize = Math.min(settings.contextSize, model.trainContextSize || settings.contextSize);
+    context = await model.createDecisionContext({
+      contextSize,
+      parallelQuestions: settings.parallelQuestions,
+      ...(settings.threads > 0 ? { threads: settings.threads } : {}),
+    });
+    const loaded = performance.now();
+    await context.warmup();
+    const engine = `node-llama-cpp ${await getModuleVersion()}`;
+    info = {
+      fileName,
+      path,
+      sha256,
+      alias: ids.alias,
+      versioned: ids.versioned,
+      contextSize: context.contextSize,
+      trainContextSize: model.trainContextSize,
+      parallelQuestions: settings.parallelQuestions,
+      engine,
+      gpu: llama.gpu === false ? 'cpu' : llama.gpu,
+      loadMs: loaded - started,
+      warmupMs: performance.now() - loaded,
+    };
+    card = {
+      name: ids.alias,
+      description: `${fileName}, a GGUF model run in process by ${engine} (versioned id ${ids.versioned}, sha256 ${sha256.slice(0, 12)}…); answers carry the model's own probabilities.`,
+      release_date: stats.mtime.toISOString().slice(0, 10),
+    };
+    return info;
+  })();
+  // A failed load is reported through `ready` (and by answer); this keeps it from also being an unhandled rejection.
+  ready.catch(() => undefined);
+
+  /** The 422 for a request the context cannot hold, located where the bulk is. */
+  function tooLong(request: EvaluateRequest, ctx: LlamaDecisionContext, m: LlamaModel): JudgeRefusal {
+    const count = (text: string): number => m.tokenizer(text, false, 'trimLeadingSpace').length;
+    const stateTokens = count(documentOf(request.state));
+    let longestName = '';
+    let longest = -1;
+    for (const [name, q] of Object.entries(request.questions)) {
+      const n = count(questionText(q));
+      if (n > longest) [longestName, longest] = [name, n];
+    }
+    const where =
+      stateTokens >= longest
+        ? `The state (${stateTokens} tokens for this model)`
+        : `The question "${longestName}" (${longest} tokens for this model, with its options spelt out)`;
+    return new JudgeRefusal(
+      `${where} does not fit ${fileName}'s context window of ${ctx.contextSize} tokens together with the rest of the prompt; shorten it, or start the service with a larger REFERENCE_MODEL_CONTEXT (the model was trained on ${m.trainContextSize}).`,
+      stateTokens >= longest ? ['state'] : ['questions', longestName],
+    );
+  }
+
+  async function answer(
+    request: EvaluateRequest,
+    versionedId: string,
+    signal: AbortSignal | null,
+  ): Promise<Record<string, Answer>> {
+    await ready;
+    if (closing || !context || !model || versionedId !== info?.versioned)
+      throw new Error(`The model judge for ${fileName} is closed or does not run ${versionedId}.`);
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort(signal?.reason);
+    if (signal?.aborted) throw signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    inflight.add(controller);
+    const started = performance.now();
+    try {
+      const result = await context.decideWithMeta(
+        documentOf(request.state),
+        decisionQuestions(request.questions),
+        {
+          signal: controller.signal,
+          onOverflow: 'throw', // never a silent truncation: a state that does not fit is a 422
+        },
+      );
+      const out: Record<string, Answer> = {};
+      for (const [name, q] of Object.entries(request.questions)) {
+        const a = (result.answers as Record<string, Parameters<typeof contractAnswer>[1] | undefined>)[name];
+        if (!a) throw new Error(`The engine gave no answer for the question "${name}".`);
+        out[name] = contractAnswer(q, a);
+      }
+      return out;
+    } catch (e) {
+      if (controller.signal.aborted)
+        throw controller.signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+      if (e instanceof Error && TOO_LONG.test(e.message)) throw tooLong(request, context, model);
+      throw e;
+    } finally {
+      metrics.requests++;
+      metrics.engineMs += performance.now() - started;
+      inflight.delete(controller);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  return {
+    fileName,
+    label: `local: ${fileName}`,
+    ready,
+    metrics,
+    models: () => (card ? [card] : []),
+    resolve: (id: string) => (info && (id === info.alias || id === info.versioned) ? info.versioned : null),
+    answer,
+    close() {
+      closing ??= (async () => {
+        for (const c of inflight)
+          c.abort(new DOMException('The model judge is shutting down.', 'AbortError'));
+        await ready.catch(() => undefined);
+        await context?.dispose();
+        await model?.dispose();
+        await llama?.dispose();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** A question's text as the model reads it, for locating a 422 on the longest question. */
+function questionText(q: Question): string {
+  const parts = [q.instructions === undefined ? '' : textOf(q.instructions)];
+  if (q.type === 'choice')
+    for (const [label, d] of Object.entries(q.criteria)) parts.push(`000. ${d === null ? label : textOf(d)}`);
+  else if (q.type === 'score') for (const level of q.criteria) parts.push(`0. ${level}`);
+  else if (q.criteria) parts.push(textOf(q.criteria.true ?? ''), textOf(q.criteria.false ?? ''));
+  return parts.join('\n');
+}
