@@ -13,7 +13,11 @@ const LOCAL_FILE_VERSIONED = /^local-([A-Za-z0-9][A-Za-z0-9._-]*)@[0-9a-f]{12}$/
 
 /** The ids of a model file: its alias and its versioned id, from the file's stem and the hex sha256 of its bytes. */
 export function localFileModelIds(stem: string, sha256Hex: string): { alias: string; versioned: string } {
-  const slug = stem.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'model';
+  const slug =
+    stem
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^[^A-Za-z0-9]+/, '')
+      .replace(/[^A-Za-z0-9]+$/, '') || 'model';
   return { alias: `local-${slug}`, versioned: `local-${slug}@${sha256Hex.slice(0, 12)}` };
 }
 

@@ -2,6 +2,7 @@
 // answers read from the model's own probabilities). Owns the loaded model: hashed, loaded and warmed up once, questions
 // evaluated a bounded number at a time, everything disposed on close. Nothing is downloaded or built at run time.
 import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, extname, resolve as resolvePath } from 'node:path';
@@ -39,7 +40,7 @@ export interface ModelJudge extends Judge {
   /** Settles once the file is hashed, loaded and warmed up; rejects with one sentence when it cannot be. */
   readonly ready: Promise<ModelJudgeInfo>;
   /** Time spent inside the engine, for the bench's split of engine time and the service's own. */
-  readonly metrics: { requests: number; engineMs: number };
+  readonly metrics: { requests: number; cancelled: number; engineMs: number };
 }
 
 /** The engine's messages when a state, a question or both do not fit the context (prepareDecisionContextWindow). */
@@ -77,7 +78,7 @@ export function createModelJudge(settings: ModelJudgeSettings): ModelJudge {
   const path = resolvePath(settings.file);
   const fileName = basename(path);
   const inflight = new Set<AbortController>();
-  const metrics = { requests: 0, engineMs: 0 };
+  const metrics = { requests: 0, cancelled: 0, engineMs: 0 };
   let llama: Llama | null = null;
   let model: LlamaModel | null = null;
   let context: LlamaDecisionContext | null = null;
@@ -96,12 +97,15 @@ export function createModelJudge(settings: ModelJudgeSettings): ModelJudge {
     } catch (e) {
       throw new Error(
         `node-llama-cpp has no usable prebuilt llama.cpp binary for this machine (${errorText(e)}); see README, "The model judge".`,
+        { cause: e },
       );
     }
     try {
       model = await llama.loadModel({ modelPath: path });
     } catch (e) {
-      throw new Error(`node-llama-cpp could not load ${fileName} as a GGUF model: ${errorText(e)}.`);
+      throw new Error(`node-llama-cpp could not load ${fileName} as a GGUF model: ${errorText(e)}.`, {
+        cause: e,
+      });
     }
     const contextSize = Math.min(settings.contextSize, model.trainContextSize || settings.contextSize);
     context = await model.createDecisionContext({
@@ -165,6 +169,8 @@ export function createModelJudge(settings: ModelJudgeSettings): ModelJudge {
     if (closing || !context || !model || versionedId !== info?.versioned)
       throw new Error(`The model judge for ${fileName} is closed or does not run ${versionedId}.`);
     const controller = new AbortController();
+    // The engine listens on the signal once per pending sequence and per option branch (hundreds for 255 labels).
+    setMaxListeners(0, controller.signal);
     const onAbort = (): void => controller.abort(signal?.reason);
     if (signal?.aborted) throw signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -187,8 +193,10 @@ export function createModelJudge(settings: ModelJudgeSettings): ModelJudge {
       }
       return out;
     } catch (e) {
-      if (controller.signal.aborted)
+      if (controller.signal.aborted) {
+        metrics.cancelled++;
         throw controller.signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+      }
       if (e instanceof Error && TOO_LONG.test(e.message)) throw tooLong(request, context, model);
       throw e;
     } finally {
