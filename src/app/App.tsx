@@ -55,7 +55,9 @@ export function App() {
   return (
     <div className="app">
       <TopBar targets={targets} selected={target} onSelectTarget={chooseTarget} />
-      {targets.data && onlyLocalTargets(targets.data) && <LocalOnlyBanner />}
+      {targets.data && onlyLocalTargets(targets.data) && (
+        <LocalOnlyBanner modelFile={targets.data.find((t) => t.kind === 'local')?.modelFile} />
+      )}
       <div className="app-body">
         <SessionsSidebar />
         <main className="app-main" data-testid="app.main">

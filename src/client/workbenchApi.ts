@@ -21,6 +21,8 @@ export const TargetInfoSchema = z.object({
   host: z.string(),
   /** The path the target's evaluate route forwards to upstream. */
   evaluatePath: z.string(),
+  /** The local target's model file (REFERENCE_MODEL_FILE) and its alias; absent when only the lexical judge answers. */
+  modelFile: z.object({ fileName: z.string().min(1), alias: z.string().min(1) }).optional(),
 });
 export type TargetInfo = z.infer<typeof TargetInfoSchema>;
 

@@ -21,6 +21,15 @@ export function localFileModelIds(stem: string, sha256Hex: string): { alias: str
   return { alias: `local-${slug}`, versioned: `local-${slug}@${sha256Hex.slice(0, 12)}` };
 }
 
+/** What the local reference's lexical judge is called wherever the workbench says who answered. */
+export const LEXICAL_JUDGE_LABEL = 'local: lexical, not a language model';
+
+/** Who on the local reference answered a model id: "local: <file>.gguf" for a model file, else the lexical judge. */
+export function localJudgeLabel(modelId: string): string {
+  const file = localFileOfModel(modelId);
+  return file ? `local: ${file}` : LEXICAL_JUDGE_LABEL;
+}
+
 /** The GGUF file name a local model-file id stands for ("local-x@abc..." -> "x.gguf"), or null for other ids. */
 export function localFileOfModel(id: string): string | null {
   const m = LOCAL_FILE_VERSIONED.exec(id) ?? LOCAL_FILE_ALIAS.exec(id);

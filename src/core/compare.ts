@@ -1,7 +1,7 @@
 // Aligning the answers of 2..4 columns (a target and a model each) to the same request, question by question: shared
 // option order and axes so the charts line up, metrics of every column against the first (the baseline), and one
 // disagreement number per question that a threshold flags and a list sorts by. Pure.
-import { classifyModelId } from '../contract';
+import { classifyModelId, localFileOfModel } from '../contract';
 import type {
   Answer,
   Description,
@@ -287,10 +287,25 @@ export const MAX_COLUMNS = 4;
  */
 export const DEFAULT_THRESHOLD = 0.2;
 
-/** A new comparison of the session's target and model with a second column on another model of the same target. */
-export function newComparison(targetId: string, model: string, makeId: () => string): Compare {
+/**
+ * A new comparison of the session's target and model with a second column on another model of the same target. When
+ * the target also answers from a model file (`fileAlias`), the second column is the other judge: the file's model
+ * beside a lexical id, the lexical model-latest beside the file's.
+ */
+export function newComparison(
+  targetId: string,
+  model: string,
+  makeId: () => string,
+  fileAlias?: string,
+): Compare {
   const trimmed = model.trim();
-  const other = trimmed === 'model-preview' ? 'model-latest' : 'model-preview';
+  const other = fileAlias
+    ? localFileOfModel(trimmed) === null
+      ? fileAlias
+      : 'model-latest'
+    : trimmed === 'model-preview'
+      ? 'model-latest'
+      : 'model-preview';
   return {
     columns: [
       { id: makeId(), targetId, model: trimmed === '' ? 'model-latest' : trimmed },

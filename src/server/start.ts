@@ -34,6 +34,10 @@ async function main(): Promise<void> {
     logger.info('To add the Evaluation Service, put these two lines in .env.local and restart:');
     logger.info('  EVAL_BASE_URL=https://...');
     logger.info('  EVAL_API_KEY=...');
+    if (!server.targets.some((t) => t.modelFile))
+      logger.info(
+        'To answer from a language model on this machine: REFERENCE_MODEL_FILE=path/to/model.gguf npm start',
+      );
   }
 
   const stop = (): void => {

@@ -28,6 +28,9 @@ export function workbenchProxy(root: string): Plugin {
             : null;
         },
       });
+      // A model file loads in the background; a file that cannot be loaded is said once, in the terminal.
+      proxy.ready.catch((error: unknown) => logger.error(`[local] ${(error as Error).message}`));
+      server.httpServer?.once('close', () => void proxy.close());
       const listener = getRequestListener(proxy.app.fetch);
       // Added before Vite's own middlewares, so /api never reaches the SPA fallback.
       server.middlewares.use((req, res, next) => {

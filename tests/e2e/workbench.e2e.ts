@@ -111,7 +111,7 @@ describe('the main screen on the local target', () => {
     expect(await answers.barCount('is_urgent')).toBe(1);
     expect(await answers.card('frustration').locator('.recharts-reference-line').count()).toBe(1);
     expect(await answers.card('is_urgent').locator('.recharts-reference-line').count()).toBe(1);
-    expect(await answers.target.textContent()).toBe('Local reference (not a language model)');
+    expect(await answers.target.textContent()).toBe('local: lexical, not a language model');
     expect(await answers.fact('resolvedModel')).toBe(`model-latest → ${response.model}`);
     expect(await answers.fact('tokens')).toBe(response.usage.input_tokens.toLocaleString('en-US'));
     expect(await answers.fact('cost')).toMatch(/^≈ 0\.0+\d+$/);

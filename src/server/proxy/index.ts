@@ -27,6 +27,10 @@ export interface WorkbenchProxy {
   hostPolicy: HostPolicy;
   /** Every key the proxy holds, for redaction. */
   secrets: string[];
+  /** Settles once every target can answer (a local model file loaded); rejects with the first sentence that says why not. */
+  ready: Promise<void>;
+  /** Releases what targets hold in this process. */
+  close(): Promise<void>;
 }
 
 /** Builds the proxy for a parsed environment; `servedAt` is read per request, since the port is known once listening. */
@@ -43,7 +47,14 @@ export function createWorkbenchProxy(
     bodyLimitBytes: env.bodyLimitBytes,
     logger: options.logger,
   });
-  return { app, targets: targets.map(targetInfo), hostPolicy, secrets: targets.map((t) => t.secret) };
+  return {
+    app,
+    targets: targets.map(targetInfo),
+    hostPolicy,
+    secrets: targets.map((t) => t.secret),
+    ready: Promise.all(targets.map((t) => t.ready)).then(() => undefined),
+    close: () => Promise.all(targets.map((t) => t.close?.())).then(() => undefined),
+  };
 }
 
 /** One line per target for a terminal: id, label, and where its evaluations go (host and path); never a key. */

@@ -89,6 +89,13 @@ export async function serveWorkbench(options: {
   const { env, logger } = options;
   let served: ServedAddress | null = null;
   const proxy = createWorkbenchProxy(env, { servedAt: () => served, logger });
+  // A model file that cannot be loaded stops the start with its sentence, before anything listens.
+  try {
+    await proxy.ready;
+  } catch (error) {
+    await proxy.close();
+    throw error;
+  }
   const app = createWorkbenchApp({ proxy, distDir: options.distDir, hostPolicy: proxy.hostPolicy });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   limitSlowClients(server);
@@ -118,6 +125,6 @@ export async function serveWorkbench(options: {
         server.close((error) => (error ? reject(error) : resolve()));
         // Keep-alive connections would hold close() open until they time out.
         server.closeAllConnections();
-      }),
+      }).finally(() => proxy.close()),
   };
 }

@@ -1,8 +1,11 @@
 // The proxy's targets: where each one's calls go and which credential it adds. Built from configuration only.
-import { DEFAULT_EVALUATE_PATH } from '../../contract';
+import { basename, extname } from 'node:path';
+import { DEFAULT_EVALUATE_PATH, localFileModelIds } from '../../contract';
 import type { TargetInfo, TargetKind } from '../../client/workbenchApi';
 import type { ServerEnv } from '../env';
 import { createReferenceApp } from '../reference/app';
+import { createModelJudge } from '../reference/modelJudge/engine';
+import { modelJudgeSettingsFromEnv } from '../reference/modelJudge/settings';
 import { referenceOptionsFromEnv } from '../reference/options';
 import { inProcessTransport, networkTransport } from './transport';
 import type { Transport } from './transport';
@@ -22,6 +25,12 @@ export interface ProxyTarget {
   /** The key alone, so that it can be redacted from logs and responses. */
   secret: string;
   transport: Transport;
+  /** The local target's model file, named to the browser (never its full path). */
+  modelFile?: { fileName: string; alias: string };
+  /** Settles once the target can answer (a model file loaded); rejects with a sentence when it cannot. */
+  ready?: Promise<unknown>;
+  /** Releases what the target holds in this process (a loaded model). */
+  close?: () => Promise<void>;
 }
 
 export const LOCAL_LABEL = 'Local reference (not a language model)';
@@ -36,17 +45,22 @@ export function targetInfo(target: ProxyTarget): TargetInfo {
     kind: target.kind,
     host: target.host,
     evaluatePath: target.evaluatePath,
+    ...(target.modelFile ? { modelFile: target.modelFile } : {}),
   };
 }
 
 /** The in-process reference service, with the first of its configured keys. */
 export function localTarget(env: Readonly<Record<string, string | undefined>>): ProxyTarget {
   const options = referenceOptionsFromEnv(env);
-  const app = createReferenceApp(options);
+  // REFERENCE_MODEL_FILE: a GGUF model answers beside the lexical judge, loaded once in this process.
+  const modelSettings = modelJudgeSettingsFromEnv(env);
+  const modelJudge = modelSettings ? createModelJudge(modelSettings) : null;
+  const app = createReferenceApp({ ...options, modelJudge });
   const key = options.apiKeys[0]!;
+  const file = modelJudge?.fileName;
   return {
     id: 'local',
-    label: LOCAL_LABEL,
+    label: file ? `Local reference (${file}, and the lexical judge)` : LOCAL_LABEL,
     kind: 'local',
     baseUrl: LOCAL_ORIGIN,
     evaluatePath: DEFAULT_EVALUATE_PATH,
@@ -54,6 +68,13 @@ export function localTarget(env: Readonly<Record<string, string | undefined>>): 
     credential: { header: 'Authorization', value: `Bearer ${key}` },
     secret: key,
     transport: inProcessTransport((request) => app.fetch(request)),
+    ...(modelJudge && file
+      ? {
+          modelFile: { fileName: file, alias: localFileModelIds(basename(file, extname(file)), '').alias },
+          ready: modelJudge.ready,
+          close: () => modelJudge.close(),
+        }
+      : {}),
   };
 }
 

@@ -1,12 +1,10 @@
 // The seam between the reference service and whatever answers its questions. The service keeps auth, validation,
 // rate limits, faults, usage and the answer shapes; a judge only lists its models, resolves ids and answers.
 import type { Answer, EvaluateRequest, FieldError, Loc, ModelCard } from '../../contract';
+import { LEXICAL_JUDGE_LABEL } from '../../contract';
 import { judge as lexicalAnswers } from './judge';
 import type { ModelVersion } from './judge';
 import { MODEL_CATALOGUE, resolveModel } from './models';
-
-/** What the lexical judge calls itself wherever the workbench says who answered. */
-export const LEXICAL_JUDGE_LABEL = 'local: lexical, not a language model';
 
 /** One implementation of the reference service's answers. */
 export interface Judge {

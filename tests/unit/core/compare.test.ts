@@ -324,6 +324,17 @@ describe('comparison edits', () => {
     expect(newComparison('local', 'model-preview', ids()).columns[1]!.model).toBe('model-latest');
   });
 
+  it('puts the other judge in the second column when the target also answers from a model file', () => {
+    expect(newComparison('local', 'model-1.13.0', ids(), 'local-qwen').columns.map((c) => c.model)).toEqual([
+      'model-1.13.0',
+      'local-qwen',
+    ]);
+    expect(newComparison('local', 'local-qwen', ids(), 'local-qwen').columns[1]!.model).toBe('model-latest');
+    expect(newComparison('local', 'local-qwen@0123456789ab', ids(), 'local-qwen').columns[1]!.model).toBe(
+      'model-latest',
+    );
+  });
+
   it('adds up to four columns and removes down to two, with their run ids', () => {
     const make = ids();
     let c = recordColumnRun(newComparison('local', 'model-1.12.0', make), 'col-2', 'run-9');

@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useMemo } from 'react';
 import type { Loc } from '../../../contract';
+import { localJudgeLabel } from '../../../contract';
 import { targetsQueryOptions } from '../../queries/targets';
 import { useWorkbench } from '../../stores/workbench';
 import { runViewOf } from '../../stores/workbench';
@@ -15,9 +16,6 @@ import { RunSummary } from './RunSummary';
 // The charts (recharts and its d3 modules) load after the first paint: the editors are usable before they arrive.
 const loadCards = () => import('../../components/answers/AnswerCard');
 const AnswerCard = lazy(() => loadCards().then((m) => ({ default: m.AnswerCard })));
-
-/** How the local target is named wherever its answers are shown. */
-export const LOCAL_LABEL = 'Local reference (not a language model)';
 
 export interface AnswersPaneProps {
   onReveal: (loc: Loc) => void;
@@ -56,7 +54,10 @@ export function AnswersPane({ onReveal }: AnswersPaneProps) {
     idle(() => void loadCards());
   }, []);
   const isLocal = target?.kind === 'local' || run?.targetId === 'local';
-  const targetLabel = isLocal ? LOCAL_LABEL : (target?.label ?? run?.targetId ?? '');
+  // On the local target the answer says which judge gave it: the model file or the lexical judge.
+  const targetLabel = isLocal
+    ? localJudgeLabel(run?.response?.model ?? modelOf(run?.body))
+    : (target?.label ?? run?.targetId ?? '');
 
   return (
     <section className="pane answers" aria-labelledby="answers-heading" data-testid="answers">
@@ -162,7 +163,8 @@ function EmptyAnswers() {
         <kbd>⌘</kbd>+<kbd>Enter</kbd> on a Mac) or the Run button.
       </p>
       <p className="muted">
-        The local reference answers instantly and costs nothing; it is not a language model.
+        The local reference costs nothing: its lexical judge answers instantly and is not a language model; a
+        model file (REFERENCE_MODEL_FILE) answers as that model.
       </p>
     </div>
   );

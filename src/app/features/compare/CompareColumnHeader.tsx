@@ -8,6 +8,8 @@ export interface CompareColumnHeaderProps {
   /** 0-based; column 0 is the baseline every other column is measured against. */
   index: number;
   model: string;
+  /** On the local target, which judge answers this column ("local: model.gguf"); null elsewhere. */
+  judge?: string | null;
   /** The target picker for this column (a select of the proxy's targets). */
   targetPicker: ReactNode;
   /** The model picker for this column. */
@@ -60,6 +62,11 @@ export function CompareColumnHeader(props: CompareColumnHeaderProps) {
         {props.targetPicker}
         {props.modelPicker}
       </div>
+      {props.judge && (
+        <p className="cmp-judge muted" data-testid="compare.columnJudge">
+          {props.judge}
+        </p>
+      )}
       {isAlias && (
         <div className="cmp-alias" data-testid="compare.aliasNotice">
           {/* The explanation behind a disclosure keeps the header short; the pin stays one press away. */}

@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import type { ClientTarget } from '../../../client';
 import type { EvaluateRequest } from '../../../contract';
+import { localJudgeLabel } from '../../../contract';
 import { pinSuggestion } from '../../../core/compare';
 import type { AttemptRecord, CompareColumn, RunRecord } from '../../../core/session';
 import { compareRunMutation } from '../../queries/compare';
@@ -89,6 +90,11 @@ export function CompareColumnRunner(props: CompareColumnRunnerProps) {
     <CompareColumnHeader
       index={props.index}
       model={column.model}
+      judge={
+        column.targetId === 'local'
+          ? localJudgeLabel(props.lastRun?.response?.model ?? column.model.trim())
+          : null
+      }
       targetPicker={props.targetPicker}
       modelPicker={props.modelPicker}
       status={status}

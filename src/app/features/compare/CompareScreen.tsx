@@ -55,11 +55,15 @@ export function CompareScreen() {
   const doc = useWorkbench((s) => s.doc);
   const targets = useQuery(targetsQueryOptions());
 
-  // A session opened in compare mode without a comparison gets one: the session's model against another version.
+  // A session opened in compare mode without a comparison gets one: the session's model against another version,
+  // or against the other judge when the target also answers from a model file (known once the targets are read).
+  const fileAlias = targets.data?.find((t) => t.id === doc.targetId)?.modelFile?.alias;
+  const targetsRead = targets.isFetched;
   useEffect(() => {
     const { open, setCompare } = useSessions.getState();
-    if (open && !open.compare) setCompare(newComparison(doc.targetId, doc.model, newId));
-  }, [sessionId, compare, doc.targetId, doc.model]);
+    if (open && !open.compare && targetsRead)
+      setCompare(newComparison(doc.targetId, doc.model, newId, fileAlias));
+  }, [sessionId, compare, doc.targetId, doc.model, targetsRead, fileAlias]);
 
   const targetIds = useMemo(
     () => [...new Set(compare?.columns.map((c) => c.targetId) ?? [])],

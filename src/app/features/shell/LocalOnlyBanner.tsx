@@ -1,8 +1,15 @@
-// The banner shown while the local reference is the only target: what it is, and the two lines that add a key.
+// The banner shown while the local reference is the only target: what answers there (the lexical judge, and a model
+// file when one is loaded), how to run a model file, and the two lines that add a key.
+import type { TargetInfo } from '../../queries/targets';
 import { usePreferences } from '../../stores/preferences';
 
-/** Says the local reference is not a language model, and how to add the real service; Hide is kept in this browser. */
-export function LocalOnlyBanner() {
+export interface LocalOnlyBannerProps {
+  /** The model file the local reference answers from (REFERENCE_MODEL_FILE), if any. */
+  modelFile?: TargetInfo['modelFile'];
+}
+
+/** Says who answers on the local reference, and how to add a model file or the real service; Hide is kept in this browser. */
+export function LocalOnlyBanner({ modelFile }: LocalOnlyBannerProps) {
   const hidden = usePreferences((s) => s.noteHidden);
   const setHidden = usePreferences((s) => s.setNoteHidden);
   if (hidden) return null;
@@ -12,9 +19,21 @@ export function LocalOnlyBanner() {
         <h2 id="shell-banner-title" className="banner-title">
           Only the local reference is available
         </h2>
+        {modelFile ? (
+          <p data-testid="shell.bannerModel">
+            It answers from <code>{modelFile.fileName}</code> on this machine (model{' '}
+            <code>{modelFile.alias}</code>) and from a deterministic lexical judge that is not a language
+            model (<code>model-latest</code>, <code>model-preview</code>); Compare puts the two side by side.
+          </p>
+        ) : (
+          <p data-testid="shell.bannerModel">
+            It answers instantly and for free from a deterministic judge, but it is not a language model. To
+            answer from a language model on this machine, start with any GGUF file:{' '}
+            <code>REFERENCE_MODEL_FILE=path/to/model.gguf npm start</code>.
+          </p>
+        )}
         <p>
-          It answers instantly and for free from a deterministic judge, but it is not a language model. To
-          call the Evaluation Service, add these two lines to <code>.env.local</code> and restart{' '}
+          To call the Evaluation Service, add these two lines to <code>.env.local</code> and restart{' '}
           <code>npm start</code>. The key stays in the workbench server; this page never sees it.
         </p>
       </div>

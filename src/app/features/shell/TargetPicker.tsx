@@ -51,7 +51,9 @@ export function TargetPicker({ targets, selected, onSelect, comparing = false }:
 export function describeKind(target: TargetInfo): string {
   switch (target.kind) {
     case 'local':
-      return 'The local reference service, in the workbench server: free, instant, deterministic; not a language model.';
+      return target.modelFile
+        ? `The local reference service, in the workbench server: ${target.modelFile.fileName} answers as ${target.modelFile.alias}; the lexical judge (not a language model) answers model-latest and model-preview.`
+        : 'The local reference service, in the workbench server: free, instant, deterministic; not a language model.';
     case 'direct':
       return `The Evaluation Service at ${target.host}${target.evaluatePath}, with the key held by the workbench server.`;
     case 'gateway':

@@ -1,8 +1,9 @@
 // The model picker: the target's aliases from /v1/models, or any versioned id typed in, checked as it is typed.
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
-import { classifyModelId, modelIdProblem } from '../../../contract';
+import { classifyModelId, localFileOfModel, modelIdProblem } from '../../../contract';
 import { modelsQueryOptions } from '../../queries/models';
+import { targetsQueryOptions } from '../../queries/targets';
 
 export interface ModelPickerProps {
   targetId: string;
@@ -52,6 +53,10 @@ export function ModelPicker({
   const refused = Boolean(problem) && refusedByService;
   const note = refused ? { text: 'refused', title: problem ?? '' } : trimmed ? KIND_NOTE[kind] : null;
   const pin = kind === 'alias' && resolved && resolved !== trimmed ? resolved : null;
+  // On a target that runs a model file, a lexical id gets a one-click way to ask the model instead.
+  const targets = useQuery(targetsQueryOptions());
+  const modelFile = targets.data?.find((t) => t.id === targetId)?.modelFile;
+  const offerFile = modelFile && localFileOfModel(trimmed) === null ? modelFile : null;
 
   return (
     <div className="model-picker" data-testid="workbench.modelPicker">
@@ -95,6 +100,17 @@ export function ModelPicker({
           title={`The last run resolved ${trimmed} to ${pin}.`}
         >
           Pin {pin}
+        </button>
+      )}
+      {offerFile && (
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => onChange(offerFile.alias)}
+          title={`${trimmed || 'This model'} is the lexical judge; ${offerFile.fileName} is a language model run on this machine.`}
+          data-testid="workbench.useModelFile"
+        >
+          Use {offerFile.fileName}
         </button>
       )}
       {shown && (
