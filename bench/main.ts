@@ -12,6 +12,7 @@ const SECTIONS: Record<string, () => Promise<{ run(): Promise<SectionResult> }>>
   cardRender: () => import('./cardRender'),
   cli: () => import('./cli'),
   alignment: () => import('./alignment'),
+  modelJudge: () => import('./modelJudge'),
 };
 
 async function main(): Promise<void> {

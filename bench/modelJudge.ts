@@ -1,0 +1,157 @@
+// Bench section "modelJudge": the reference service answering from the tiny test GGUF through node-llama-cpp, side by
+// side with the lexical judge, per question type; and how a model request's time splits between the engine and the
+// service's own code (auth, validation, token count, limits, answer shaping).
+import { cpus, loadavg } from 'node:os';
+import type { EvaluateRequest } from '../src/contract';
+import { createReferenceApp } from '../src/server/reference/app';
+import { createModelJudge } from '../src/server/reference/modelJudge/engine';
+import { serveReference } from '../src/server/reference/serve';
+import { writeTinyGguf } from '../tests/helpers/tinyGguf';
+import { load } from './lib/load';
+import type { SectionResult } from './lib/section';
+import { printTable } from './lib/table';
+import { BENCH_QUESTIONS, BENCH_STATE } from './reference';
+
+const KEY = 'local-dev-key';
+const HEADERS = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+// Four connections match the judge's four parallel questions; more would only queue inside the engine.
+const CONNECTIONS = 4;
+const LEXICAL_REQUESTS = 2_000;
+const MODEL_REQUESTS = 80;
+const SPLIT_REQUESTS = 40;
+/** The issue's bound on what the service adds to a model request, beyond the engine's own time. */
+const TARGET_OVERHEAD_MS = 1;
+// One llama.cpp thread unless told otherwise: on a shared machine, more threads than free cores spin and stall.
+const THREADS = Number(process.env.REFERENCE_MODEL_THREADS ?? 1);
+
+const TYPES = ['noul', 'choice', 'score'] as const;
+
+/** One question of the bench request per type, over the 2 kB support ticket. */
+function requestFor(type: (typeof TYPES)[number], model: string): EvaluateRequest {
+  const [name, question] = Object.entries(BENCH_QUESTIONS).find(([, q]) => q.type === type)!;
+  return { state: BENCH_STATE, model, questions: { [name]: question } };
+}
+
+const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+/** Runs the section and returns its headline figures. */
+export async function run(): Promise<SectionResult> {
+  const judge = createModelJudge({
+    file: writeTinyGguf({ seed: 1 }, 'bench-tiny.gguf'),
+    contextSize: 8192,
+    parallelQuestions: CONNECTIONS,
+    threads: THREADS,
+  });
+  const info = await judge.ready;
+  const server = await serveReference({ port: 0, modelJudge: judge });
+  try {
+    console.log(
+      `modelJudge: ${info.fileName} (${info.engine}, ${info.gpu}, ${THREADS} thread(s), context ${info.contextSize}), loaded in ${Math.round(info.loadMs)} ms; state ${Buffer.byteLength(BENCH_STATE)} B, one question per request, ${CONNECTIONS} connections`,
+    );
+    const loadBefore = loadavg()[0]!;
+    const rows: Record<string, string | number>[] = [];
+    let clean = true;
+    for (const type of TYPES) {
+      const measured: Record<string, { rps: number; p50: number; p99: number }> = {};
+      for (const [judgeName, model, amount] of [
+        ['lexical', 'model-latest', LEXICAL_REQUESTS],
+        ['model', info.alias, MODEL_REQUESTS],
+      ] as const) {
+        const request = {
+          url: `${server.url}/v1/evaluate`,
+          method: 'POST' as const,
+          headers: HEADERS,
+          body: JSON.stringify(requestFor(type, model)),
+          connections: CONNECTIONS,
+        };
+        await load({ ...request, amount: Math.ceil(amount / 10) }); // warm-up
+        const r = await load({ ...request, amount });
+        clean &&= r.non2xx === 0 && r.errors === 0;
+        measured[judgeName] = r;
+        rows.push({
+          type,
+          judge: judgeName,
+          requests: r.requests,
+          'req/s': r.rps,
+          'p50 ms': r.p50,
+          'p99 ms': r.p99,
+        });
+      }
+      rows.push({
+        type,
+        judge: 'model / lexical',
+        requests: '',
+        'req/s': measured.model!.rps / measured.lexical!.rps,
+        'p50 ms': measured.model!.p50 / Math.max(measured.lexical!.p50, 0.01),
+        'p99 ms': measured.model!.p99 / Math.max(measured.lexical!.p99, 0.01),
+      });
+    }
+    printTable('modelJudge: requests over loopback HTTP, per question type', rows);
+
+    // In process, one at a time, all three questions: the wall time of app.fetch against the engine's own time.
+    const app = createReferenceApp({ modelJudge: judge });
+    const body = JSON.stringify({ state: BENCH_STATE, model: info.alias, questions: BENCH_QUESTIONS });
+    const walls: number[] = [];
+    const overheads: number[] = [];
+    for (let i = 0; i < SPLIT_REQUESTS + 5; i++) {
+      const engineBefore = judge.metrics.engineMs;
+      const started = performance.now();
+      const res = await app.fetch(
+        new Request('http://bench/v1/evaluate', { method: 'POST', headers: HEADERS, body }),
+      );
+      await res.text();
+      const wall = performance.now() - started;
+      clean &&= res.status === 200;
+      if (i < 5) continue; // warm-up
+      walls.push(wall);
+      overheads.push(wall - (judge.metrics.engineMs - engineBefore));
+    }
+    walls.sort((a, b) => a - b);
+    overheads.sort((a, b) => a - b);
+    const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const overheadP50 = percentile(overheads, 50);
+    const overheadOk = overheadP50 < TARGET_OVERHEAD_MS;
+    printTable(
+      `modelJudge: where a request's time goes (in process, three questions, ${SPLIT_REQUESTS} requests)`,
+      [
+        {
+          measure: 'request wall time p50 / p99 (ms)',
+          value: `${fmt(percentile(walls, 50))} / ${fmt(percentile(walls, 99))}`,
+          target: '',
+        },
+        { measure: 'inside the engine, mean (ms)', value: fmt(mean(walls) - mean(overheads)), target: '' },
+        {
+          measure: 'our overhead p50 / p99 (ms)',
+          value: `${fmt(overheadP50)} / ${fmt(percentile(overheads, 99))}`,
+          target: `p50 < ${TARGET_OVERHEAD_MS}`,
+        },
+        {
+          measure: 'engine share of the wall time',
+          value: `${fmt((100 * (mean(walls) - mean(overheads))) / mean(walls))} %`,
+          target: '',
+        },
+        {
+          measure: `machine load average, ${cpus().length} CPUs (before -> after)`,
+          value: `${fmt(loadBefore)} -> ${fmt(loadavg()[0]!)}`,
+          target: '',
+        },
+      ],
+    );
+    const choice = rows.find((r) => r.type === 'choice' && r.judge === 'model')!;
+    return {
+      section: 'modelJudge',
+      ok: overheadOk && clean,
+      figures: {
+        'model choice req/s': fmt(choice['req/s'] as number),
+        'model choice p99 ms': choice['p99 ms']!,
+        'overhead p50 ms': fmt(overheadP50),
+      },
+    };
+  } finally {
+    await server.close();
+    await judge.close();
+  }
+}
+
+const fmt = (x: number): string => x.toFixed(2);
