@@ -1,6 +1,7 @@
 // The model judge through the real llama.cpp engine (node-llama-cpp) on a tiny GGUF written by the test: the answers
 // are meaningless, but every shape, formula, limit, error, cancellation and shutdown path runs for real.
 import { writeFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate as clientEvaluate, listModels } from '../../../src/client';
 import type { EvaluateRequest } from '../../../src/contract';
@@ -255,6 +256,63 @@ describe('the model judge behind the reference service', () => {
     expect(result.attempts).toHaveLength(1);
     expect(Object.keys(result.response.answers)).toEqual(Object.keys(request.questions));
   });
+
+  it('answers any valid request under the contract (generated states, labels, levels and descriptions)', async () => {
+    const text = (max: number) => fc.string({ maxLength: max, unit: 'binary' });
+    const description = fc.oneof(
+      text(40),
+      fc.constant(null),
+      fc.dictionary(fc.string({ maxLength: 8 }), text(20)),
+    );
+    const question = fc.oneof(
+      fc.record(
+        {
+          type: fc.constant('choice' as const),
+          instructions: text(60),
+          criteria: fc.dictionary(fc.string({ minLength: 1, maxLength: 12, unit: 'binary' }), description, {
+            minKeys: 2,
+            maxKeys: 30,
+          }),
+        },
+        { requiredKeys: ['type', 'criteria'] },
+      ),
+      fc.record(
+        {
+          type: fc.constant('score' as const),
+          instructions: text(60),
+          criteria: fc.array(
+            text(30).filter((s) => s.trim() !== ''),
+            { minLength: 2, maxLength: 10 },
+          ),
+        },
+        { requiredKeys: ['type', 'criteria'] },
+      ),
+      fc.record(
+        {
+          type: fc.constant('noul' as const),
+          instructions: text(60),
+          criteria: fc.record({ true: text(30), false: text(30) }, { requiredKeys: [] }),
+        },
+        { requiredKeys: ['type'] },
+      ),
+    );
+    const request = fc.record({
+      state: fc.oneof(text(300), fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 2 }))),
+      model: fc.constant(alias),
+      questions: fc.dictionary(fc.string({ minLength: 1, maxLength: 10 }), question, {
+        minKeys: 1,
+        maxKeys: 5,
+      }),
+    });
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        const sent = JSON.parse(JSON.stringify(r)) as EvaluateRequest;
+        if (JSON.stringify(sent).includes('"__proto__"')) return; // refused by the service for every judge
+        expectContractAnswers(sent, await post(sent));
+      }),
+      { numRuns: 25, seed: 13 },
+    );
+  }, 120_000);
 
   it('names the model file when an unknown model is asked for', async () => {
     const reply = await post({ ...exampleRequest(), model: 'gpt-4' });
