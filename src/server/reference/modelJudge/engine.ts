@@ -175,16 +175,17 @@ export function createModelJudge(settings: ModelJudgeSettings): ModelJudge {
     if (signal?.aborted) throw signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
     signal?.addEventListener('abort', onAbort, { once: true });
     inflight.add(controller);
+    const document = documentOf(request.state);
+    const questions = decisionQuestions(request.questions);
+    // Engine time is the decision call alone; building its input and shaping its answers count as our own code.
     const started = performance.now();
+    let ended: number | null = null;
     try {
-      const result = await context.decideWithMeta(
-        documentOf(request.state),
-        decisionQuestions(request.questions),
-        {
-          signal: controller.signal,
-          onOverflow: 'throw', // never a silent truncation: a state that does not fit is a 422
-        },
-      );
+      const result = await context.decideWithMeta(document, questions, {
+        signal: controller.signal,
+        onOverflow: 'throw', // never a silent truncation: a state that does not fit is a 422
+      });
+      ended = performance.now();
       const out: Record<string, Answer> = {};
       for (const [name, q] of Object.entries(request.questions)) {
         const a = (result.answers as Record<string, Parameters<typeof contractAnswer>[1] | undefined>)[name];
@@ -201,7 +202,7 @@ export function createModelJudge(settings: ModelJudgeSettings): ModelJudge {
       throw e;
     } finally {
       metrics.requests++;
-      metrics.engineMs += performance.now() - started;
+      metrics.engineMs += (ended ?? performance.now()) - started;
       inflight.delete(controller);
       signal?.removeEventListener('abort', onAbort);
     }
