@@ -10,6 +10,7 @@ import { RunErrorView } from '../../../src/app/features/answers/RunErrorView';
 import { AttemptList } from '../../../src/app/features/answers/AttemptList';
 import { createQueryClient } from '../../../src/app/queryClient';
 import { modelsQueryOptions } from '../../../src/app/queries/models';
+import { targetsQueryOptions } from '../../../src/app/queries/targets';
 import { checkDoc } from '../../../src/core/runDraft';
 import { exampleDoc } from '../../../src/core/example';
 import { LineIndex } from '../../../src/core/locate';
@@ -134,6 +135,39 @@ describe('ModelPicker', () => {
     // Read out with the field, not printed under it a second time.
     expect(input).toHaveAccessibleDescription(sentence);
     expect(screen.getByTestId('workbench.modelProblem')).toHaveClass('visually-hidden');
+  });
+
+  it('offers the model file of a target that runs one, beside a lexical id, and says which judge it replaces', async () => {
+    const client = createQueryClient();
+    client.setQueryData(targetsQueryOptions().queryKey, [
+      {
+        id: 'local',
+        label: 'Local reference (qwen.gguf, and the lexical judge)',
+        kind: 'local',
+        host: 'in-process',
+        evaluatePath: '/v1/evaluate',
+        modelFile: { fileName: 'qwen.gguf', alias: 'local-qwen' },
+      },
+    ]);
+    client.setQueryData(modelsQueryOptions('local').queryKey, {
+      models: [{ name: 'local-qwen' }, { name: 'model-latest' }, { name: 'model-preview' }],
+    });
+    const onChange = vi.fn();
+    const { rerender } = render(
+      <QueryClientProvider client={client}>
+        <ModelPicker targetId="local" value="model-latest" onChange={onChange} />
+      </QueryClientProvider>,
+    );
+    const offer = screen.getByRole('button', { name: 'Use qwen.gguf' });
+    expect(offer).toHaveAttribute('title', expect.stringContaining('model-latest is the lexical judge'));
+    await userEvent.click(offer);
+    expect(onChange).toHaveBeenCalledWith('local-qwen');
+    rerender(
+      <QueryClientProvider client={client}>
+        <ModelPicker targetId="local" value="local-qwen" onChange={onChange} />
+      </QueryClientProvider>,
+    );
+    expect(screen.queryByTestId('workbench.useModelFile')).toBeNull();
   });
 
   it('accepts a typed versioned id and flags a product-line id', () => {
