@@ -1,12 +1,13 @@
-// The app shell: top bar, the local-only banner, and the main area where the workbench screen renders.
+// The app shell: top bar, the targets banner, and the main area where the workbench screen renders.
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { SessionsSidebar } from './features/sessions/SessionsSidebar';
 import { LocalOnlyBanner } from './features/shell/LocalOnlyBanner';
 import { useAppliedTheme } from './features/shell/theme';
+import { TargetsBanner } from './features/shell/TargetsBanner';
 import { TopBar } from './features/shell/TopBar';
 import { WorkbenchScreen } from './features/workbench/WorkbenchScreen';
-import { onlyLocalTargets, pickTarget, targetsQueryOptions } from './queries/targets';
+import { pickTarget, targetsQueryOptions } from './queries/targets';
 import { useSessions } from './stores/sessions';
 import { useScreen } from './stores/screen';
 import type { Screen } from './stores/screen';
@@ -55,9 +56,10 @@ export function App() {
   return (
     <div className="app">
       <TopBar targets={targets} selected={target} onSelectTarget={chooseTarget} />
-      {targets.data && onlyLocalTargets(targets.data) && (
+      {targets.data && targets.data.every((t) => t.kind === 'local') && (
         <LocalOnlyBanner modelFile={targets.data.find((t) => t.kind === 'local')?.modelFile} />
       )}
+      {targets.data && <TargetsBanner targets={targets.data} />}
       <div className="app-body">
         <SessionsSidebar />
         <main className="app-main" data-testid="app.main">
@@ -83,7 +85,7 @@ export function App() {
             restored &&
             (screen === 'rows' ? (
               <Suspense fallback={<p className="muted">Loading the rows screen…</p>}>
-                <RowsScreen targetId={target.id} targetLabel={target.label} />
+                <RowsScreen targetId={target.id} targetLabel={target.label} target={target} />
               </Suspense>
             ) : screen === 'alignment' ? (
               <Suspense fallback={<p className="muted">Loading the alignment screen…</p>}>

@@ -13,6 +13,8 @@ export interface CliTarget {
   label: string;
   client: ClientTarget;
   secret: string | null;
+  /** "key missing: VAR" when the target's key variable is unset: such a target does not send. */
+  keyMissing: string | null;
 }
 
 // The in-process reference needs a well-formed URL for its requests; nothing listens there.
@@ -33,6 +35,7 @@ function localCliTarget(env: ServerEnv): CliTarget {
       fetch: (input, init) => Promise.resolve(app.fetch(new Request(input, init))),
     },
     secret: null,
+    keyMissing: null,
   };
 }
 
@@ -47,19 +50,23 @@ export function cliTargets(env: ServerEnv): CliTarget[] {
           client: {
             baseUrl: t.baseUrl,
             evaluatePath: t.evaluatePath,
-            headers: { [t.credential.header]: t.credential.value },
+            // A keyless server (llama.cpp, Ollama) gets no credential header at all.
+            headers: t.credential ? { [t.credential.header]: t.credential.value } : {},
           },
-          secret: t.secret,
+          secret: t.secret === '' ? null : t.secret,
+          keyMissing: t.keyMissing,
         },
   );
 }
 
-/** The target a run uses: the one asked for, else the first configured one (local when none is). */
+/** The target a run uses: the one asked for, else the first configured one whose key is present (local last). */
 export function chooseTarget(targets: readonly CliTarget[], id: string | undefined): CliTarget | string {
-  if (id === undefined) return targets[0]!;
+  if (id === undefined) return targets.find((t) => t.keyMissing === null) ?? targets[0]!;
   const found = targets.find((t) => t.id === id);
+  if (found?.keyMissing)
+    return `The target "${id}" has no key (${found.keyMissing}): set it in .env.local or the shell.`;
   return (
     found ??
-    `There is no target "${id}". Configured: ${targets.map((t) => t.id).join(', ')} (set EVAL_BASE_URL and EVAL_API_KEY for "direct").`
+    `There is no target "${id}". Configured: ${targets.map((t) => t.id).join(', ')} (set EVAL_BASE_URL and EVAL_API_KEY for "direct", or list servers in workbench.targets.json).`
   );
 }

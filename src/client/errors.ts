@@ -105,7 +105,10 @@ function fieldsSentence(fieldErrors: FieldError[], serviceMessage: string): stri
 function statusSentence(status: number, serviceMessage: string, retries: number): string {
   switch (statusKind(status)) {
     case 'auth':
-      return 'The service did not accept the API key (401): check the key for this target.';
+      // The proxy's own 401 for a target with no key names the variable to set: that sentence says more than ours.
+      return /has no key: set \S+/.test(serviceMessage)
+        ? `${clause(serviceMessage)} (401).`
+        : 'The service did not accept the API key (401): check the key for this target.';
     case 'rate_limited':
       return `The service kept rate limiting this key (429): ${gaveUp(retries)}; wait a minute or send more slowly.`;
     case 'overloaded':

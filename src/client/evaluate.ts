@@ -390,6 +390,37 @@ export async function getJson<T>(
   };
 }
 
+/**
+ * POSTs a JSON body and parses the answer with `schema`. Counted as billable: the proxy's target check sends evaluate
+ * requests on the caller's behalf.
+ */
+export async function postJson<T>(
+  target: ClientTarget,
+  path: string,
+  body: unknown,
+  schema: z.ZodType<T>,
+  options: CallOptions = {},
+): Promise<GetJsonResult<T>> {
+  const result = await call(
+    target,
+    {
+      method: 'POST',
+      url: joinUrl(target.baseUrl, path),
+      body: JSON.stringify(body),
+      billable: true,
+      what: 'JSON document',
+      parse: bySchema(schema),
+    },
+    options,
+  );
+  return {
+    data: result.value,
+    attempts: result.attempts,
+    requestId: result.requestId,
+    latencyMs: result.latencyMs,
+  };
+}
+
 /** Lists the model aliases the target offers: GET {baseUrl}/v1/models. */
 export async function listModels(target: ClientTarget, options: CallOptions = {}): Promise<ModelList> {
   const result = await call(

@@ -1,7 +1,7 @@
 // The workbench server's own API, as the browser sees it: the target list and the proxy route of each target.
-import { z } from 'zod';
-import { DEFAULT_EVALUATE_PATH } from '../contract';
-import { getJson } from './evaluate';
+import { DEFAULT_EVALUATE_PATH, TargetCheckReportSchema, TargetListSchema } from '../contract';
+import type { TargetCheckReport, TargetInfo } from '../contract';
+import { getJson, postJson } from './evaluate';
 import type { CallOptions } from './evaluate';
 import type { ClientTarget } from './target';
 
@@ -9,25 +9,9 @@ import type { ClientTarget } from './target';
 export const WORKBENCH_REQUEST_HEADER = 'X-Workbench-Request';
 export const WORKBENCH_REQUEST_VALUE = '1';
 
-export const TargetKindSchema = z.enum(['local', 'direct', 'gateway']);
-export type TargetKind = z.infer<typeof TargetKindSchema>;
-
-/** One target the proxy offers. Never a key or a full URL: the host alone. */
-export const TargetInfoSchema = z.object({
-  id: z.string().regex(/^[a-z][a-z0-9-]*$/),
-  label: z.string().min(1),
-  kind: TargetKindSchema,
-  /** The upstream's host and port, or "in-process" for the local reference. */
-  host: z.string(),
-  /** The path the target's evaluate route forwards to upstream. */
-  evaluatePath: z.string(),
-  /** The local target's model file (REFERENCE_MODEL_FILE) and its alias; absent when only the lexical judge answers. */
-  modelFile: z.object({ fileName: z.string().min(1), alias: z.string().min(1) }).optional(),
-});
-export type TargetInfo = z.infer<typeof TargetInfoSchema>;
-
-export const TargetListSchema = z.object({ targets: z.array(TargetInfoSchema) });
-export type TargetList = z.infer<typeof TargetListSchema>;
+// The target list's schema lives in the contract: the proxy, the app and the command line read one description.
+export { TargetInfoSchema, TargetKindSchema, TargetListSchema } from '../contract';
+export type { TargetInfo, TargetKind, TargetList } from '../contract';
 
 const workbenchHeaders = { [WORKBENCH_REQUEST_HEADER]: WORKBENCH_REQUEST_VALUE };
 
@@ -56,4 +40,28 @@ export async function listTargets(
   };
   const result = await getJson(server, '/targets', TargetListSchema, call);
   return result.data.targets;
+}
+
+/**
+ * Checks a target through the proxy: POST /api/targets/<id>/check, which lists its models and sends one small request
+ * per question type with `model` (default: the first listed). Never retried: each attempt spends a few tokens.
+ */
+export async function checkTarget(
+  id: string,
+  model: string | undefined,
+  options: CallOptions & { origin?: string; fetch?: typeof fetch } = {},
+): Promise<TargetCheckReport> {
+  const { origin = '', fetch: transport, ...call } = options;
+  const server: ClientTarget = {
+    baseUrl: `${origin.replace(/\/+$/, '')}/api/targets/${encodeURIComponent(id)}`,
+    headers: workbenchHeaders,
+    ...(transport ? { fetch: transport } : {}),
+  };
+  // Five upstream requests in a row may take a while on a slow server: a minute, not the evaluate default.
+  const result = await postJson(server, '/check', model ? { model } : {}, TargetCheckReportSchema, {
+    timeoutMs: 90_000,
+    ...call,
+    maxRetries: 0,
+  });
+  return result.data;
 }

@@ -6,3 +6,6 @@ export * from './response';
 export * from './validation';
 export * from './errors';
 export * from './jsonSchema';
+export * from './targets';
+export * from './presets';
+export * from './targetCheck';

@@ -33,7 +33,17 @@ export const RETRY_POLICY = {
 export const DEFAULT_EVALUATE_PATH = '/v1/evaluate';
 export const MODELS_PATH = '/v1/models';
 
-/** Estimated cost of a number of input tokens, in the price list's currency. */
-export function estimateCost(inputTokens: number): number {
-  return (inputTokens * PRICE_PER_MILLION_INPUT_TOKENS) / 1_000_000;
+/** The hover text of a cost estimate at `pricePerMillion` (null: the target states no price). */
+export function priceNote(pricePerMillion: number | null): string {
+  if (pricePerMillion === null) return "Price unknown: this target's price per token is not configured.";
+  if (pricePerMillion === 0) return 'Free: a server on this machine.';
+  return `Estimate at ${pricePerMillion} per million input tokens; output is free.`;
+}
+
+/** Estimated cost of a number of input tokens at a price per million (default: the published list price). */
+export function estimateCost(
+  inputTokens: number,
+  pricePerMillion: number = PRICE_PER_MILLION_INPUT_TOKENS,
+): number {
+  return (inputTokens * pricePerMillion) / 1_000_000;
 }

@@ -10,10 +10,13 @@ export interface GatewayRewrite {
   rewritten: Record<string, unknown>;
 }
 
-// A direct id at the end of a gateway id ("vendor/model-latest", "provider:model-1.13.0"), or anywhere inside it
-// ("vendor.model-1.13.0-v1:0"). Versioned ids first, so "model-1.13.0" is not read as the product line "model-1.13".
-const DIRECT_AT_END = /(?:^|[^a-z0-9])(model-(?:latest|preview|\d+\.\d+\.\d+|\d+\.\d+))$/i;
-const DIRECT_INSIDE = /(?:^|[^a-z0-9])(model-(?:latest|preview|\d+\.\d+\.\d+))(?![\d.])/i;
+// A direct id at the end of a gateway id ("vendor/jev-latest", "provider:model-1.13.0", "~typesafe/jev-latest"), or
+// inside it ("vendor.model-1.13.0-v1:0"), for any model line. Versioned ids first, so "jev-1.13.0" is not read as
+// the product line "jev-1.13".
+const DIRECT_AT_END = /(?:^|[/:~])([a-z][\w.-]*?-(?:latest|preview|\d+\.\d+\.\d+|\d+\.\d+))$/i;
+const DIRECT_INSIDE = /(?:^|[/:.~])([a-z][\w-]*?-(?:latest|preview|\d+\.\d+\.\d+))(?![\d.])/i;
+// A gateway's prefix: a vendor path, a provider tag or OpenRouter's tilde.
+const GATEWAY_PREFIX = /[/:~]/;
 
 /** The fallback when no direct id can be read from a gateway id. */
 export const FALLBACK_MODEL = 'model-latest';
@@ -24,7 +27,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 /** The direct model id a gateway model id names, or null when none is recognisable. Direct ids map to themselves. */
 export function directModelId(id: string): string | null {
   const trimmed = id.trim();
-  if (classifyModelId(trimmed) !== 'unknown') return trimmed;
+  if (!GATEWAY_PREFIX.test(trimmed) && classifyModelId(trimmed) !== 'unknown') return trimmed;
   const found = DIRECT_AT_END.exec(trimmed)?.[1] ?? DIRECT_INSIDE.exec(trimmed)?.[1];
   return found ? found.toLowerCase() : null;
 }
@@ -44,9 +47,8 @@ export function rewriteGatewayRequest(body: unknown): GatewayRewrite | null {
   const rewritten: Record<string, unknown> = { ...body };
 
   if (typeof body.model === 'string' && body.model.trim() !== '') {
-    const kind = classifyModelId(body.model.trim());
-    if (kind === 'unknown') {
-      const direct = directModelId(body.model);
+    const direct = directModelId(body.model);
+    if (direct !== body.model.trim()) {
       rewritten.model = direct ?? FALLBACK_MODEL;
       problems.push(
         direct

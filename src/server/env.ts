@@ -5,6 +5,8 @@ import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { DEFAULT_EVALUATE_PATH } from '../contract';
+import { keyForms, readTargetsFile, resolveTargets } from './targets/config';
+import type { TargetsConfig, TargetsFile } from './targets/config';
 
 /** Variables as they come from the process or a file: every value is a string or missing. */
 export type RawEnv = Record<string, string | undefined>;
@@ -32,6 +34,8 @@ export interface ServerEnv {
   warnings: string[];
   /** Every variable, for the parts that read their own (the reference's REFERENCE_*). */
   raw: RawEnv;
+  /** Every configured target (EVAL_* and workbench.targets.json), their keys, and the file's problems. */
+  targets: TargetsConfig;
 }
 
 export const DEFAULT_PORT = 5173;
@@ -113,8 +117,11 @@ export class EnvError extends Error {
   override readonly name = 'EnvError';
 }
 
-/** Parses variables into the server's settings; throws an EnvError naming each bad variable. */
-export function parseServerEnv(env: RawEnv): ServerEnv {
+/**
+ * Parses variables (and the targets file, when one was read) into the server's settings; throws an EnvError naming
+ * each bad variable. A bad targets entry does not throw: it is a warning, and the other targets still start.
+ */
+export function parseServerEnv(env: RawEnv, targetsFile: TargetsFile | null = null): ServerEnv {
   const parsed = EnvSchema.safeParse(unsetEmpty(env));
   if (!parsed.success) {
     throw new EnvError(parsed.error.issues.map((i) => i.message).join(' '));
@@ -128,7 +135,10 @@ export function parseServerEnv(env: RawEnv): ServerEnv {
     keyName: string,
     target: string,
   ) => {
-    if (url && !key) warnings.push(`${urlName} is set but ${keyName} is not: the ${target} target is off.`);
+    if (url && !key)
+      warnings.push(
+        `${urlName} is set but ${keyName} is not: the ${target} target is listed as "key missing" and does not send.`,
+      );
     if (key && !url) warnings.push(`${keyName} is set but ${urlName} is not: the ${target} target is off.`);
     return url && key ? { baseUrl: url, apiKey: key } : undefined;
   };
@@ -140,6 +150,21 @@ export function parseServerEnv(env: RawEnv): ServerEnv {
     'EVAL_GATEWAY_KEY',
     'gateway',
   );
+  const targets = resolveTargets({
+    env: unsetEmpty(env),
+    envTargets: {
+      direct: e.EVAL_BASE_URL ? { baseUrl: e.EVAL_BASE_URL, evaluatePath: e.EVAL_EVALUATE_PATH } : undefined,
+      gateway: e.EVAL_GATEWAY_URL
+        ? {
+            baseUrl: e.EVAL_GATEWAY_URL,
+            evaluatePath: e.EVAL_GATEWAY_EVALUATE_PATH,
+            authHeader: e.EVAL_GATEWAY_AUTH_HEADER,
+          }
+        : undefined,
+    },
+    file: targetsFile,
+  });
+  warnings.push(...targets.problems);
   if (!isLoopbackHost(e.HOST)) {
     warnings.push(
       `HOST=${e.HOST}: the workbench is reachable from other machines, and anyone who can reach it can spend the configured keys.`,
@@ -158,15 +183,19 @@ export function parseServerEnv(env: RawEnv): ServerEnv {
     bodyLimitBytes: e.PROXY_BODY_LIMIT_BYTES,
     warnings,
     raw: env,
+    targets,
   };
 }
 
 /** Every API key the environment configures, the reference's own included: what the logger redacts. */
 export function configuredSecrets(env: ServerEnv): string[] {
   const referenceKeys = (env.raw.REFERENCE_API_KEY ?? '').split(',').map((k) => k.trim());
-  return [env.direct?.apiKey, env.gateway?.apiKey, ...referenceKeys].filter(
-    (k): k is string => k !== undefined && k !== '',
-  );
+  const targetKeys = env.targets.targets.flatMap((t) => {
+    const key = env.targets.keys[t.id];
+    return key === undefined ? [] : keyForms(t, key);
+  });
+  const keys = [...targetKeys, ...referenceKeys].filter((k) => k !== '');
+  return [...new Set(keys)];
 }
 
 export interface LoadEnvOptions {
@@ -188,5 +217,8 @@ export function loadRawEnv({ root, processEnv = process.env }: LoadEnvOptions): 
   return { ...fromFile, ...processEnv };
 }
 
-/** Loads and parses the environment in one step. */
-export const loadServerEnv = (options: LoadEnvOptions): ServerEnv => parseServerEnv(loadRawEnv(options));
+/** Loads and parses the environment and the targets file (workbench.targets.json under `root`) in one step. */
+export function loadServerEnv(options: LoadEnvOptions): ServerEnv {
+  const raw = loadRawEnv(options);
+  return parseServerEnv(raw, readTargetsFile(options.root, raw));
+}

@@ -38,6 +38,9 @@ async function main(): Promise<void> {
       logger.info(
         'To answer from a language model on this machine: REFERENCE_MODEL_FILE=path/to/model.gguf npm start',
       );
+    logger.info(
+      'Other servers (llama.cpp, Ollama, LiteLLM, OpenRouter…) go in workbench.targets.json; see README.',
+    );
   }
 
   const stop = (): void => {

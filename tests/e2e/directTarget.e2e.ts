@@ -25,7 +25,7 @@ afterAll(async () => {
 
 const browser = useBrowser();
 
-it('lists the direct target first, answers through it, and never shows its key to the browser', async () => {
+it('lists the direct target first, starts a new session on it, answers through it, and never shows its key to the browser', async () => {
   const page = browser.page();
   // Every byte the page sends or receives, bundle included.
   const traffic: string[] = [];
@@ -57,10 +57,8 @@ it('lists the direct target first, answers through it, and never shows its key t
     { id: 'direct', label: `Evaluation Service (${host})` },
     { id: 'local', label: 'Local reference (not a language model)' },
   ]);
-  // A new session starts on the free local target; the real service is one pick away.
-  const directModels = page.waitForResponse((r) => r.url().endsWith('/api/targets/direct/v1/models'));
-  await shell.selectTarget('direct');
-  expect((await directModels).status()).toBe(200);
+  // A new session starts on the first configured target whose key is present: the real service, not local.
+  await expect.poll(() => shell.selectedTarget()).toBe('direct');
   expect(await shell.targetKind.textContent()).toBe(`direct · ${host}`);
   expect(await shell.modelNames()).toEqual(['model-latest', 'model-preview']);
   expect(await shell.banner.count()).toBe(0);

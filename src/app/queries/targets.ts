@@ -1,8 +1,9 @@
 // The proxy's targets as React Query server state, and the client target the browser uses for each.
-import { queryOptions } from '@tanstack/react-query';
+import { mutationOptions, queryOptions, useQuery } from '@tanstack/react-query';
 import type { ClientTarget } from '../../client';
-import { listTargets, proxyClientTarget } from '../../client/workbenchApi';
+import { checkTarget, listTargets, proxyClientTarget } from '../../client/workbenchApi';
 import type { TargetInfo } from '../../client/workbenchApi';
+import { canSend } from '../../contract';
 
 export type { TargetInfo, TargetKind } from '../../client/workbenchApi';
 
@@ -17,14 +18,31 @@ export const targetsQueryOptions = () =>
     staleTime: Infinity,
   });
 
-/** True when no target reaches a real service: the shell then says how to add a key. */
-export const onlyLocalTargets = (targets: readonly TargetInfo[]): boolean =>
-  targets.every((t) => t.kind === 'local');
+/** One target's public description, from the cached list (undefined while it loads or when the id is gone). */
+export function useTargetInfo(targetId: string): TargetInfo | undefined {
+  return useQuery({ ...targetsQueryOptions(), select: (targets) => targets.find((t) => t.id === targetId) })
+    .data;
+}
+
+/** A target as a picker names it: its label, and "key missing: VAR" when it cannot send. */
+export const targetOptionLabel = (t: TargetInfo): string =>
+  t.keyMissing ? `${t.label} (${t.keyMissing})` : t.label;
+
+/** The target a new session starts on: the first configured target whose key is present (local is listed last). */
+export const defaultTarget = (targets: readonly TargetInfo[]): TargetInfo | undefined =>
+  targets.find(canSend) ?? targets[0];
 
 /**
- * The target to use: the chosen one while it exists, else the first real service, else the local reference. The
- * server lists real services first.
+ * The target to use: the chosen one while it exists (a session keeps the target it was made on, even one whose key
+ * is now missing, so it says so instead of switching silently), else the default.
  */
 export function pickTarget(targets: readonly TargetInfo[], chosenId: string | null): TargetInfo | undefined {
-  return targets.find((t) => t.id === chosenId) ?? targets[0];
+  return targets.find((t) => t.id === chosenId) ?? defaultTarget(targets);
 }
+
+/** The check of one target (POST /api/targets/<id>/check), as a mutation: it spends a few tokens, so it runs on demand. */
+export const targetCheckMutationOptions = (targetId: string) =>
+  mutationOptions({
+    mutationKey: ['targets', targetId, 'check'] as const,
+    mutationFn: (model: string | undefined) => checkTarget(targetId, model),
+  });

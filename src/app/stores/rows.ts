@@ -61,6 +61,8 @@ export interface RunSpec {
   model: string;
   targetId: string;
   sessionId?: string;
+  /** The target's price per million input tokens (null: unknown); absent: the published price. */
+  inputPrice?: number | null;
 }
 
 export interface RowsState {
@@ -228,6 +230,7 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
           outcomes,
           pacing: run.pacing,
           maxCost: run.maxCost,
+          ...(run.inputPrice !== undefined ? { inputPrice: run.inputPrice } : {}),
           ...(run.timeoutMs ? { timeoutMs: run.timeoutMs } : {}),
         },
         { evaluate: deps.evaluate, clock: deps.clock, store: deps.repo.runStore(run.id) },
@@ -380,6 +383,7 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
             mapping,
             pacing,
             maxCost,
+            ...(spec.inputPrice !== undefined ? { inputPrice: spec.inputPrice } : {}),
             rowCount: items.length,
             issues: sortIssues([...imp.summary.parseIssues, ...plan.issues]),
             totalTokens: plan.totalTokens,

@@ -79,8 +79,16 @@ export interface SessionsInit {
   pageUrl?: string;
   /** Removes the share fragment from the address bar once handled. */
   clearHash?: () => void;
-  /** Default target for new sessions when none is open. */
-  defaultTargetId?: string;
+  /**
+   * The target a new session starts on: the first configured target whose key is present. A function is asked each
+   * time (the target list may arrive after start-up); an open session keeps its own target.
+   */
+  defaultTargetId?: string | (() => Promise<string>);
+  /**
+   * The model a new session on `targetId` starts with when the example's model is not one that target offers (the
+   * hosted service names its models jev-*, llama.cpp by file): undefined keeps the example's.
+   */
+  defaultModel?: (targetId: string) => Promise<string | undefined>;
   /** Installs page-hide flushing (off in component tests). */
   lifecycle?: boolean;
   autosaveDelayMs?: number;
@@ -264,8 +272,13 @@ export function createSessionsStore() {
       autosave?.schedule(changed);
     };
 
-    const templateDoc = (): SessionDoc =>
-      exampleDoc(get().open?.doc.targetId ?? options?.defaultTargetId ?? 'local');
+    const templateDoc = async (): Promise<SessionDoc> => {
+      const preferred = options?.defaultTargetId;
+      const id = typeof preferred === 'function' ? await preferred().catch(() => undefined) : preferred;
+      const doc = exampleDoc(id ?? get().open?.doc.targetId ?? 'local');
+      const model = await options?.defaultModel?.(doc.targetId).catch(() => undefined);
+      return model ? { ...doc, model } : doc;
+    };
 
     const refreshStorageUse = async (): Promise<void> => {
       const use = await estimateStorage();
@@ -332,7 +345,7 @@ export function createSessionsStore() {
             phase: 'unavailable',
             unavailableMessage: `Sessions cannot be saved in this browser (${errorText(error).replace(/\.$/, '')}); export your work to keep it.`,
           });
-          await show(newSession(templateDoc(), 'Untitled session'));
+          await show(newSession(await templateDoc(), 'Untitled session'));
           set({ restored: true });
           return;
         }
@@ -343,7 +356,7 @@ export function createSessionsStore() {
         const first = listing.sessions.find((s) => s.id === lastOpen) ?? listing.sessions[0];
         if (first) await show(first);
         // A first visit through a share link opens the shared session on confirm, not an example beside it.
-        else if (!get().incomingShare?.ok) await createAndShow(templateDoc(), 'Example session');
+        else if (!get().incomingShare?.ok) await createAndShow(await templateDoc(), 'Example session');
         set({ restored: true });
       },
 
@@ -363,7 +376,7 @@ export function createSessionsStore() {
 
       async newSession() {
         await autosave?.flush();
-        await createAndShow(templateDoc(), untitledName(get().list));
+        await createAndShow(await templateDoc(), untitledName(get().list));
       },
 
       async openSession(id) {
@@ -429,7 +442,7 @@ export function createSessionsStore() {
         if (get().openId === id) {
           const next = list[0] ? await current(list[0].id) : undefined;
           if (next) await show(next);
-          else await createAndShow(templateDoc(), untitledName(list));
+          else await createAndShow(await templateDoc(), untitledName(list));
         }
       },
 
@@ -512,7 +525,7 @@ export function createSessionsStore() {
           notify('info', `“${open.name}” was deleted in another tab.`, open.id);
           const next = list[0] ? await current(list[0].id) : undefined;
           if (next) await show(next);
-          else await createAndShow(templateDoc(), untitledName(list));
+          else await createAndShow(await templateDoc(), untitledName(list));
         } else if (stored.updatedAt > open.updatedAt) {
           await show(stored); // changed in another tab since this one last saved
         }
@@ -629,7 +642,7 @@ export function createSessionsStore() {
       async dismissShare() {
         set({ incomingShare: null });
         options?.clearHash?.();
-        if (!get().open) await createAndShow(templateDoc(), 'Example session');
+        if (!get().open) await createAndShow(await templateDoc(), 'Example session');
       },
     };
   });

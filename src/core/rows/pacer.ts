@@ -24,6 +24,17 @@ export const DEFAULT_PACING: Pacing = {
   tokensPerSecond: RATE_LIMIT_INPUT_TOKENS_PER_SECOND,
 };
 
+/** The pacing a target's own rate limits allow; the published limits where the target states none. */
+export function pacingFor(
+  target: { requestsPerMinute: number | null; tokensPerSecond: number | null } | undefined,
+): Pacing {
+  return {
+    ...DEFAULT_PACING,
+    requestsPerMinute: target?.requestsPerMinute ?? DEFAULT_PACING.requestsPerMinute,
+    tokensPerSecond: target?.tokensPerSecond ?? DEFAULT_PACING.tokensPerSecond,
+  };
+}
+
 /** Sends a schedule may fall behind (a stall, a slow lookup) and still catch up on, as a number of intervals. */
 export const CATCH_UP_SENDS = 5;
 

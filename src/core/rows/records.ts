@@ -112,6 +112,8 @@ export const RowRunSchema = z.object({
   pacing: PacingSchema,
   /** Budget cap in the price list's currency; null for none. */
   maxCost: z.number().positive().nullable(),
+  /** The target's price per million input tokens when the run was made; null: unknown; absent: the published one. */
+  inputPrice: z.number().nonnegative().nullable().optional(),
   timeoutMs: z.number().positive().optional(),
   /** Rows that will be sent, and rows left out before the run (listed in `issues`). */
   rowCount: z.number().int().min(0),

@@ -5,7 +5,7 @@
 // pinned model) is reused and costs nothing; a row is marked `sending` before it leaves, so after a crash it is known
 // to be "unknown, may have been billed" rather than silently re-sent; 401 stops the run; a 422 marks its row and the
 // run goes on; a timeout is never acted on; the run stops before the budget cap would be passed.
-import { estimateCost, formatLoc } from '../../contract';
+import { estimateCost, formatLoc, PRICE_PER_MILLION_INPUT_TOKENS } from '../../contract';
 import type { EvaluateRequest, FieldError, Questions } from '../../contract';
 import type {
   AttemptReport,
@@ -47,6 +47,8 @@ export interface RunnerInput {
   pacing: Pacing;
   /** Budget cap in the price list's currency; null for none. */
   maxCost: number | null;
+  /** The target's price per million input tokens: null when unknown (no cost, no cap), absent for the published one. */
+  inputPrice?: number | null;
   /** Per-attempt timeout; the client's default (30 s) otherwise. */
   timeoutMs?: number;
 }
@@ -178,6 +180,7 @@ export class RowRunner {
     unknown: 0,
   };
   private maxCost: number | null;
+  private readonly price: number | null;
   private readonly interrupted: number[] = [];
 
   constructor(
@@ -189,6 +192,7 @@ export class RowRunner {
     this.keyOf = deps.keyOf ?? dedupKey;
     this.pinned = pinnedModel(input.model);
     this.maxCost = input.maxCost;
+    this.price = input.inputPrice === undefined ? PRICE_PER_MILLION_INPUT_TOKENS : input.inputPrice;
     for (const row of input.rows) this.rows.set(row.number, row);
     for (const row of input.rows) {
       let outcome = input.outcomes?.get(row.number);
@@ -309,8 +313,8 @@ export class RowRunner {
       inFlight: this.inFlight.size,
       billedTokens: this.totals.billedTokens,
       possiblyBilledTokens: this.totals.possiblyBilledTokens,
-      cost: estimateCost(this.totals.billedTokens),
-      possiblyBilledCost: estimateCost(this.totals.possiblyBilledTokens),
+      cost: estimateCost(this.totals.billedTokens, this.price ?? 0),
+      possiblyBilledCost: estimateCost(this.totals.possiblyBilledTokens, this.price ?? 0),
       ratePerMinute: rate,
       // A stopped run has no time left to show: nothing is being sent.
       etaMs:
@@ -441,9 +445,10 @@ export class RowRunner {
   }
 
   private wouldPassBudget(tokens: number): boolean {
-    if (this.maxCost === null) return false;
+    // A target whose price is unknown cannot be held to a cap in money: the run says so before it starts.
+    if (this.maxCost === null || this.price === null) return false;
     const committed = this.totals.billedTokens + this.totals.possiblyBilledTokens + this.reservedTokens;
-    return estimateCost(committed + tokens) > this.maxCost;
+    return estimateCost(committed + tokens, this.price) > this.maxCost;
   }
 
   private async reuse(row: PlannedRow, answer: StoredAnswer): Promise<void> {

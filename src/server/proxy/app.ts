@@ -2,14 +2,16 @@
 import type { HttpBindings } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { MODELS_PATH } from '../../contract';
+import { MODELS_PATH, TargetCheckRequestSchema } from '../../contract';
+import { checkTarget } from '../targets/check';
 import { browserHeaders, forward, upstreamHeaders } from './forward';
 import type { ForwardOutcome } from './forward';
 import type { Logger } from './log';
 import { redact, redactBytes, REDACTED } from './log';
+import { evaluatePathFor, normalizeModelList } from './normalize';
 import { checkWorkbenchHeader, WORKBENCH_HEADER } from './security';
 import type { HostPolicy } from './security';
-import { targetInfo } from './targets';
+import { targetInfo, targetSecrets } from './targets';
 import type { ProxyTarget } from './targets';
 import { Cancellation } from './transport';
 import { proxyRequestId, upstreamFailure } from './answers';
@@ -32,7 +34,10 @@ export type ProxyErrorType =
   | 'payload_too_large'
   | 'bad_gateway'
   | 'gateway_timeout'
-  | 'server_error';
+  | 'server_error'
+  | 'key_missing'
+  | 'no_model_list'
+  | 'invalid_request';
 
 /** Headers of every JSON answer the proxy makes itself. */
 const API_HEADERS = {
@@ -82,6 +87,14 @@ export async function readLimitedBody(request: Request, limit: number): Promise<
   return Buffer.concat(chunks, size);
 }
 
+const parseJsonOrNull = (body: Buffer<ArrayBuffer>): unknown => {
+  try {
+    return JSON.parse(body.toString('utf8')) as unknown;
+  } catch {
+    return null;
+  }
+};
+
 /** The body with every secret replaced, or the same buffer when none occurs (the usual case: no copy). */
 export const redactBody = (body: Buffer<ArrayBuffer>, secrets: readonly string[]): Buffer<ArrayBuffer> =>
   redactBytes(body, secrets);
@@ -111,7 +124,7 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
   const { hostPolicy, logger, upstreamTimeoutMs, bodyLimitBytes } = options;
   const byId = new Map(options.targets.map((t) => [t.id, t]));
   const infos = options.targets.map(targetInfo);
-  const secrets = options.targets.map((t) => t.secret);
+  const secrets = options.targets.flatMap(targetSecrets);
   // Every message the proxy writes itself passes the same redaction as forwarded bodies.
   const refuse = (
     status: number,
@@ -143,6 +156,23 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
       const known = [...byId.keys()].join(', ');
       return refuse(404, 'not_found', `This workbench has no target "${id}"; it has: ${known}.`);
     }
+    if (target.keyMissing !== null) {
+      // 401, as for a wrong key: never retried, and a file run stops on it. Nothing is sent without the key.
+      const variable = target.description.keyVar ?? '';
+      return refuse(
+        401,
+        'key_missing',
+        `The ${target.id} target has no key: set ${variable} in .env.local (or the shell) and restart the workbench server.`,
+      );
+    }
+    const modelsPath = target.description.modelsPath;
+    if (route === 'models' && modelsPath === null) {
+      return refuse(
+        404,
+        'no_model_list',
+        `The ${target.id} target offers no model list; type the model id its server documents.`,
+      );
+    }
     let body: Buffer<ArrayBuffer> | undefined;
     if (route === 'evaluate') {
       const read = await readLimitedBody(c.req.raw, bodyLimitBytes);
@@ -157,7 +187,12 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
       }
       body = read;
     }
-    const path = route === 'evaluate' ? target.evaluatePath : MODELS_PATH;
+    let path = modelsPath ?? MODELS_PATH;
+    if (route === 'evaluate') {
+      const resolved = evaluatePathFor(target.description, body ?? Buffer.alloc(0));
+      if ('problem' in resolved) return refuse(422, 'invalid_request', resolved.problem);
+      path = resolved.path;
+    }
     const method = route === 'evaluate' ? 'POST' : 'GET';
     const cancellation = new Cancellation();
     const stopWhenBrowserLeaves = whenBrowserLeaves(c, () => cancellation.cancel());
@@ -170,6 +205,9 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
         timeoutMs: upstreamTimeoutMs,
         cancellation,
       });
+      if (route === 'models' && outcome.type === 'response' && outcome.status === 200) {
+        return answer(target, `${method} ${path}`, { ...outcome, body: normalizeModelList(outcome.body) });
+      }
       return answer(target, `${method} ${path}`, outcome);
     } finally {
       stopWhenBrowserLeaves();
@@ -238,6 +276,27 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
     }
   };
 
+  // The target check: a few small requests with the key, reported as sentences (redacted like any answer).
+  app.post('/api/targets/:id/check', async (c) => {
+    const id = c.req.param('id');
+    const target = byId.get(id);
+    if (!target) return proxyError(404, 'not_found', `This workbench has no target "${id}".`);
+    const read = await readLimitedBody(c.req.raw, 4096);
+    const request = TargetCheckRequestSchema.safeParse(
+      read && read.byteLength > 0 ? parseJsonOrNull(read) : {},
+    );
+    if (!request.success) {
+      return proxyError(422, 'invalid_request', 'A check takes {"model": "<id>"} or an empty body.');
+    }
+    const report = await checkTarget(target, request.data.model);
+    logger.info(`[proxy] ${target.id}: checked (${report.findings.length} findings).`);
+    return new Response(redactBody(Buffer.from(JSON.stringify(report), 'utf8'), secrets), {
+      headers: API_HEADERS,
+    });
+  });
+  app.all('/api/targets/:id/check', () =>
+    proxyError(405, 'method_not_allowed', 'The check route takes POST only.', { allow: 'POST' }),
+  );
   app.post('/api/targets/:id/v1/evaluate', (c) => relay(c, 'evaluate'));
   app.get('/api/targets/:id/v1/models', (c) => relay(c, 'models'));
   app.all('/api/targets/:id/v1/evaluate', () =>
@@ -253,7 +312,7 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
     refuse(
       404,
       'not_found',
-      `${c.req.path} is not a route of this workbench; the proxy serves /api/targets and /api/targets/<id>/v1/evaluate and /v1/models.`,
+      `${c.req.path} is not a route of this workbench; the proxy serves /api/targets and /api/targets/<id>/v1/evaluate, /v1/models and /check.`,
     ),
   );
   // A browser that leaves mid-body, or anything unforeseen: one redacted line in the log, never a raw stack.

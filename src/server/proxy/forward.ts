@@ -72,7 +72,8 @@ export function upstreamHeaders(incoming: Headers, target: ProxyTarget): Record<
     const value = incoming.get(name);
     if (value !== null && !named.has(name)) out[name] = value;
   }
-  out[target.credential.header.toLowerCase()] = target.credential.value;
+  // A keyless target (a local llama.cpp or Ollama) sends no credential at all.
+  if (target.credential) out[target.credential.header.toLowerCase()] = target.credential.value;
   return out;
 }
 

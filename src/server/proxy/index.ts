@@ -1,12 +1,12 @@
 // The key-holding proxy, assembled from the environment: the same code serves `npm start` and `npm run dev`.
 import type { Hono } from 'hono';
-import type { TargetInfo } from '../../client/workbenchApi';
+import type { TargetInfo } from '../../contract';
 import type { ServerEnv } from '../env';
 import { createProxyApp } from './app';
 import type { Logger } from './log';
 import { HostPolicy } from './security';
 import type { ServedAddress } from './security';
-import { targetInfo, targetsFromEnv } from './targets';
+import { targetInfo, targetSecrets, targetsFromEnv } from './targets';
 
 export { createProxyApp, proxyError, readLimitedBody, redactBody } from './app';
 export type { ProxyAppOptions, ProxyErrorType } from './app';
@@ -14,7 +14,7 @@ export { createLogger, redact, REDACTED } from './log';
 export type { Logger, LogLevel, LogWrite } from './log';
 export { allowedHostValues, checkWorkbenchHeader, HostPolicy, WORKBENCH_HEADER } from './security';
 export type { Refusal, ServedAddress } from './security';
-export { LOCAL_LABEL, localTarget, targetInfo, targetsFromEnv } from './targets';
+export { LOCAL_LABEL, localTarget, remoteTarget, targetInfo, targetSecrets, targetsFromEnv } from './targets';
 export type { ProxyTarget } from './targets';
 export { inProcessTransport, networkTransport } from './transport';
 export type { Transport, UpstreamAnswer, UpstreamCall } from './transport';
@@ -51,7 +51,7 @@ export function createWorkbenchProxy(
     app,
     targets: targets.map(targetInfo),
     hostPolicy,
-    secrets: targets.map((t) => t.secret),
+    secrets: targets.flatMap(targetSecrets),
     ready: Promise.all(targets.map((t) => t.ready)).then(() => undefined),
     close: () => Promise.all(targets.map((t) => t.close?.())).then(() => undefined),
   };
@@ -63,7 +63,8 @@ export function describeTargets(targets: readonly TargetInfo[]): string[] {
   const labelWidth = Math.max(...targets.map((t) => t.label.length));
   return targets.map((t) => {
     const where = t.kind === 'local' ? 'in-process' : `${t.host}${t.evaluatePath}`;
-    return `  ${t.id.padEnd(idWidth)}  ${t.label.padEnd(labelWidth)}  ${where}`;
+    const missing = t.keyMissing ? `  (${t.keyMissing}: does not send)` : '';
+    return `  ${t.id.padEnd(idWidth)}  ${t.label.padEnd(labelWidth)}  ${where}${missing}`;
   });
 }
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
-import type { TargetInfo } from '../../client/workbenchApi';
+import type { TargetInfo } from '../../contract';
 import type { ServerEnv } from '../env';
 import { createWorkbenchProxy } from './index';
 import type { WorkbenchProxy } from './index';

@@ -1,14 +1,18 @@
-// The proxy's targets: where each one's calls go and which credential it adds. Built from configuration only.
+// The proxy's targets: where each one's calls go and which credential it adds. Built from configuration only (the
+// resolved descriptions of ../targets/config.ts); the key is looked up here and never leaves the server.
 import { basename, extname } from 'node:path';
-import { DEFAULT_EVALUATE_PATH, localFileModelIds } from '../../contract';
-import type { TargetInfo, TargetKind } from '../../client/workbenchApi';
+import { localFileModelIds, publicTarget } from '../../contract';
+import type { TargetDescription, TargetInfo, TargetKind } from '../../contract';
 import type { ServerEnv } from '../env';
 import { createReferenceApp } from '../reference/app';
 import { createModelJudge } from '../reference/modelJudge/engine';
 import { modelJudgeSettingsFromEnv } from '../reference/modelJudge/settings';
 import { referenceOptionsFromEnv } from '../reference/options';
+import { basicValue, keyForms, LOCAL_LABEL, localDescription } from '../targets/config';
 import { inProcessTransport, networkTransport } from './transport';
 import type { Transport } from './transport';
+
+export { LOCAL_LABEL };
 
 /** A target as the proxy holds it: public facts plus the credential, which never leaves the server. */
 export interface ProxyTarget {
@@ -20,9 +24,9 @@ export interface ProxyTarget {
   evaluatePath: string;
   /** Shown to the browser instead of the URL: a URL may carry credentials. */
   host: string;
-  /** The header that carries the key, and its full value. */
-  credential: { header: string; value: string };
-  /** The key alone, so that it can be redacted from logs and responses. */
+  /** The header that carries the key, and its full value; null when the target sends none (keyless or key missing). */
+  credential: { header: string; value: string } | null;
+  /** The key alone, so that it can be redacted from logs and responses; '' when there is none. */
   secret: string;
   transport: Transport;
   /** The local target's model file, named to the browser (never its full path). */
@@ -31,23 +35,23 @@ export interface ProxyTarget {
   ready?: Promise<unknown>;
   /** Releases what the target holds in this process (a loaded model). */
   close?: () => Promise<void>;
+  /** The full description (paths, auth, limits, dialect), shared with the app and the command line. */
+  description: TargetDescription;
+  /** "key missing: VAR" when the key variable is unset: the proxy then refuses to send. */
+  keyMissing: string | null;
 }
-
-export const LOCAL_LABEL = 'Local reference (not a language model)';
-// The in-process reference is reached without a socket; this origin only gives its requests a well-formed URL.
-const LOCAL_ORIGIN = 'http://local-reference.invalid';
 
 /** The browser's view of a target: no key, no URL, nothing that could carry a credential. */
 export function targetInfo(target: ProxyTarget): TargetInfo {
   return {
-    id: target.id,
-    label: target.label,
-    kind: target.kind,
-    host: target.host,
-    evaluatePath: target.evaluatePath,
+    ...publicTarget(target.description, target.keyMissing === null),
     ...(target.modelFile ? { modelFile: target.modelFile } : {}),
   };
 }
+
+/** Every string the proxy must redact for this target: the key and, for Basic auth, its encoded form. */
+export const targetSecrets = (target: ProxyTarget): string[] =>
+  target.secret === '' ? [] : keyForms(target.description, target.secret);
 
 /** The in-process reference service, with the first of its configured keys. */
 export function localTarget(env: Readonly<Record<string, string | undefined>>): ProxyTarget {
@@ -58,12 +62,14 @@ export function localTarget(env: Readonly<Record<string, string | undefined>>): 
   const app = createReferenceApp({ ...options, modelJudge });
   const key = options.apiKeys[0]!;
   const file = modelJudge?.fileName;
+  const description = localDescription();
+  if (file) description.label = `Local reference (${file}, and the lexical judge)`;
   return {
     id: 'local',
-    label: file ? `Local reference (${file}, and the lexical judge)` : LOCAL_LABEL,
+    label: description.label,
     kind: 'local',
-    baseUrl: LOCAL_ORIGIN,
-    evaluatePath: DEFAULT_EVALUATE_PATH,
+    baseUrl: description.baseUrl,
+    evaluatePath: description.evaluatePath,
     host: 'in-process',
     credential: { header: 'Authorization', value: `Bearer ${key}` },
     secret: key,
@@ -75,45 +81,38 @@ export function localTarget(env: Readonly<Record<string, string | undefined>>): 
           close: () => modelJudge.close(),
         }
       : {}),
+    description,
+    keyMissing: null,
   };
 }
 
-/** Every target the environment configures: direct and gateway when their pairs are set, local always, last. */
+/** The proxy target of one configured description, with its key (undefined when its variable is unset). */
+export function remoteTarget(description: TargetDescription, key: string | undefined): ProxyTarget {
+  const info = publicTarget(description, key !== undefined);
+  let credential: ProxyTarget['credential'] = null;
+  if (key !== undefined && description.header !== null) {
+    const value =
+      description.auth === 'bearer' ? `Bearer ${key}` : description.auth === 'basic' ? basicValue(key) : key;
+    credential = { header: description.header, value };
+  }
+  return {
+    id: description.id,
+    label: description.label,
+    kind: description.kind,
+    baseUrl: description.baseUrl,
+    evaluatePath: description.evaluatePath,
+    host: info.host,
+    credential: description.auth === 'none' ? null : credential,
+    secret: key ?? '',
+    transport: networkTransport,
+    description,
+    keyMissing: info.keyMissing,
+  };
+}
+
+/** Every configured target, in the configuration's order, the local reference last. */
 export function targetsFromEnv(env: ServerEnv): ProxyTarget[] {
-  const targets: ProxyTarget[] = [];
-  if (env.direct) {
-    const host = new URL(env.direct.baseUrl).host;
-    targets.push({
-      id: 'direct',
-      label: `Evaluation Service (${host})`,
-      kind: 'direct',
-      baseUrl: env.direct.baseUrl,
-      evaluatePath: env.direct.evaluatePath,
-      host,
-      credential: { header: 'Authorization', value: `Bearer ${env.direct.apiKey}` },
-      secret: env.direct.apiKey,
-      transport: networkTransport,
-    });
-  }
-  if (env.gateway) {
-    const host = new URL(env.gateway.baseUrl).host;
-    const bearer = env.gateway.authHeader.toLowerCase() === 'authorization';
-    targets.push({
-      id: 'gateway',
-      label: `Gateway (${host})`,
-      kind: 'gateway',
-      baseUrl: env.gateway.baseUrl,
-      evaluatePath: env.gateway.evaluatePath,
-      host,
-      // A custom header (x-api-key and the like) carries the raw key, as gateways expect.
-      credential: {
-        header: env.gateway.authHeader,
-        value: bearer ? `Bearer ${env.gateway.apiKey}` : env.gateway.apiKey,
-      },
-      secret: env.gateway.apiKey,
-      transport: networkTransport,
-    });
-  }
-  targets.push(localTarget(env.raw));
-  return targets;
+  return env.targets.targets.map((d) =>
+    d.preset === 'local' ? localTarget(env.raw) : remoteTarget(d, env.targets.keys[d.id]),
+  );
 }

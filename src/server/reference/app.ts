@@ -9,6 +9,7 @@ import {
   formatLoc,
   MODELS_PATH,
   DEFAULT_EVALUATE_PATH,
+  SYSTEMONE_PATH,
   validateRequestShape,
 } from '../../contract';
 import { createKeyChecker } from './auth';
@@ -184,7 +185,9 @@ export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hon
     return c.json({ models: catalogueOf(judges) });
   });
 
-  app.post(DEFAULT_EVALUATE_PATH, async (c) => {
+  // The evaluate route under both names: the contract's and `/v1/systemone`, the public name every real server uses
+  // (docs/servers.md), so a request copied from any server's documentation runs here unchanged.
+  app.on('POST', [DEFAULT_EVALUATE_PATH, SYSTEMONE_PATH], async (c) => {
     const key = checkKey(c.req.header('authorization'));
     if (!key) return unauthorized();
 
@@ -322,13 +325,14 @@ export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hon
       },
     );
   app.all(DEFAULT_EVALUATE_PATH, methodNotAllowed('POST'));
+  app.all(SYSTEMONE_PATH, methodNotAllowed('POST'));
   app.all(MODELS_PATH, methodNotAllowed('GET, HEAD'));
 
   app.notFound((c) =>
     fail(
       404,
       'not_found',
-      `There is no route ${c.req.method} ${c.req.path}: this service has POST ${DEFAULT_EVALUATE_PATH} and GET ${MODELS_PATH}.`,
+      `There is no route ${c.req.method} ${c.req.path}: this service has POST ${DEFAULT_EVALUATE_PATH} (also ${SYSTEMONE_PATH}) and GET ${MODELS_PATH}.`,
     ),
   );
 

@@ -1,5 +1,6 @@
 // The main screen's earlier runs: listed, each opens as it was, and a cancelled re-run does not hide the last good
 // answer. The store is arranged directly (a session's runs, as a reload restores them).
+import { TargetInfoSchema } from '../../../src/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -39,13 +40,15 @@ function renderPane() {
   const client = createQueryClient();
   // The target list as the proxy serves it, seeded: this test is about the pane, not the network.
   client.setQueryData(targetsQueryOptions().queryKey, [
-    {
+    TargetInfoSchema.parse({
       id: 'local',
       label: 'Local reference',
       kind: 'local',
+      preset: 'local',
       host: 'in-process',
       evaluatePath: '/v1/evaluate',
-    },
+      inputPrice: 0.042,
+    }),
   ]);
   return render(
     <QueryClientProvider client={client}>

@@ -3,7 +3,8 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import type { TargetInfo } from '../../../src/client/workbenchApi';
+import { TargetInfoSchema } from '../../../src/contract';
+import type { TargetInfo } from '../../../src/contract';
 import type { SessionDoc } from '../../../src/core/session';
 import { NEW_USER_RUBRIC } from '../../helpers/fixtures';
 import { EditorEngineProvider } from '../../../src/app/editor';
@@ -21,21 +22,29 @@ globalThis.ResizeObserver ??= class {
   disconnect(): void {}
 };
 
-export const LOCAL_TARGET: TargetInfo = {
+export const LOCAL_TARGET: TargetInfo = TargetInfoSchema.parse({
   id: 'local',
   label: 'Local reference',
   kind: 'local',
+  preset: 'local',
   host: 'in-process',
   evaluatePath: '/v1/evaluate',
-};
+  modelsPath: '/v1/models',
+  requestsPerMinute: 1200,
+  tokensPerSecond: 250_000,
+  inputPrice: 0.042,
+});
 
-export const DIRECT_TARGET: TargetInfo = {
+export const DIRECT_TARGET: TargetInfo = TargetInfoSchema.parse({
   id: 'direct',
   label: 'Evaluation Service (api.example.com)',
   kind: 'direct',
   host: 'api.example.com',
   evaluatePath: '/v1/evaluate',
-};
+  modelsPath: '/v1/models',
+  keyVar: 'EVAL_API_KEY',
+  inputPrice: 0.042,
+});
 
 /** The document of the new user: numeric levels, an unused state field, a backtick field the state lacks. */
 export const newUserDoc = (): SessionDoc => ({

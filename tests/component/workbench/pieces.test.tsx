@@ -1,4 +1,5 @@
 // The editor adapter's fallback, the model picker, the problems list and the run error panel, each on its own.
+import { TargetInfoSchema } from '../../../src/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -140,14 +141,15 @@ describe('ModelPicker', () => {
   it('offers the model file of a target that runs one, beside a lexical id, and says which judge it replaces', async () => {
     const client = createQueryClient();
     client.setQueryData(targetsQueryOptions().queryKey, [
-      {
+      TargetInfoSchema.parse({
         id: 'local',
         label: 'Local reference (qwen.gguf, and the lexical judge)',
         kind: 'local',
+        preset: 'local',
         host: 'in-process',
         evaluatePath: '/v1/evaluate',
         modelFile: { fileName: 'qwen.gguf', alias: 'local-qwen' },
-      },
+      }),
     ]);
     client.setQueryData(modelsQueryOptions('local').queryKey, {
       models: [{ name: 'local-qwen' }, { name: 'model-latest' }, { name: 'model-preview' }],

@@ -16,7 +16,7 @@ export interface WorkbenchProcess {
 // Variables a developer's shell may hold that would change what the tests see; each test says what it wants.
 const CONFIG_PREFIXES = ['EVAL_', 'REFERENCE_', 'PROXY_'];
 // NODE_ENV: vitest sets 'test', which must not reach the server's build.
-const CONFIG_NAMES = new Set(['PORT', 'HOST', 'WORKBENCH_ENV_FILE', 'NODE_ENV']);
+const CONFIG_NAMES = new Set(['PORT', 'HOST', 'WORKBENCH_ENV_FILE', 'WORKBENCH_TARGETS_FILE', 'NODE_ENV']);
 
 /** The process environment minus workbench settings, plus `vars`; never reads the developer's .env.local. */
 export function isolatedEnv(vars: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -24,7 +24,15 @@ export function isolatedEnv(vars: Record<string, string> = {}): NodeJS.ProcessEn
   for (const [k, v] of Object.entries(process.env)) {
     if (!CONFIG_NAMES.has(k) && !CONFIG_PREFIXES.some((p) => k.startsWith(p))) env[k] = v;
   }
-  return { ...env, PORT: '0', HOST: '127.0.0.1', WORKBENCH_ENV_FILE: '', ...vars };
+  // Nor the developer's workbench.targets.json: a test names its own file.
+  return {
+    ...env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    WORKBENCH_ENV_FILE: '',
+    WORKBENCH_TARGETS_FILE: '',
+    ...vars,
+  };
 }
 
 function stopGroup(child: ChildProcess): Promise<void> {

@@ -18,8 +18,11 @@ describe('model ids', () => {
     expect(modelIdProblem('model-1.13.0')).toBeNull();
     expect(modelIdProblem('model-latest')).toBeNull();
     expect(modelIdProblem('model-1.13')).toMatch(/product line.*model-1\.13\.0/);
-    expect(modelIdProblem('banana')).toMatch(/not a model id/);
-    expect(modelIdProblem('  ')).toMatch(/Choose a model/);
+    expect(modelIdProblem('banana', ['model-latest'])).toMatch(/not in this target's model list/);
+    // A server with no model list still runs with a typed id: the server decides.
+    expect(modelIdProblem('banana')).toBeNull();
+    expect(modelIdProblem('  ', ['model-latest'])).toMatch(/Choose a model/);
+    expect(modelIdProblem('  ')).toMatch(/Type a model id/);
   });
 
   it('accepts a truncated id only when the list offers it', () => {

@@ -30,10 +30,16 @@ describe('directModelId', () => {
     ['route/model-1.13', 'model-1.13'],
     ['model-1.12.0', 'model-1.12.0'],
     ['model-latest', 'model-latest'],
+    // Any model line, as the servers in docs/servers.md name them.
+    ['acme/supermodel-latest', 'supermodel-latest'],
+    ['typesafe/jev-1.13.0', 'jev-1.13.0'],
+    ['~typesafe/jev-latest', 'jev-latest'],
+    ['openrouter:jev-preview', 'jev-preview'],
+    ['jev-1.13.0', 'jev-1.13.0'],
   ])('%s -> %s', (id, direct) => {
     expect(directModelId(id)).toBe(direct);
   });
-  it.each(['gpt-4o', 'acme/supermodel-latest', 'vendor/model-x', ''])('%s names no direct model', (id) => {
+  it.each(['gpt-4o', 'vendor/model-x', 'nimble:latest', ''])('%s names no direct model', (id) => {
     expect(directModelId(id)).toBeNull();
   });
 });

@@ -68,7 +68,12 @@ describe('parseServerEnv', () => {
     const env = parseServerEnv({ EVAL_BASE_URL: 'https://api.example.com', EVAL_API_KEY: '', PORT: '' });
     expect(env.direct).toBeUndefined();
     expect(env.port).toBe(5173);
-    expect(env.warnings).toEqual(['EVAL_BASE_URL is set but EVAL_API_KEY is not: the direct target is off.']);
+    expect(env.warnings).toEqual([
+      'EVAL_BASE_URL is set but EVAL_API_KEY is not: the direct target is listed as "key missing" and does not send.',
+    ]);
+    const direct = targetsFromEnv(env)[0]!;
+    expect(direct.keyMissing).toBe('key missing: EVAL_API_KEY');
+    expect(direct.credential).toBeNull();
   });
 
   it('warns when HOST exposes the workbench beyond this machine', () => {

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { configuredSecrets, parseServerEnv } from '../../../src/server/env';
+import { readTargetsFile } from '../../../src/server/targets/config';
 import type { RawEnv } from '../../../src/server/env';
 import { createLogger } from '../../../src/server/proxy/log';
 import type { LogLevel } from '../../../src/server/proxy/log';
@@ -56,7 +57,9 @@ export async function withDirectTarget(
 
 /** Starts the real workbench server (proxy + static) with these variables and no .env file. */
 export async function startWorkbench(vars: RawEnv = {}, distDir = fakeDist()): Promise<TestWorkbench> {
-  const env = parseServerEnv({ PORT: '0', HOST: '127.0.0.1', ...vars });
+  const raw = { PORT: '0', HOST: '127.0.0.1', ...vars };
+  // A targets file only when the test names one (WORKBENCH_TARGETS_FILE): never the repository's own.
+  const env = parseServerEnv(raw, vars.WORKBENCH_TARGETS_FILE ? readTargetsFile(tmpdir(), raw) : null);
   const logs: { level: LogLevel; line: string }[] = [];
   const logger = createLogger({
     secrets: configuredSecrets(env),

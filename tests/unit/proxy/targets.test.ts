@@ -20,13 +20,15 @@ describe('with no key configured', () => {
   it('lists the local target only, labelled as not a language model', async () => {
     const targets = await listTargets({ origin: wb.url });
     expect(targets).toEqual([
-      {
+      expect.objectContaining({
         id: 'local',
         label: 'Local reference (not a language model)',
         kind: 'local',
+        preset: 'local',
         host: 'in-process',
         evaluatePath: '/v1/evaluate',
-      },
+        keyMissing: null,
+      }),
     ]);
     expect(onlyLocal(wb.targets)).toBe(true);
   });

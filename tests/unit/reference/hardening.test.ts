@@ -162,7 +162,7 @@ describe('a UTF-8 byte-order mark', () => {
     const inProcess = await target.transport({
       method: 'POST',
       url: `${target.baseUrl}/v1/evaluate`,
-      headers: { 'content-type': 'application/json', authorization: target.credential.value },
+      headers: { 'content-type': 'application/json', authorization: target.credential!.value },
       body: bytes as Buffer<ArrayBuffer>,
       cancellation: new Cancellation(),
     });

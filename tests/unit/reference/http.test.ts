@@ -48,6 +48,18 @@ afterAll(async () => {
   await ref.close();
 });
 
+describe('the evaluate route under its public name', () => {
+  it('answers POST /v1/systemone exactly as /v1/evaluate, and only POST', async () => {
+    const body = JSON.stringify(exampleRequest());
+    const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+    const a = await send('/v1/systemone', { method: 'POST', headers, body });
+    const b = await send('/v1/evaluate', { method: 'POST', headers, body });
+    expect(a.status).toBe(200);
+    expect(a.json).toEqual(b.json);
+    expect((await send('/v1/systemone', { method: 'GET', headers })).status).toBe(405);
+  });
+});
+
 describe('200 on POST /v1/evaluate', () => {
   it('answers the contract example with exactly the contract shapes and a resolved model', async () => {
     const request = exampleRequest();

@@ -102,7 +102,12 @@ export function AnswersPane({ onReveal }: AnswersPaneProps) {
             ) : (
               run.error && <RunErrorView error={run.error} targetLabel={targetLabel} onReveal={onReveal} />
             )}
-            {shown?.response && <RunAnswers run={shown} />}
+            {shown?.response && (
+              <RunAnswers
+                run={shown}
+                inputPrice={targets.data?.find((t) => t.id === shown.targetId)?.inputPrice}
+              />
+            )}
           </>
         )}
       </div>
@@ -111,7 +116,7 @@ export function AnswersPane({ onReveal }: AnswersPaneProps) {
 }
 
 /** A run's answers: its facts, then one card per question in question order. */
-function RunAnswers({ run }: { run: RunView }) {
+function RunAnswers({ run, inputPrice }: { run: RunView; inputPrice?: number | null }) {
   return (
     <>
       <RunSummary
@@ -119,6 +124,7 @@ function RunAnswers({ run }: { run: RunView }) {
         sentModel={modelOf(run.body)}
         latencyMs={run.latencyMs}
         attempts={run.attempts.length}
+        {...(inputPrice !== undefined ? { inputPrice } : {})}
       />
       <Suspense fallback={<p className="muted">Drawing the charts…</p>}>
         <div className="answers__cards">

@@ -1,5 +1,5 @@
 // One line about a finished run: the resolved model, latency, input tokens and the cost estimate.
-import { PRICE_PER_MILLION_INPUT_TOKENS, estimateCost } from '../../../contract';
+import { PRICE_PER_MILLION_INPUT_TOKENS, estimateCost, priceNote } from '../../../contract';
 import type { EvaluateResponse } from '../../../contract';
 import { formatCost, formatLatency, formatTokens } from '../../../core/answerSeries';
 
@@ -9,10 +9,18 @@ export interface RunSummaryProps {
   sentModel: string;
   latencyMs?: number;
   attempts: number;
+  /** The target's price per million input tokens; null when unknown. Default: the published price. */
+  inputPrice?: number | null;
 }
 
 /** The run's facts as a definition list, numbers in tabular figures. */
-export function RunSummary({ response, sentModel, latencyMs, attempts }: RunSummaryProps) {
+export function RunSummary({
+  response,
+  sentModel,
+  latencyMs,
+  attempts,
+  inputPrice = PRICE_PER_MILLION_INPUT_TOKENS,
+}: RunSummaryProps) {
   const tokens = response.usage.input_tokens;
   return (
     <dl className="run-summary" data-testid="answers.summary">
@@ -45,12 +53,8 @@ export function RunSummary({ response, sentModel, latencyMs, attempts }: RunSumm
       </div>
       <div>
         <dt>Cost</dt>
-        <dd
-          className="num"
-          data-testid="answers.cost"
-          title={`Estimate at the published list price, ${PRICE_PER_MILLION_INPUT_TOKENS} per million input tokens; output is free.`}
-        >
-          ≈ {formatCost(estimateCost(tokens))}
+        <dd className="num" data-testid="answers.cost" title={priceNote(inputPrice)}>
+          {inputPrice === null ? 'price unknown' : `≈ ${formatCost(estimateCost(tokens, inputPrice))}`}
         </dd>
       </div>
     </dl>

@@ -9,7 +9,7 @@ import type { Compare, CompareColumn, RunRecord } from '../../../core/session';
 import { ChoiceCard, NoulCard, ScoreCard } from '../../components/answers';
 import '../../components/answers/answers.css';
 import { modelsQueryOptions } from '../../queries/models';
-import { proxyTarget, targetsQueryOptions } from '../../queries/targets';
+import { proxyTarget, targetOptionLabel, targetsQueryOptions } from '../../queries/targets';
 import type { TargetInfo } from '../../queries/targets';
 import { useSessions } from '../../stores/sessions';
 import { useWorkbench } from '../../stores/workbench';
@@ -39,7 +39,7 @@ function ColumnTargetSelect(props: {
         {!known && <option value={props.value}>{props.value} (not on this server)</option>}
         {props.targets.map((t) => (
           <option key={t.id} value={t.id}>
-            {t.label}
+            {targetOptionLabel(t)}
           </option>
         ))}
       </select>

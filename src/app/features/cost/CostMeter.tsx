@@ -1,7 +1,7 @@
 // Live cost under the editors: input tokens of the state and each question as the user types, against the 32k and 64k
 // limits, and the estimated price of one Run. Counts come from the same tokenizer the reference bills with.
 import { useState } from 'react';
-import { PRICE_PER_MILLION_INPUT_TOKENS } from '../../../contract';
+import { PRICE_PER_MILLION_INPUT_TOKENS, estimateCost, priceNote } from '../../../contract';
 import { formatCost, formatTokens } from '../../../core/answerSeries';
 import type { LimitUse } from '../../../core/cost';
 import { useLiveCost } from './useLiveCost';
@@ -14,6 +14,8 @@ export interface CostMeterProps {
   runs?: number;
   /** What the runs are, for the sentence: "2 columns". */
   runsLabel?: string;
+  /** The target's price per million input tokens; null when unknown. Default: the published price. */
+  inputPrice?: number | null;
 }
 
 const percent = (ratio: number): string =>
@@ -43,7 +45,12 @@ function LimitBar({ name, use, testId }: { name: string; use: LimitUse; testId: 
 }
 
 /** The cost line, with a per-question breakdown on demand. */
-export function CostMeter({ request, runs = 1, runsLabel }: CostMeterProps) {
+export function CostMeter({
+  request,
+  runs = 1,
+  runsLabel,
+  inputPrice = PRICE_PER_MILLION_INPUT_TOKENS,
+}: CostMeterProps) {
   const { breakdown, counting, stale, error } = useLiveCost(request, runs);
   const [open, setOpen] = useState(false);
   if (!breakdown) {
@@ -56,6 +63,8 @@ export function CostMeter({ request, runs = 1, runsLabel }: CostMeterProps) {
     );
   }
   const b = breakdown;
+  // The worker counts tokens; the target's own price turns them into money here.
+  const perRequest = inputPrice === null ? null : estimateCost(b.total, inputPrice);
   const estimated = b.questions.some((q) => !q.exact);
   const questionsTotal = b.total - b.state;
   return (
@@ -86,16 +95,12 @@ export function CostMeter({ request, runs = 1, runsLabel }: CostMeterProps) {
           testId="cost.limitStatePlusQuestion"
         />
         <LimitBar name="The whole request" use={b.limits.request} testId="cost.limitRequest" />
-        <span
-          className="cost-meter__price num"
-          data-testid="cost.perRun"
-          title={`Estimate at the published list price, ${PRICE_PER_MILLION_INPUT_TOKENS} per million input tokens; output is free.`}
-        >
-          ≈ {formatCost(b.costTotal)}/run
-          {b.runs !== 1 && (
+        <span className="cost-meter__price num" data-testid="cost.perRun" title={priceNote(inputPrice)}>
+          {perRequest === null ? 'price unknown' : `≈ ${formatCost(perRequest * b.runs)}/run`}
+          {b.runs !== 1 && perRequest !== null && (
             <span className="muted">
               {' '}
-              ({runsLabel ?? `${b.runs} requests`} × {formatCost(b.costPerRequest)})
+              ({runsLabel ?? `${b.runs} requests`} × {formatCost(perRequest)})
             </span>
           )}
         </span>

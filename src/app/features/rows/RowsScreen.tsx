@@ -1,6 +1,8 @@
 // The rows screen: import a file, map it, check the estimate, run it paced with the session's questions and model,
 // watch it, and read, filter, chart and export the results. Wiring only: the logic is in src/core/rows.
 import { useEffect, useMemo, useState } from 'react';
+import { pacingFor } from '../../../core/rows/pacer';
+import type { TargetInfo } from '../../queries/targets';
 import { useRows } from '../../stores/rows';
 import { useSessions } from '../../stores/sessions';
 import { RowsLint } from '../lint/RowsLint';
@@ -26,10 +28,12 @@ export interface RowsScreenProps {
   /** The target runs go to: the one picked in the top bar. */
   targetId: string;
   targetLabel: string;
+  /** The target's description: its rate limits pace new runs and its price counts their cost. */
+  target?: TargetInfo;
 }
 
 /** The whole rows screen. */
-export function RowsScreen({ targetId, targetLabel }: RowsScreenProps) {
+export function RowsScreen({ targetId, targetLabel, target }: RowsScreenProps) {
   const rows = useRows();
   const session = useSessionQuestions();
   const sessionId = useSessions((s) => s.openId);
@@ -51,6 +55,15 @@ export function RowsScreen({ targetId, targetLabel }: RowsScreenProps) {
     return () => clearTimeout(timer);
   }, [ready, mapping, questionsKey, planFor]);
 
+  // Each target's own rate limits pace its runs, and its price counts their cost.
+  const { requestsPerMinute, tokensPerSecond } = pacingFor(target);
+  useEffect(() => {
+    const state = useRows.getState();
+    // A run already open keeps the pacing it was made with; a new one starts at its target's limits.
+    if (state.running || state.openRun) return;
+    state.setPacing({ ...state.pacing, requestsPerMinute, tokensPerSecond });
+  }, [requestsPerMinute, tokensPerSecond]);
+
   const start = async () => {
     if (!session.questions) return;
     setCreating(true);
@@ -58,6 +71,7 @@ export function RowsScreen({ targetId, targetLabel }: RowsScreenProps) {
       questions: session.questions,
       model: session.model,
       targetId,
+      ...(target ? { inputPrice: target.inputPrice } : {}),
       ...(sessionId ? { sessionId } : {}),
     });
     setCreating(false);

@@ -1,9 +1,13 @@
 // Connects the sessions store to the rest of the app, once per page: the workbench store (load a session into it, save
 // its changes), the layout store (kept in the meta table), and the address fragment (share links).
-import { useEffect } from 'react';
+import { QueryClientContext } from '@tanstack/react-query';
+import { useContext, useEffect } from 'react';
 import { z } from 'zod';
 import { appDb } from '../../persistence/db';
 import { SessionsRepo } from '../../persistence/sessionsRepo';
+import { exampleDoc } from '../../../core/example';
+import { modelsQueryOptions, startingModel } from '../../queries/models';
+import { defaultTarget, targetsQueryOptions } from '../../queries/targets';
 import { useLayout } from '../../stores/layout';
 import type { LayoutState } from '../../stores/layout';
 import { useSessions } from '../../stores/sessions';
@@ -59,7 +63,11 @@ export async function connectLayout(repo: SessionsRepo): Promise<() => void> {
 let started = false;
 
 /** Starts the app's sessions: storage, the workbench and layout connections, share links. Runs once per page. */
-export function startSessions(store: SessionsStore = useSessions): void {
+export function startSessions(
+  store: SessionsStore = useSessions,
+  defaultTargetId: () => Promise<string> = async () => useWorkbench.getState().doc.targetId,
+  defaultModel?: (targetId: string) => Promise<string | undefined>,
+): void {
   if (started) return;
   started = true;
   const repo = new SessionsRepo(appDb());
@@ -70,7 +78,8 @@ export function startSessions(store: SessionsStore = useSessions): void {
     pageUrl: location.href,
     // Drop the fragment without a new history entry, so Back does not offer the share again.
     clearHash: () => history.replaceState(history.state, '', `${location.pathname}${location.search}`),
-    defaultTargetId: useWorkbench.getState().doc.targetId,
+    defaultTargetId,
+    ...(defaultModel ? { defaultModel } : {}),
   });
   void connectLayout(repo);
   window.addEventListener('hashchange', () => store.getState().receiveHash(location.hash));
@@ -82,7 +91,23 @@ export function startSessions(store: SessionsStore = useSessions): void {
 
 /** Starts the app's sessions when the component using it mounts (idempotent, so StrictMode's double mount is fine). */
 export function useStartSessions(enabled: boolean): void {
+  // Read without throwing: component tests mount the sidebar with a store of their own and no query client.
+  const queryClient = useContext(QueryClientContext);
   useEffect(() => {
-    if (enabled) startSessions();
-  }, [enabled]);
+    if (enabled && queryClient)
+      startSessions(
+        useSessions,
+        () =>
+          queryClient
+            .fetchQuery(targetsQueryOptions())
+            .then((targets) => defaultTarget(targets)?.id ?? 'local'),
+        (targetId) =>
+          queryClient.fetchQuery(modelsQueryOptions(targetId)).then((list) =>
+            startingModel(
+              list.models.map((m) => m.name),
+              exampleDoc().model,
+            ),
+          ),
+      );
+  }, [enabled, queryClient]);
 }

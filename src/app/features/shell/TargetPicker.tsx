@@ -1,4 +1,6 @@
-// The target picker: every proxy target by label, with its kind (and host, for a real service) beside it.
+// The target picker: every proxy target by label (a target without its key says so), with where it sends beside it.
+import { PRESETS } from '../../../contract';
+import { targetOptionLabel } from '../../queries/targets';
 import type { TargetInfo } from '../../queries/targets';
 
 interface TargetPickerProps {
@@ -25,8 +27,8 @@ export function TargetPicker({ targets, selected, onSelect, comparing = false }:
         aria-describedby={comparing ? 'shell-target-compare' : undefined}
       >
         {targets.map((t) => (
-          <option key={t.id} value={t.id} data-kind={t.kind}>
-            {t.label}
+          <option key={t.id} value={t.id} data-kind={t.kind} data-preset={t.preset}>
+            {targetOptionLabel(t)}
           </option>
         ))}
       </select>
@@ -43,20 +45,26 @@ export function TargetPicker({ targets, selected, onSelect, comparing = false }:
       >
         {selected.kind === 'local' ? 'local' : `${selected.kind} · ${selected.host}`}
       </span>
+      {selected.keyMissing && (
+        <span className="error-text" role="status" data-testid="shell.keyMissing">
+          {selected.keyMissing}: this target does not send
+        </span>
+      )}
     </div>
   );
 }
 
 /** One line about where a target's requests go. */
 export function describeKind(target: TargetInfo): string {
+  const where = `${target.host}${target.evaluatePath}`;
   switch (target.kind) {
     case 'local':
       return target.modelFile
         ? `The local reference service, in the workbench server: ${target.modelFile.fileName} answers as ${target.modelFile.alias}; the lexical judge (not a language model) answers model-latest and model-preview.`
         : 'The local reference service, in the workbench server: free, instant, deterministic; not a language model.';
     case 'direct':
-      return `The Evaluation Service at ${target.host}${target.evaluatePath}, with the key held by the workbench server.`;
+      return `${PRESETS[target.preset].name} at ${where}, ${target.auth === 'none' ? 'without a key' : 'with the key held by the workbench server'}.`;
     case 'gateway':
-      return `A gateway at ${target.host}${target.evaluatePath}, with the key held by the workbench server.`;
+      return `${PRESETS[target.preset].name} (a gateway) at ${where}, ${target.auth === 'none' ? 'without a key' : 'with the key held by the workbench server'}.`;
   }
 }

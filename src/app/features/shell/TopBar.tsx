@@ -3,6 +3,8 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import type { TargetInfo } from '../../queries/targets';
 import { useCompare } from '../../stores/compare';
 import { KeyboardHelp } from './KeyboardHelp';
+import { useWorkbench } from '../../stores/workbench';
+import { CheckTarget } from './CheckTarget';
 import { ModelList } from './ModelList';
 import { ThemeSwitch } from './ThemeSwitch';
 import { TargetPicker } from './TargetPicker';
@@ -16,6 +18,8 @@ interface TopBarProps {
 /** The app's header; shows the target list's loading and error states in place of the picker. */
 export function TopBar({ targets, selected, onSelectTarget }: TopBarProps) {
   const comparing = useCompare((s) => s.open);
+  // The check probes with the model the workbench is set to, so its report speaks of the model in use.
+  const model = useWorkbench((s) => s.doc.model);
   return (
     <header className="top-bar" data-testid="shell.topBar">
       <h1 className="product-name">Evaluate Workbench</h1>
@@ -34,6 +38,7 @@ export function TopBar({ targets, selected, onSelectTarget }: TopBarProps) {
             comparing={comparing}
           />
           {!comparing && <ModelList targetId={selected.id} />}
+          {!comparing && <CheckTarget target={selected} model={model} />}
         </>
       )}
       <div className="top-bar__end">

@@ -27,6 +27,7 @@ const KIND_NOTE = {
   },
   versioned: { text: 'pinned', title: 'A versioned id pins one exact model version.' },
   'product-line': { text: 'product line', title: 'A product line names no model; add the patch version.' },
+  named: { text: 'listed', title: "A model this target's list offers by name; it has no version in its id." },
   unknown: { text: 'unknown', title: 'Not an alias from the list nor a versioned id.' },
 } as const;
 
@@ -46,8 +47,7 @@ export function ModelPicker({
   const models = useQuery(modelsQueryOptions(targetId));
   const listed = models.data?.models.map((m) => m.name) ?? [];
   const trimmed = value.trim();
-  const kind =
-    listed.includes(trimmed) && classifyModelId(trimmed) !== 'versioned' ? 'alias' : classifyModelId(trimmed);
+  const kind = classifyModelId(trimmed, listed);
   const shown = problem ?? (trimmed === '' || models.isSuccess ? modelIdProblem(value, listed) : null);
   // A model the service refused is not "pinned", whatever its shape says; the full sentence is in the answers once.
   const refused = Boolean(problem) && refusedByService;

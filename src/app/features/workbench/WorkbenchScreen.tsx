@@ -10,6 +10,7 @@ import { applyFix, checkDoc, locateInDoc } from '../../../core/runDraft';
 import type { DraftProblem, LintMode } from '../../../core/runDraft';
 import type { SessionDoc } from '../../../core/session';
 import { modelsQueryOptions } from '../../queries/models';
+import { useTargetInfo } from '../../queries/targets';
 import { useLayout } from '../../stores/layout';
 import { runOrCompare, useCompare } from '../../stores/compare';
 import { useSessions } from '../../stores/sessions';
@@ -60,6 +61,7 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
   const { setModel, revealAt, editDoc } = useWorkbench.getState();
   const layout = useLayout();
   const models = useQuery(modelsQueryOptions(targetId));
+  const targetInfo = useTargetInfo(targetId);
   const listed = useMemo(() => models.data?.models.map((m) => m.name) ?? NO_MODELS, [models.data]);
   const { run, cancel, running, refused } = useRun(listed, targetId);
 
@@ -241,6 +243,7 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
                 request={checked.draft.body}
                 runs={comparing && columns ? columns.length : 1}
                 runsLabel={comparing && columns ? `${columns.length} columns` : undefined}
+                {...(targetInfo ? { inputPrice: targetInfo.inputPrice } : {})}
               />
               <ProblemsPanel
                 problems={checked.problems}

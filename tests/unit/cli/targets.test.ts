@@ -1,0 +1,34 @@
+// The command line's targets come from the same configuration as the proxy's: a file target appears, a keyless one
+// sends no credential, and one without its key is refused by name.
+import { describe, expect, it } from 'vitest';
+import { chooseTarget, cliTargets } from '../../../src/cli/targets';
+import { parseServerEnv } from '../../../src/server/env';
+
+const env = parseServerEnv(
+  { HOSTED_KEY: 'sk-hosted' },
+  {
+    name: 'workbench.targets.json',
+    text: JSON.stringify({
+      targets: [
+        { id: 'nokey', preset: 'hosted', keyVar: 'UNSET_KEY' },
+        { id: 'ts', preset: 'hosted', keyVar: 'HOSTED_KEY' },
+        { id: 'kev', preset: 'llamacpp' },
+      ],
+    }),
+  },
+);
+
+describe('cliTargets', () => {
+  const targets = cliTargets(env);
+  it('lists the file targets before local, each key only in its own headers', () => {
+    expect(targets.map((t) => t.id)).toEqual(['nokey', 'ts', 'kev', 'local']);
+    expect(targets[1]!.client.headers).toEqual({ Authorization: 'Bearer sk-hosted' });
+    expect(targets[1]!.client.evaluatePath).toBe('/v1/systemone');
+    expect(targets[2]!.client.headers).toEqual({});
+  });
+
+  it('starts on the first target whose key is present, and refuses one without its key by name', () => {
+    expect((chooseTarget(targets, undefined) as { id: string }).id).toBe('ts');
+    expect(chooseTarget(targets, 'nokey')).toMatch(/has no key \(key missing: UNSET_KEY\)/);
+  });
+});
