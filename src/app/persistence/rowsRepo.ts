@@ -17,6 +17,8 @@ const CREATE_CHUNK = 5000;
  * when the last one's requests succeed, which is a new task, and the transaction stays one.
  */
 const WRITE_SLICE = 500;
+/** Outcomes that are final: the row was answered (billed, or reused for free) and is never written again. */
+const ANSWERED: ReadonlySet<RowOutcome['status']> = new Set(['done', 'reused']);
 /** Rows parsed between two pauses when a run is read back. */
 const PARSE_CHUNK = 5000;
 
@@ -186,13 +188,17 @@ export class RowsRepo {
           // The last write of a row in the batch is the one that counts.
           const latest = new Map<number, RowOutcome>();
           for (const w of batch) latest.set(w.number, w.outcome);
-          const changed = await db.rowItems.bulkUpdate(
-            [...latest].map(([number, outcome]) => ({
-              key: [runId, number] as [string, number],
-              changes: { outcome },
-            })),
-          );
-          if (changed !== latest.size) throw new Error(`Some rows of run ${runId} are no longer stored.`);
+          const keys = [...latest.keys()].map((n) => [runId, n] as [string, number]);
+          const stored = await db.rowItems.bulkGet(keys);
+          if (stored.some((item) => item === undefined))
+            throw new Error(`Some rows of run ${runId} are no longer stored.`);
+          // An answered row is final: a writer that read it before it was answered (another tab) never rewrites it.
+          const updates = [...latest].flatMap(([number, outcome], i) => {
+            const previous = RowOutcomeSchema.safeParse(stored[i]?.outcome);
+            if (previous.success && ANSWERED.has(previous.data.status)) return [];
+            return [{ key: [runId, number] as [string, number], changes: { outcome } }];
+          });
+          if (updates.length > 0) await db.rowItems.bulkUpdate(updates);
         }),
       );
 

@@ -81,6 +81,7 @@ export function RowsScreen({ targetId, targetLabel }: RowsScreenProps) {
           runs={rows.runs}
           openId={open?.id ?? null}
           running={rows.running}
+          heldElsewhere={rows.heldElsewhere}
           busy={rows.running || rows.loadingRun}
           onOpen={(id) => void rows.openRunById(id)}
           onDelete={(id) => void rows.deleteRun(id)}
@@ -199,6 +200,7 @@ export function RowsScreen({ targetId, targetLabel }: RowsScreenProps) {
             <ProgressPanel
               progress={rows.progress}
               running={rows.running}
+              watching={rows.watching}
               configuredRate={rows.pacing.requestsPerMinute}
               onStart={() => void rows.start()}
               onPause={rows.pause}
