@@ -7,6 +7,8 @@ import { SESSION_SCHEMA_VERSION, SessionSchema } from '../../core/session';
 import type { Session, SessionDoc } from '../../core/session';
 import { matchesSession, queryTerms } from '../../core/sessionSearch';
 import { migrateSession } from '../../core/sessionMigrations';
+import { resolveSave } from '../../core/sessionMerge';
+import type { SaveBase, SaveResolution } from '../../core/sessionMerge';
 import type { SessionRow, WorkbenchDb } from './db';
 
 /** A stored row that could not be read as a session: kept in the database, shown to the user, exportable raw. */
@@ -100,17 +102,46 @@ export class SessionsRepo {
   }
 
   /**
-   * Saves a session (parsed, credentials in run messages masked). A session deleted meanwhile stays deleted: a late
-   * autosave must not bring it back.
+   * Stores a session as it is (parsed, credentials in run messages masked), for records only this tab knows (a new id):
+   * an edit of a stored session goes through save(). A session deleted meanwhile stays deleted.
    */
   async put(session: Session): Promise<Session> {
     const clean = scrubSecrets(SessionSchema.parse(session));
+    let stored: Session = clean;
     await this.db.transaction('rw', this.db.sessions, async () => {
       const existing = await this.db.sessions.get(clean.id);
       const deletedAt = existing?.deletedAt;
-      await this.db.sessions.put(deletedAt ? { ...clean, deletedAt } : clean);
+      // Every write moves the revision on, so the other tabs see that something changed.
+      const revised = { ...clean, revision: (existing?.revision ?? 0) + 1 };
+      await this.db.sessions.put(deletedAt ? { ...revised, deletedAt } : revised);
+      stored = revised;
     });
-    return clean;
+    return stored;
+  }
+
+  /**
+   * Saves a session edited from `base` (the stored record it was made from). When another tab stored a newer revision
+   * meanwhile, the two are merged (core/sessionMerge) and a field changed on both sides keeps the other version as a
+   * copy, in the same transaction. A session deleted meanwhile stays deleted (`deleted` says so), its content saved.
+   */
+  async save(
+    session: Session,
+    base: SaveBase | null,
+    makeId: () => string = newId,
+  ): Promise<SaveResolution & { deleted: boolean }> {
+    const clean = scrubSecrets(SessionSchema.parse(session));
+    let out: SaveResolution | undefined;
+    let deleted = false;
+    await this.db.transaction('rw', this.db.sessions, async () => {
+      const raw: unknown = await this.db.sessions.get(clean.id);
+      const read = raw === undefined ? undefined : readRow(raw);
+      const deletedAt = read?.ok ? read.deletedAt : undefined;
+      deleted = deletedAt !== undefined;
+      out = resolveSave(read?.ok ? read.session : undefined, base, clean, makeId);
+      await this.db.sessions.put(deletedAt ? { ...out.record, deletedAt } : out.record);
+      if (out.copy) await this.db.sessions.add(out.copy);
+    });
+    return { ...out!, deleted };
   }
 
   /** Creates and stores a session around this content. */
@@ -122,7 +153,8 @@ export class SessionsRepo {
   async rename(id: string, name: string, now: Date = new Date()): Promise<Session | undefined> {
     const session = await this.get(id);
     if (!session) return undefined;
-    return this.put({ ...session, name, updatedAt: now.toISOString() });
+    const base = { session, revision: session.revision ?? 0 };
+    return (await this.save({ ...session, name, updatedAt: now.toISOString() }, base)).record;
   }
 
   /** Stores a copy under a new id, named "… (copy)", with the same content and runs. */

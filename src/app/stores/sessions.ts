@@ -8,6 +8,8 @@ import { newId } from '../../core/ids';
 import type { Session, SessionDoc } from '../../core/session';
 import { describeProblem, exportFile, exportFileName, parseImportFile } from '../../core/sessionFile';
 import { matchPlace, matchesSession, queryTerms } from '../../core/sessionSearch';
+import { describeConflict } from '../../core/sessionMerge';
+import type { SaveBase } from '../../core/sessionMerge';
 import { decodeShareFragment, encodeShareLink, sessionFromShared } from '../../core/shareLink';
 import type { SharedSession } from '../../core/shareLink';
 import { Autosave } from '../persistence/autosave';
@@ -18,6 +20,11 @@ import type { UnreadableRow, SessionsRepo } from '../persistence/sessionsRepo';
 import { describeStorageError } from '../persistence/storageErrors';
 import { estimateStorage, requestPersistentStorage } from '../persistence/storageManager';
 import type { Persistence } from '../persistence/storageManager';
+import type { TabChannel } from '../persistence/tabs';
+
+/** What a tab tells the others: a session was written, deleted or restored, so they re-read it (parsed on arrival). */
+export const SessionsMessageSchema = z.object({ type: z.literal('changed'), id: z.string().optional() });
+export type SessionsMessage = z.infer<typeof SessionsMessageSchema>;
 
 /**
  * What the workbench holds of a session: the editors' document and the runs it has on screen. The workbench may keep
@@ -83,6 +90,8 @@ export interface SessionsInit {
   defaultTargetId?: string;
   /** Installs page-hide flushing (off in component tests). */
   lifecycle?: boolean;
+  /** The other tabs: each write is announced, and their announcements make this tab re-read (follow live). */
+  channel?: TabChannel<SessionsMessage>;
   autosaveDelayMs?: number;
 }
 
@@ -211,6 +220,10 @@ export function createSessionsStore() {
   let options: SessionsInit | null = null;
   // Set while the store itself loads a session into the workbench, so the echo is not taken for an edit.
   let loading = false;
+  // For each session edited here: the stored record the content in memory was made from (see core/sessionMerge).
+  const bases = new Map<string, SaveBase>();
+  let channel: TabChannel<SessionsMessage> | undefined;
+  const announce = (id?: string): void => channel?.post({ type: 'changed', ...(id ? { id } : {}) });
 
   return create<SessionsState>()((set, get) => {
     const notify = (tone: Notice['tone'], text: string, undoDeleteOf?: string): void => {
@@ -229,10 +242,15 @@ export function createSessionsStore() {
       const open = get().open;
       if (open && open.id === id) return open;
       const unsaved = autosave?.unsaved().find((s) => s.id === id);
-      return unsaved ?? (await repo?.get(id));
+      if (unsaved) return unsaved;
+      const stored = await repo?.get(id);
+      // Nothing of it waits here: an edit made now is made from what is stored.
+      if (stored) bases.set(id, { session: stored, revision: stored.revision ?? 0 });
+      return stored;
     };
 
-    const show = async (session: Session): Promise<void> => {
+    /** Puts a session into the workbench without taking the echo for an edit. */
+    const loadIntoWorkbench = (session: Session): void => {
       set({ open: session, openId: session.id });
       loading = true;
       try {
@@ -240,6 +258,12 @@ export function createSessionsStore() {
       } finally {
         loading = false;
       }
+    };
+
+    /** Opens a session; `stored` when it is the record as read from storage (it becomes the base of later edits). */
+    const show = async (session: Session, stored = true): Promise<void> => {
+      if (stored) bases.set(session.id, { session, revision: session.revision ?? 0 });
+      loadIntoWorkbench(session);
       try {
         await repo?.setMeta(OPEN_SESSION_KEY, session.id);
       } catch {
@@ -250,7 +274,7 @@ export function createSessionsStore() {
     const createAndShow = async (doc: SessionDoc, name: string): Promise<void> => {
       const session = newSession(doc, name);
       upsertSummary(session);
-      await show(session);
+      await show(session, false);
       if (!repo) return;
       autosave?.schedule(session);
       await autosave?.flush();
@@ -262,6 +286,54 @@ export function createSessionsStore() {
       set({ open: changed });
       upsertSummary(changed);
       autosave?.schedule(changed);
+    };
+
+    /**
+     * The autosave's write: saved against the record this content was made from, so a newer revision stored by
+     * another tab is merged, not overwritten. Then this tab shows what was stored when nothing was typed meanwhile.
+     */
+    const writeSession = async (sent: Session): Promise<void> => {
+      if (!repo) throw new Error('The session store is not open.');
+      const out = await repo.save(sent, bases.get(sent.id) ?? null);
+      const stored = out.record;
+      const open = get().open;
+      const movedOn =
+        (open?.id === sent.id && open !== sent) ||
+        (autosave?.unsaved().some((s) => s.id === sent.id && s !== sent) ?? false);
+      if (movedOn) {
+        // Newer content was made from what was sent: merge it against that at its own save.
+        bases.set(sent.id, { session: sent, revision: out.merged ? -1 : stored.revision! });
+      } else {
+        bases.set(sent.id, { session: stored, revision: stored.revision! });
+        if (open?.id === sent.id) {
+          if (out.merged && !out.deleted) loadIntoWorkbench(stored);
+          else set({ open: stored });
+        }
+      }
+      if (out.deleted) {
+        upsertSummaryRemoved(sent.id);
+        // Not awaited: opening the next session may save it, which waits for this write to end.
+        if (get().openId === sent.id) void closeDeletedElsewhere(sent);
+      } else upsertSummary(stored);
+      if (out.copy) {
+        upsertSummary(out.copy);
+        notify('info', describeConflict(stored.name, out.conflicts, out.copy.name));
+      }
+      announce(sent.id);
+    };
+
+    const upsertSummaryRemoved = (id: string): void => {
+      set({ list: get().list.filter((s) => s.id !== id) });
+    };
+
+    /** The open session was deleted in another tab: close it here, with Undo (which brings back this tab's edits too). */
+    const closeDeletedElsewhere = async (session: Session): Promise<void> => {
+      notify('info', `“${session.name}” was deleted in another tab.`, session.id);
+      const list = get().list.filter((s) => s.id !== session.id);
+      set({ list });
+      const next = list[0] ? await current(list[0].id).catch(() => undefined) : undefined;
+      if (next) await show(next);
+      else await createAndShow(templateDoc(), untitledName(list));
     };
 
     const templateDoc = (): SessionDoc =>
@@ -291,8 +363,10 @@ export function createSessionsStore() {
         repo = init.repo;
         binding = init.binding;
         set({ phase: 'loading' });
+        channel = init.channel;
+        if (channel) teardown.push(channel.subscribe(() => void get().refresh()));
         autosave = new Autosave<Session>({
-          write: (s) => init.repo.put(s),
+          write: writeSession,
           keyOf: (s) => s.id,
           delayMs: init.autosaveDelayMs ?? 400,
           onStatus: (save) => {
@@ -407,7 +481,7 @@ export function createSessionsStore() {
           updatedAt: at,
         };
         upsertSummary(copy);
-        await show(copy);
+        await show(copy, false);
         autosave?.schedule(copy);
         await autosave?.flush();
       },
@@ -423,6 +497,7 @@ export function createSessionsStore() {
           notify('error', `“${summary.name}” could not be deleted: ${describeStorageError(error)}`);
           return;
         }
+        announce(id);
         const list = get().list.filter((s) => s.id !== id);
         set({ list });
         notify('info', `Deleted “${summary.name}”.`, id);
@@ -440,6 +515,7 @@ export function createSessionsStore() {
             notify('error', 'That session can no longer be restored.');
             return;
           }
+          announce(id);
           upsertSummary(session);
           set({ notice: null });
           await show(session);
@@ -507,14 +583,15 @@ export function createSessionsStore() {
         set({ list: list.sort(newestFirst), unreadable: listing.unreadable });
         const open = get().open;
         if (!open || unsaved.has(open.id)) return;
+        // Typed into meanwhile, or opened another: that content wins, merged at its save.
+        if (get().open !== open || autosave?.unsaved().some((s) => s.id === open.id)) return;
         const stored = listing.sessions.find((s) => s.id === open.id);
+        const base = bases.get(open.id);
         if (!stored) {
-          notify('info', `“${open.name}” was deleted in another tab.`, open.id);
-          const next = list[0] ? await current(list[0].id) : undefined;
-          if (next) await show(next);
-          else await createAndShow(templateDoc(), untitledName(list));
-        } else if (stored.updatedAt > open.updatedAt) {
-          await show(stored); // changed in another tab since this one last saved
+          // Not stored at all yet (created here, first save pending) is not a deletion.
+          if (base) await closeDeletedElsewhere(open);
+        } else if ((stored.revision ?? 0) > (base?.revision ?? -1)) {
+          await show(stored); // changed in another tab since this one last saved: follow it
         }
       },
 
@@ -563,6 +640,7 @@ export function createSessionsStore() {
           return;
         }
         for (const session of result.sessions) upsertSummary(session);
+        announce();
         const parts = [`Imported ${plural(result.sessions.length, 'session')}`];
         if (result.copies > 0)
           parts.push(`${result.copies} as ${result.copies === 1 ? 'a copy' : 'copies'} (the id was taken)`);
@@ -609,6 +687,7 @@ export function createSessionsStore() {
         if (repo) {
           try {
             await repo.importSessions([session]);
+            announce(session.id);
           } catch (error) {
             notify(
               'error',

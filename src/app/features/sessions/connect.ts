@@ -4,9 +4,10 @@ import { useEffect } from 'react';
 import { z } from 'zod';
 import { appDb } from '../../persistence/db';
 import { SessionsRepo } from '../../persistence/sessionsRepo';
+import { openChannel } from '../../persistence/tabs';
 import { useLayout } from '../../stores/layout';
 import type { LayoutState } from '../../stores/layout';
-import { useSessions } from '../../stores/sessions';
+import { SessionsMessageSchema, useSessions } from '../../stores/sessions';
 import type { SessionsStore, WorkbenchBinding } from '../../stores/sessions';
 import { useWorkbench } from '../../stores/workbench';
 
@@ -71,6 +72,7 @@ export function startSessions(store: SessionsStore = useSessions): void {
     // Drop the fragment without a new history entry, so Back does not offer the share again.
     clearHash: () => history.replaceState(history.state, '', `${location.pathname}${location.search}`),
     defaultTargetId: useWorkbench.getState().doc.targetId,
+    channel: openChannel('evaluate-workbench:sessions', SessionsMessageSchema),
   });
   void connectLayout(repo);
   window.addEventListener('hashchange', () => store.getState().receiveHash(location.hash));
