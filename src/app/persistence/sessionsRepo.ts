@@ -10,12 +10,30 @@ import { migrateSession } from '../../core/sessionMigrations';
 import { resolveSave } from '../../core/sessionMerge';
 import type { SaveBase, SaveResolution } from '../../core/sessionMerge';
 import type { SessionRow, WorkbenchDb } from './db';
+import { isQuotaError } from './storageErrors';
 
 /** A stored row that could not be read as a session: kept in the database, shown to the user, exportable raw. */
 export interface UnreadableRow {
   id: string;
   message: string;
 }
+
+/** A stored record and about how much space deleting it frees. */
+export interface SpaceUse {
+  kind: 'session' | 'rows';
+  id: string;
+  name: string;
+  bytes: number;
+}
+
+/** About the bytes a record takes: its JSON length in UTF-16 code units, as browsers roughly store strings. */
+const sizeOf = (value: unknown): number => {
+  try {
+    return JSON.stringify(value).length * 2;
+  } catch {
+    return 0;
+  }
+};
 
 /** Every live session, newest change first, and the rows that could not be read. */
 export interface Listing {
@@ -165,9 +183,41 @@ export class SessionsRepo {
     return this.put({ ...session, id: newId(), name: copyName(session.name), createdAt: at, updatedAt: at });
   }
 
-  /** Deletes a session, recoverably until purged: undoRemove brings it back exactly. */
-  async remove(id: string, now: Date = new Date()): Promise<void> {
-    await this.db.sessions.update(id, { deletedAt: now.toISOString() });
+  /**
+   * Deletes a session, recoverably until purged: undoRemove brings it back exactly. Marking it deleted rewrites the
+   * record, which a full store refuses; then it is deleted for good (a delete needs no space and frees its size) and
+   * `freed` says so, so the caller keeps the copy Undo needs in memory.
+   */
+  async remove(id: string, now: Date = new Date()): Promise<{ freed: boolean }> {
+    try {
+      await this.db.sessions.update(id, { deletedAt: now.toISOString() });
+      return { freed: false };
+    } catch (error) {
+      if (!isQuotaError(error)) throw error;
+      await this.db.sessions.delete(id);
+      return { freed: true };
+    }
+  }
+
+  /** The largest stored sessions and runs of rows, biggest first, with their approximate size: what to delete for space. */
+  async largestRecords(limit = 3): Promise<SpaceUse[]> {
+    const uses: SpaceUse[] = [];
+    await this.db.sessions.each((raw: unknown) => {
+      const read = readRow(raw);
+      if (read.ok && read.deletedAt === undefined)
+        uses.push({ kind: 'session', id: read.session.id, name: read.session.name, bytes: sizeOf(raw) });
+    });
+    const runBytes = new Map<string, number>();
+    await this.db.rowItems.each((item: { runId?: unknown }) => {
+      if (typeof item.runId === 'string')
+        runBytes.set(item.runId, (runBytes.get(item.runId) ?? 0) + sizeOf(item));
+    });
+    await this.db.rowRuns.each((run: { id?: unknown; fileName?: unknown }) => {
+      if (typeof run.id !== 'string') return;
+      const name = typeof run.fileName === 'string' ? run.fileName : run.id;
+      uses.push({ kind: 'rows', id: run.id, name, bytes: sizeOf(run) + (runBytes.get(run.id) ?? 0) });
+    });
+    return uses.sort((a, b) => b.bytes - a.bytes).slice(0, limit);
   }
 
   /** Brings back a session deleted with remove. */

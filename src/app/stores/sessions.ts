@@ -16,7 +16,7 @@ import { Autosave } from '../persistence/autosave';
 import type { SaveStatus } from '../persistence/autosave';
 import { installSaveLifecycle } from '../persistence/lifecycle';
 import { copyName, newSession } from '../persistence/sessionsRepo';
-import type { UnreadableRow, SessionsRepo } from '../persistence/sessionsRepo';
+import type { SpaceUse, UnreadableRow, SessionsRepo } from '../persistence/sessionsRepo';
 import { describeStorageError } from '../persistence/storageErrors';
 import { estimateStorage, requestPersistentStorage } from '../persistence/storageManager';
 import type { Persistence } from '../persistence/storageManager';
@@ -93,6 +93,8 @@ export interface SessionsInit {
   /** The other tabs: each write is announced, and their announcements make this tab re-read (follow live). */
   channel?: TabChannel<SessionsMessage>;
   autosaveDelayMs?: number;
+  /** How long opening the store may take before sessions are declared unavailable here (a storage that never answers). */
+  openTimeoutMs?: number;
 }
 
 export interface SessionsState {
@@ -110,6 +112,8 @@ export interface SessionsState {
   save: SaveStatus;
   persistence: Persistence | 'unknown';
   storageUse?: { usage: number; quota: number };
+  /** When the store is full: the biggest records, whose deletion frees the most space. */
+  freeable: SpaceUse[];
   notice: Notice | null;
   /** A share link opened with the page, waiting for the user to import it or not. */
   incomingShare: { ok: true; shared: SharedSession } | { ok: false; message: string } | null;
@@ -147,6 +151,26 @@ export interface SessionsState {
   share(id: string, includeRuns: boolean): Promise<ShareOutcome | null>;
   acceptShare(): Promise<void>;
   dismissShare(): Promise<void>;
+}
+
+/** A storage that has not opened after this long is treated as refused: a few seconds, not a spinner forever. */
+export const OPEN_TIMEOUT_MS = 4_000;
+
+/** Rejects when `promise` has not settled within `ms`. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms / 1000} s`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
 }
 
 /** Deleted sessions stay recoverable this long; older ones are purged at the next start. */
@@ -223,6 +247,8 @@ export function createSessionsStore() {
   // For each session edited here: the stored record the content in memory was made from (see core/sessionMerge).
   const bases = new Map<string, SaveBase>();
   let channel: TabChannel<SessionsMessage> | undefined;
+  // Sessions deleted for good to free space in a full store: Undo puts them back from here.
+  const purged = new Map<string, Session>();
   const announce = (id?: string): void => channel?.post({ type: 'changed', ...(id ? { id } : {}) });
 
   return create<SessionsState>()((set, get) => {
@@ -342,6 +368,8 @@ export function createSessionsStore() {
     const refreshStorageUse = async (): Promise<void> => {
       const use = await estimateStorage();
       if (use) set({ storageUse: use });
+      const freeable = await repo?.largestRecords().catch(() => undefined);
+      if (freeable) set({ freeable });
     };
 
     return {
@@ -354,6 +382,7 @@ export function createSessionsStore() {
       open: null,
       save: { state: 'idle', quota: false },
       persistence: 'unknown',
+      freeable: [],
       notice: null,
       incomingShare: null,
 
@@ -395,8 +424,11 @@ export function createSessionsStore() {
 
         let listing;
         try {
-          await init.repo.purgeDeleted(DELETED_RETENTION_MS);
-          listing = await init.repo.listAll();
+          listing = await within(
+            init.repo.purgeDeleted(DELETED_RETENTION_MS).then(() => init.repo.listAll()),
+            init.openTimeoutMs ?? OPEN_TIMEOUT_MS,
+            "The browser's storage",
+          );
         } catch (error) {
           // No IndexedDB (a locked-down profile, a failed upgrade): the workbench still runs, unsaved.
           repo = null;
@@ -490,17 +522,25 @@ export function createSessionsStore() {
         const summary = get().list.find((s) => s.id === id);
         if (!summary) return;
         await autosave?.flush();
+        // Kept in memory before a delete that may have to be for good (a full store), so Undo still works.
+        const before = await current(id).catch(() => undefined);
         autosave?.forget(id);
+        let freed: boolean;
         try {
-          await repo?.remove(id);
+          freed = (await repo?.remove(id))?.freed ?? false;
         } catch (error) {
           notify('error', `“${summary.name}” could not be deleted: ${describeStorageError(error)}`);
           return;
         }
         announce(id);
         const list = get().list.filter((s) => s.id !== id);
-        set({ list });
-        notify('info', `Deleted “${summary.name}”.`, id);
+        set({ list, freeable: get().freeable.filter((f) => f.id !== id) });
+        if (freed && before) {
+          purged.set(id, before);
+          notify('info', `Deleted “${summary.name}” for good to free space in the full storage.`, id);
+        } else notify('info', `Deleted “${summary.name}”.`, id);
+        // Space may have come back: what failed to save is tried again now, not after the retry delay.
+        if (get().save.state === 'failed') void autosave?.flush();
         if (get().openId === id) {
           const next = list[0] ? await current(list[0].id) : undefined;
           if (next) await show(next);
@@ -509,8 +549,10 @@ export function createSessionsStore() {
       },
 
       async undoRemove(id) {
+        const kept = purged.get(id);
         try {
-          const session = await repo?.undoRemove(id);
+          const session = kept ? await repo?.put(kept) : await repo?.undoRemove(id);
+          purged.delete(id);
           if (!session) {
             notify('error', 'That session can no longer be restored.');
             return;
