@@ -1,13 +1,11 @@
 // Page lifecycle for saving: flush pending writes when the page is hidden or left, and warn before leaving while a
-// change could not be saved. The only module that listens to pagehide, visibilitychange and beforeunload.
+// change is not stored yet (waiting, being written, or refused). The only module that listens to pagehide, visibilitychange and beforeunload.
 
 /** What the lifecycle needs from the saver. */
 export interface Flushable {
   flush(): Promise<void>;
   /** True when some change is not stored yet. */
   hasUnsaved(): boolean;
-  /** True when the last write failed, so leaving now would lose the change. */
-  failed(): boolean;
 }
 
 /** Installs the listeners; returns the function that removes them. */
@@ -20,8 +18,10 @@ export function installSaveLifecycle(saver: Flushable, target: Window = window):
     if (doc.visibilityState === 'hidden') void saver.flush();
   };
   const onBeforeUnload = (event: BeforeUnloadEvent): void => {
-    if (saver.hasUnsaved()) void saver.flush();
-    if (saver.failed()) event.preventDefault(); // the browser asks "leave site?"; the change lives only in this tab
+    if (!saver.hasUnsaved()) return;
+    void saver.flush();
+    // The browser asks "leave site?" while a change is not stored yet: staying gives the save time to land.
+    event.preventDefault();
   };
   target.addEventListener('pagehide', onPageHide);
   doc.addEventListener('visibilitychange', onVisibility);

@@ -409,7 +409,6 @@ export function createSessionsStore() {
             installSaveLifecycle({
               flush: () => saver.flush(),
               hasUnsaved: () => saver.unsaved().length > 0,
-              failed: () => saver.current.state === 'failed',
             }),
           );
         }
