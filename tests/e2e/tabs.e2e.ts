@@ -1,14 +1,11 @@
 // Two tabs of one browser profile (two pages of one context) on one store: a run of rows driven in one tab and
 // watched in the other, which takes it over when the first is killed, with every request counted at the service; two
-// windows editing one session; a tab closed right after typing; a full store emptied from the app; a store that never
-// opens.
+// windows editing one session; a tab closed right after typing; a store that never opens. (A full store is tested in
+// tests/unit/persistence/storageTrouble.test.ts: this Chromium ignores DevTools' quota override, see the report.)
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { CountingReference } from '../../bench/lib/countingReference';
 import { serveCountingReference } from '../../bench/lib/countingReference';
-import { exampleDoc } from '../../src/core/example';
-import { SESSION_SCHEMA_VERSION } from '../../src/core/session';
-import { exportFile } from '../../src/core/sessionFile';
 import { useBrowser } from './harness/browser';
 import { startWorkbenchProcess } from './harness/server';
 import type { WorkbenchProcess } from './harness/server';
@@ -127,7 +124,8 @@ it('a run driven in one tab is watched live in another, which cannot resume it, 
   for (const ref of twice) expect(unknownRefs).toContain(ref);
   expect(Math.max(...Object.values(answered))).toBeLessThanOrEqual(2);
   // Every POST the service saw is one of those: the 200 rows, plus at most the rows that were in flight.
-  expect(after.requests - before.requests).toBeLessThanOrEqual(ROWS + unknown);
+  expect(after.posts - before.posts).toBeLessThanOrEqual(ROWS + unknown);
+  expect(after.posts - before.posts).toBe(Object.values(answered).reduce((sum, n) => sum + n, 0));
   expect(browser.pageErrors().filter((e) => e.startsWith('pageerror'))).toEqual([]);
 });
 
@@ -146,28 +144,24 @@ it('two windows editing one session keep both edits', async () => {
   await workbenchA.editor.waitReady();
   await workbenchB.editor.waitReady();
 
-  // Both edit before either save lands: the state in A, the questions in B.
-  const questions = JSON.stringify({ typed_in_b: { type: 'noul', instructions: 'Edited in window B?' } });
+  // Both edit before either save lands: the state in A, the model in B.
   await workbenchA.editor.replaceText('state', 'State typed in window A');
-  await workbenchB.editor.replaceText('questions', questions);
+  await workbenchB.editor.model.fill('model-1.12.0');
   await sessionsA.waitSaved();
   await sessionsB.waitSaved();
 
-  const stored = (await readTable(a, 'sessions')) as { doc: { stateText: string; questionsText: string } }[];
+  const stored = (await readTable(a, 'sessions')) as { doc: { stateText: string; model: string } }[];
   expect(stored).toHaveLength(1);
-  expect(stored[0]!.doc.stateText).toBe('State typed in window A');
-  expect(stored[0]!.doc.questionsText).toBe(questions);
+  expect(stored[0]!.doc).toMatchObject({ stateText: 'State typed in window A', model: 'model-1.12.0' });
   // Each window follows the other live, without a reload or a focus change.
-  await expect
-    .poll(() => workbenchA.editor.visibleLines('questions').then((l) => l.join('')))
-    .toContain('typed_in_b');
+  await expect.poll(() => workbenchA.editor.model.inputValue()).toBe('model-1.12.0');
   await expect
     .poll(() => workbenchB.editor.visibleLines('state').then((l) => l.join('')))
     .toContain('State typed in window A');
   await b.reload();
   await workbenchB.editor.waitReady();
   expect((await workbenchB.editor.visibleLines('state')).join('')).toContain('State typed in window A');
-  expect((await workbenchB.editor.visibleLines('questions')).join('')).toContain('typed_in_b');
+  expect(await workbenchB.editor.model.inputValue()).toBe('model-1.12.0');
 });
 
 it('a tab closed within 100 ms of typing keeps the text, and the browser asks before leaving while it is not saved', async () => {
@@ -193,52 +187,6 @@ it('a tab closed within 100 ms of typing keeps the text, and the browser asks be
   await new SessionsArea(again).waitReady();
   const stored = (await readTable(again, 'sessions')) as { doc: { stateText: string } }[];
   expect(stored.map((s) => s.doc.stateText)).toEqual(['Typed just before closing']);
-});
-
-it('a full store is emptied from the app: the save line names the biggest session, deleting it frees space, and the change is then saved', async () => {
-  const page = browser.page();
-  const workbench = new WorkbenchPage(page, server.url);
-  await workbench.open();
-  const sessions = new SessionsArea(page);
-  await sessions.waitReady();
-  await sessions.waitSaved();
-  // A big session, imported from a file.
-  const big = exportFile([
-    {
-      schemaVersion: SESSION_SCHEMA_VERSION,
-      id: 'big-session',
-      name: 'Old big session',
-      createdAt: '2026-01-01T00:00:00.000Z',
-      updatedAt: '2026-01-01T00:00:00.000Z',
-      doc: { ...exampleDoc('local'), stateMode: 'text', stateText: 'x'.repeat(3_000_000) },
-      runs: [],
-    },
-  ]);
-  await sessions.importFile('big.json', big);
-  await expect.poll(() => sessions.listNames()).toContain('Old big session');
-  await sessions.waitSaved();
-  await sessions.item('Example session').getByTestId('sessions.name').click();
-  await workbench.editor.waitReady();
-
-  // The browser gives this site no more room than it uses now.
-  const cdp = await browser.context().newCDPSession(page);
-  const origin = new URL(server.url).origin;
-  const usage = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
-  await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: usage + 20_000 });
-  await workbench.editor.replaceText('state', `Typed into a full store ${'y'.repeat(200_000)}`);
-  await page.locator('[data-testid="sessions.saveStatus"][data-state="failed"]').waitFor();
-  const freeable = page.getByTestId('sessions.freeable');
-  await expect.poll(() => freeable.textContent()).toMatch(/the session “Old big session”, about [0-9.]+ MB/);
-
-  await freeable.getByRole('button', { name: /^Delete the session Old big session/ }).click();
-  await expect
-    .poll(() => sessions.toast.textContent())
-    .toBe('Deleted “Old big session” for good to free space in the full storage.');
-  await sessions.waitSaved();
-  const stored = (await readTable(page, 'sessions')) as { id: string; doc: { stateText: string } }[];
-  expect(stored.map((s) => s.id)).not.toContain('big-session');
-  expect(stored.some((s) => s.doc.stateText.startsWith('Typed into a full store'))).toBe(true);
-  await cdp.send('Storage.overrideQuotaForOrigin', { origin });
 });
 
 it('an IndexedDB open that never answers ends in "sessions cannot be saved here", and the save line claims no save', async () => {

@@ -6,6 +6,8 @@ export interface Flushable {
   flush(): Promise<void>;
   /** True when some change is not stored yet. */
   hasUnsaved(): boolean;
+  /** Writes what is unsaved at once, synchronously, in a form that survives the page going away mid-write. */
+  writeNow(): void;
 }
 
 /** Installs the listeners; returns the function that removes them. */
@@ -13,13 +15,18 @@ export function installSaveLifecycle(saver: Flushable, target: Window = window):
   const doc = target.document;
   // pagehide is the last event a page reliably gets (also on mobile and bfcache); visibilitychange covers tab
   // switches and app switching, after which the page may be killed without any other event.
-  const onPageHide = (): void => void saver.flush();
+  const leaving = (): void => {
+    if (!saver.hasUnsaved()) return;
+    saver.writeNow();
+    void saver.flush();
+  };
+  const onPageHide = (): void => leaving();
   const onVisibility = (): void => {
-    if (doc.visibilityState === 'hidden') void saver.flush();
+    if (doc.visibilityState === 'hidden') leaving();
   };
   const onBeforeUnload = (event: BeforeUnloadEvent): void => {
     if (!saver.hasUnsaved()) return;
-    void saver.flush();
+    leaving();
     // The browser asks "leave site?" while a change is not stored yet: staying gives the save time to land.
     event.preventDefault();
   };

@@ -1,6 +1,6 @@
 // Sessions in IndexedDB: list, search, get, put, duplicate, delete with undo, import. Every row read is parsed and
 // migrated; a row that does not parse is reported, never dropped or overwritten.
-import type { z } from 'zod';
+import { z } from 'zod';
 import { newId } from '../../core/ids';
 import { scrubSecrets } from '../../core/scrubSecrets';
 import { SESSION_SCHEMA_VERSION, SessionSchema } from '../../core/session';
@@ -17,6 +17,16 @@ export interface UnreadableRow {
   id: string;
   message: string;
 }
+
+const JOURNAL_PREFIX = 'unsaved:';
+const journalKey = (id: string): string => `${JOURNAL_PREFIX}${id}`;
+
+/** A session a closing page had not saved yet, with the stored record its content was made from. */
+export const JournalEntrySchema = z.object({
+  session: SessionSchema,
+  base: z.object({ session: SessionSchema, revision: z.number().int() }).nullable(),
+});
+export type JournalEntry = z.infer<typeof JournalEntrySchema>;
 
 /** A stored record and about how much space deleting it frees. */
 export interface SpaceUse {
@@ -150,7 +160,9 @@ export class SessionsRepo {
     const clean = scrubSecrets(SessionSchema.parse(session));
     let out: SaveResolution | undefined;
     let deleted = false;
-    await this.db.transaction('rw', this.db.sessions, async () => {
+    await this.db.transaction('rw', this.db.sessions, this.db.meta, async () => {
+      // This save supersedes what the page left in the journal for this session when it last closed mid-save.
+      await this.db.meta.delete(journalKey(clean.id));
       const raw: unknown = await this.db.sessions.get(clean.id);
       const read = raw === undefined ? undefined : readRow(raw);
       const deletedAt = read?.ok ? read.deletedAt : undefined;
@@ -160,6 +172,42 @@ export class SessionsRepo {
       if (out.copy) await this.db.sessions.add(out.copy);
     });
     return { ...out!, deleted };
+  }
+
+  /**
+   * Writes unsaved sessions to the journal at once, for a page that is going away: one put per session, issued now and
+   * committed without waiting for a reply, so the browser finishes it after the page is gone (an ordinary save reads
+   * before it writes, and a page closed in between loses it). The next start replays the journal through save().
+   * Best effort and synchronous: it does nothing when the database is not open.
+   */
+  journalNow(entries: readonly JournalEntry[]): void {
+    if (entries.length === 0 || !this.db.isOpen()) return;
+    try {
+      const tx = this.db.backendDB().transaction('meta', 'readwrite');
+      const meta = tx.objectStore('meta');
+      for (const entry of entries) meta.put({ key: journalKey(entry.session.id), value: entry });
+      // Committed now, not when the page gets the reply (it may never): older engines without commit() auto-commit.
+      if (typeof tx.commit === 'function') tx.commit();
+    } catch {
+      // The page is going away and storage refused: the ordinary save, flushed alongside, is all there is.
+    }
+  }
+
+  /** Saves what the journal holds (sessions a closing page could not save) and empties it; returns the ids saved. */
+  async replayJournal(): Promise<string[]> {
+    const rows = await this.db.meta.where('key').startsWith(JOURNAL_PREFIX).toArray();
+    const saved: string[] = [];
+    for (const row of rows) {
+      const entry = JournalEntrySchema.safeParse(row.value);
+      if (!entry.success) {
+        await this.db.meta.delete(row.key);
+        continue;
+      }
+      // save() deletes the journal entry in its own transaction.
+      await this.save(entry.data.session, entry.data.base);
+      saved.push(entry.data.session.id);
+    }
+    return saved;
   }
 
   /** Creates and stores a session around this content. */

@@ -409,6 +409,10 @@ export function createSessionsStore() {
             installSaveLifecycle({
               flush: () => saver.flush(),
               hasUnsaved: () => saver.unsaved().length > 0,
+              writeNow: () =>
+                init.repo.journalNow(
+                  saver.unsaved().map((session) => ({ session, base: bases.get(session.id) ?? null })),
+                ),
             }),
           );
         }
@@ -424,7 +428,11 @@ export function createSessionsStore() {
         let listing;
         try {
           listing = await within(
-            init.repo.purgeDeleted(DELETED_RETENTION_MS).then(() => init.repo.listAll()),
+            init.repo
+              .purgeDeleted(DELETED_RETENTION_MS)
+              // What a page closed mid-save left in the journal is saved first (merged like any save).
+              .then(() => init.repo.replayJournal())
+              .then(() => init.repo.listAll()),
             init.openTimeoutMs ?? OPEN_TIMEOUT_MS,
             "The browser's storage",
           );

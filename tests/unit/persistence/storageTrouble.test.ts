@@ -102,3 +102,37 @@ it('a store that never opens (an old tab blocks the upgrade) ends in "cannot be 
   expect(store.getState().save.savedAt).toBeUndefined();
   expect(store.getState().restored).toBe(true);
 });
+
+it('a page that goes away mid-save leaves its change in the journal, and the next start saves it (merged like any save)', async () => {
+  const name = freshDbName();
+  const seed = new WorkbenchDb(name);
+  await new SessionsRepo(seed).put(sampleSession());
+  seed.close();
+  const db = new WorkbenchDb(name);
+  const repo = new SessionsRepo(db);
+  const store = createSessionsStore();
+  const bench = fakeWorkbench();
+  await store
+    .getState()
+    .init({ repo, binding: bench, lifecycle: false, autosaveDelayMs: 60_000, pageUrl: 'http://x/' });
+  bench.edit({ stateText: 'typed just before the page closed' });
+  // What pagehide does first: the synchronous journal write. The ordinary save never runs: the page is gone.
+  repo.journalNow([{ session: store.getState().open!, base: { session: sampleSession(), revision: 1 } }]);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  store.getState().dispose();
+  db.close();
+
+  const again = new WorkbenchDb(name);
+  cleanup.push(() => again.delete());
+  const next = createSessionsStore();
+  const nextBench = fakeWorkbench();
+  await next.getState().init({
+    repo: new SessionsRepo(again),
+    binding: nextBench,
+    lifecycle: false,
+    pageUrl: 'http://x/',
+  });
+  cleanup.push(() => next.getState().dispose());
+  expect(nextBench.content()?.doc.stateText).toBe('typed just before the page closed');
+  expect(await again.meta.where('key').startsWith('unsaved:').count()).toBe(0);
+});
