@@ -61,10 +61,19 @@ it('imports a CSV, runs it with faults, survives a reload, and exports one answe
   await rows.waitAnswered(80);
   await page.reload();
   await workbench.shell.waitReady();
-  await rows.open();
 
-  // The interrupted run is listed; opening it says what happened, and nothing answered is sent again.
-  await rows.openRun('tickets.csv');
+  // Back on the main screen, one line offers the interrupted run; it opens on the rows screen with Resume in view,
+  // says what happened, and nothing is sent until the user resumes.
+  const notice = page.getByTestId('rows.resumeNotice');
+  await expect
+    .poll(() => notice.textContent())
+    .toMatch(/^The run of tickets\.csv stopped at \d+ of 240 when the page closed\./);
+  await page.getByTestId('rows.resumeNotice.open').click();
+  await rows.status.waitFor();
+  await expect
+    .poll(() => rows.status.textContent())
+    .toMatch(/^Stopped at \d+ of 240: Resume to send the other \d+$/);
+  expect(await rows.resume.isEnabled()).toBe(true);
   await expect.poll(() => rows.message.textContent()).toMatch(/interrupted/);
   const answeredBefore = await rows.count('done');
   expect(answeredBefore).toBeGreaterThanOrEqual(80);

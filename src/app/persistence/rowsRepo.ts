@@ -144,6 +144,19 @@ export class RowsRepo {
     });
   }
 
+  /** How many of a run's rows are settled (no longer waiting to be sent), counted without parsing every row. */
+  async countSettled(runId: string): Promise<number> {
+    let settled = 0;
+    await this.db.rowItems
+      .where('runId')
+      .equals(runId)
+      .each((item: { outcome?: { status?: unknown } }) => {
+        const status = item.outcome?.status;
+        if (typeof status === 'string' && status !== 'pending') settled += 1;
+      });
+    return settled;
+  }
+
   /** Deletes a run and its rows. Answers stay: they are the dedup store every run shares. */
   async deleteRun(id: string): Promise<void> {
     await this.db.transaction('rw', this.db.rowRuns, this.db.rowItems, async () => {

@@ -46,7 +46,11 @@ const phaseText = (p: RunProgress, running: boolean, watching: boolean): string 
   if (p.halt) return p.halt.message;
   // A run restored after a reload starts idle: with nothing left to send it is still finished.
   if (isFinished(p, running)) return 'Finished';
-  return p.done + p.reused + p.invalid + p.failed + p.unknown === 0 ? 'Ready to start' : 'Stopped';
+  const settled = p.done + p.reused + p.invalid + p.failed + p.unknown;
+  if (settled === 0) return 'Ready to start';
+  return p.pending > 0
+    ? `Stopped at ${formatCount(settled)} of ${formatCount(p.total)}: Resume to send the other ${formatCount(p.pending)}`
+    : 'Stopped';
 };
 
 /** Progress and controls of the open run. */

@@ -1,6 +1,7 @@
 // The rows screen: import a file, map it, check the estimate, run it paced with the session's questions and model,
 // watch it, and read, filter, chart and export the results. Wiring only: the logic is in src/core/rows.
 import { useEffect, useMemo, useState } from 'react';
+import { useResumeOffer } from '../../stores/resumeOffer';
 import { useRows } from '../../stores/rows';
 import { useSessions } from '../../stores/sessions';
 import { RowsLint } from '../lint/RowsLint';
@@ -41,6 +42,15 @@ export function RowsScreen({ targetId, targetLabel }: RowsScreenProps) {
   useEffect(() => {
     void useRows.getState().refreshRuns();
   }, []);
+
+  // A run that stopped when the page closed opens here, its Resume in view; it never resumes by itself.
+  const interrupted = useResumeOffer((s) => s.offer?.runId ?? null);
+  useEffect(() => {
+    if (!interrupted) return;
+    const state = useRows.getState();
+    if (!state.running && !state.openRun) void state.openRunById(interrupted);
+    useResumeOffer.getState().done();
+  }, [interrupted]);
 
   useEffect(() => {
     if (!ready || !mapping) return;
