@@ -15,7 +15,8 @@ import { buildRun } from '../../../src/core/rows/newRun';
 import { parseCsvText } from '../../../src/core/rows/parse';
 import { planRun } from '../../../src/core/rows/runPlan';
 import type { EvaluateFn } from '../../../src/core/rows/runner';
-import { RunMessageSchema } from '../../../src/core/rows/runSync';
+import { runLockName, RunMessageSchema } from '../../../src/core/rows/runSync';
+import { createResumeOfferStore } from '../../../src/app/stores/resumeOffer';
 import { questionTokens, stateTokens } from '../../../src/core/tokens';
 import { newId } from '../../../src/core/ids';
 import { DEFAULT_API_KEY } from '../../../src/server/reference/options';
@@ -204,10 +205,13 @@ it('a tab killed mid-run: the watching tab takes over, rows in flight at the kil
   const runId = await seedRun(dbName, N, 'model-latest');
   const locks = new LockRegistry();
   let killed = false;
+  let inside = 0;
   // After the kill, A's requests still reach the service (and are billed) but A never hears back: it is gone.
   const aSend: EvaluateFn = async (target, request, options) => {
+    inside++;
     await new Promise((r) => setTimeout(r, 20));
     const result = await evaluate(target, request, options);
+    inside--;
     return killed ? new Promise(() => undefined) : result;
   };
   const a = tab(dbName, `rows-${dbName}`, locks, aSend);
@@ -220,7 +224,8 @@ it('a tab killed mid-run: the watching tab takes over, rows in flight at the kil
   await b.store.getState().openRunById(runId);
   expect(b.store.getState().watching).toBe(true);
 
-  // The kill: A's page goes away, with its locks, its channel and its connection.
+  // The kill, while requests are in flight: A's page goes away, with its locks, its channel and its connection.
+  await waitFor(() => inside > 0);
   killed = true;
   a.channel.close();
   a.db.close({ disableAutoOpen: true });
@@ -311,4 +316,33 @@ it('the store never rewrites an answered row, whoever writes to it', async () =>
     ['sending', undefined],
     [undefined, undefined],
   ]);
+});
+
+it('after a reload, offers the run that was going when the page closed, with how far it got, but not one another tab drives', async () => {
+  const dbName = freshDbName();
+  const runId = await seedRun(dbName, 10, 'model-latest');
+  const db = new WorkbenchDb(dbName);
+  cleanup.push(() => db.close());
+  const repo = new RowsRepo(db);
+  await repo.updateRun(runId, { status: 'running' });
+  const store = repo.runStore(runId);
+  const outcome = { at: 1, attempts: 1, possiblyBilledAttempts: 0, requeues: 0 };
+  for (const n of [1, 2, 3]) await store.saveOutcome(n, { ...outcome, status: 'failed' });
+  await store.saveOutcome(4, { ...outcome, status: 'sending' });
+  const locks = new LockRegistry();
+
+  const offer = createResumeOfferStore(() => repo, locks.client());
+  await offer.getState().check();
+  expect(offer.getState().offer).toEqual({ runId, fileName: 'tickets.csv', settled: 4, total: 10 });
+  offer.getState().take();
+  expect(offer.getState().pendingOpen).toBe(runId);
+
+  // Another tab holds the run's lock: it is running there, not interrupted, and nothing is offered.
+  let release!: () => void;
+  const other = locks.client();
+  void other.request(runLockName(runId), {}, () => new Promise<void>((resolve) => (release = resolve)));
+  const whileHeld = createResumeOfferStore(() => repo, locks.client());
+  await whileHeld.getState().check();
+  expect(whileHeld.getState().offer).toBeNull();
+  release();
 });
