@@ -2,17 +2,21 @@
 // side changed, and a conflict copy when both changed the same field, so no acknowledged write is ever lost.
 import type { Session } from './session';
 
-/** The fields merged one by one; `runs` is merged apart (a union: runs are immutable and only ever added). */
-export const MERGED_FIELDS = [
-  'name',
-  'stateMode',
-  'stateText',
-  'questionsText',
-  'targetId',
-  'model',
-  'compare',
-] as const;
-export type MergedField = (typeof MERGED_FIELDS)[number];
+/**
+ * The fields merged one by one: every field of the record and of its `doc`, but for the record's identity and clock
+ * (`runs` is merged apart: a union, runs are immutable and only ever added). Named by their key; a field added to
+ * the record later (a check's report, labels) is merged by the same rule without a change here.
+ */
+export type MergedField = string;
+const NOT_MERGED: ReadonlySet<string> = new Set([
+  'schemaVersion',
+  'id',
+  'createdAt',
+  'updatedAt',
+  'runs',
+  'revision',
+  'doc',
+]);
 
 /** What a tab's unsaved content was made from: the stored record it last loaded or wrote, and that record's revision. */
 export interface SaveBase {
@@ -32,17 +36,6 @@ export interface SaveResolution {
 }
 
 const revisionOf = (s: Session | undefined): number => s?.revision ?? 0;
-
-const fieldOf = (s: Session, field: MergedField): unknown => {
-  switch (field) {
-    case 'name':
-      return s.name;
-    case 'compare':
-      return s.compare;
-    default:
-      return s.doc[field];
-  }
-};
 
 const NO_BASE = Symbol('no base');
 
@@ -68,33 +61,51 @@ export function mergeSessions(
   theirs: Session,
 ): { merged: Session; conflicts: MergedField[] } {
   const conflicts: MergedField[] = [];
-  const pick = (field: MergedField): unknown => {
-    const m = fieldOf(mine, field);
-    const t = fieldOf(theirs, field);
+  const pick = (field: string, m: unknown, t: unknown, b: unknown): unknown => {
     if (same(m, t)) return m;
-    // No common ancestor known: every difference is a conflict, so neither side is dropped.
-    const b = base ? fieldOf(base, field) : NO_BASE;
     if (same(m, b)) return t;
     if (!same(t, b)) conflicts.push(field);
     return m;
   };
-  const compare = pick('compare') as Session['compare'];
-  const { compare: _dropped, ...rest } = mine;
-  const merged: Session = {
-    ...rest,
-    name: pick('name') as string,
+  // No common ancestor known: every difference is a conflict, so neither side is dropped.
+  const baseOf = (record: Record<string, unknown> | undefined, key: string): unknown =>
+    record ? record[key] : NO_BASE;
+  const mergeRecord = (
+    m: Record<string, unknown>,
+    t: Record<string, unknown>,
+    b: Record<string, unknown> | undefined,
+    skip: ReadonlySet<string>,
+  ): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const key of new Set([...Object.keys(m), ...Object.keys(t), ...(b ? Object.keys(b) : [])])) {
+      if (skip.has(key)) continue;
+      const value = pick(key, m[key], t[key], baseOf(b, key));
+      if (value !== undefined) out[key] = value;
+    }
+    return out;
+  };
+  const top = mergeRecord(
+    mine as unknown as Record<string, unknown>,
+    theirs as unknown as Record<string, unknown>,
+    base as unknown as Record<string, unknown> | undefined,
+    NOT_MERGED,
+  );
+  const doc = mergeRecord(
+    mine.doc as unknown as Record<string, unknown>,
+    theirs.doc as unknown as Record<string, unknown>,
+    base?.doc as unknown as Record<string, unknown> | undefined,
+    new Set(),
+  );
+  const merged = {
+    ...top,
+    schemaVersion: mine.schemaVersion,
+    id: mine.id,
     createdAt: theirs.createdAt,
     updatedAt: mine.updatedAt > theirs.updatedAt ? mine.updatedAt : theirs.updatedAt,
-    doc: {
-      stateMode: pick('stateMode') as Session['doc']['stateMode'],
-      stateText: pick('stateText') as string,
-      questionsText: pick('questionsText') as string,
-      targetId: pick('targetId') as string,
-      model: pick('model') as string,
-    },
+    doc,
     runs: unionRuns(theirs.runs, mine.runs),
-    ...(compare ? { compare } : {}),
-  };
+    ...(mine.revision !== undefined ? { revision: mine.revision } : {}),
+  } as Session;
   return { merged, conflicts };
 }
 
@@ -132,7 +143,7 @@ export function resolveSave(
 
 /** One sentence about a conflict, for the tab that saved and the tab whose version went to the copy. */
 export function describeConflict(name: string, conflicts: readonly MergedField[], copyName: string): string {
-  const labels: Record<MergedField, string> = {
+  const labels: Record<string, string> = {
     name: 'the name',
     stateMode: 'the state mode',
     stateText: 'the state',
@@ -140,8 +151,9 @@ export function describeConflict(name: string, conflicts: readonly MergedField[]
     targetId: 'the target',
     model: 'the model',
     compare: 'the comparison',
+    robustness: 'the robustness check',
   };
-  const what = conflicts.map((c) => labels[c]);
+  const what = conflicts.map((c) => labels[c] ?? `the field ${c}`);
   const list = what.length > 1 ? `${what.slice(0, -1).join(', ')} and ${what.at(-1)}` : what[0];
   return `“${name}” was also changed in another tab (${list}): this version is kept, and the other as “${copyName}”.`;
 }

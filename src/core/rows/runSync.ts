@@ -33,6 +33,7 @@ export const RunProgressSchema = z.object({
   possiblyBilledCost: count,
   ratePerMinute: count,
   etaMs: count.nullable(),
+  serviceWaitMs: count.nullable(),
 });
 
 /** One row's new outcome, with the answer when it has one. */

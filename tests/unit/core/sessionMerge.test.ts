@@ -236,3 +236,15 @@ describe('two writers, any interleaving', () => {
     );
   });
 });
+
+describe('fields the merge does not name', () => {
+  it('merges a field added to the record later (a robustness report) by the same rule', () => {
+    const report = { reportOf: 'theirs' } as unknown as Session['robustness'];
+    const theirs = { ...base, robustness: report, revision: 4 };
+    const mine = withDoc(base, { stateText: 'typed here' });
+    const out = resolveSave(theirs, { session: base, revision: 3 }, mine, newId);
+    expect(out.conflicts).toEqual([]);
+    expect(out.record.robustness).toEqual(report);
+    expect(out.record.doc.stateText).toBe('typed here');
+  });
+});
