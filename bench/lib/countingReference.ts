@@ -14,6 +14,8 @@ export interface ServerCounts {
   /** Responses per status, over every request. */
   statuses: Record<string, number>;
   requests: number;
+  /** POST requests (evaluations asked for), whatever their answer. */
+  posts: number;
 }
 
 export interface CountingReference {
@@ -40,7 +42,7 @@ export async function serveCountingReference(
 ): Promise<CountingReference> {
   const { port = 0, idField = 'row_id', ...appOptions } = options;
   const app = createReferenceApp(appOptions);
-  const tally: ServerCounts = { answers: {}, statuses: {}, requests: 0 };
+  const tally: ServerCounts = { answers: {}, statuses: {}, requests: 0, posts: 0 };
   const server = createAdaptorServer({
     hostname: '127.0.0.1',
     fetch: async (request: Request) => {
@@ -48,6 +50,7 @@ export async function serveCountingReference(
       const body = request.method === 'POST' ? await request.clone().text() : '';
       const response = await app.fetch(request);
       tally.requests++;
+      if (request.method === 'POST') tally.posts++;
       tally.statuses[response.status] = (tally.statuses[response.status] ?? 0) + 1;
       if (response.status === 200) {
         let id: string | null;

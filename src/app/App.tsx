@@ -1,6 +1,7 @@
 // The app shell: top bar, the targets banner, and the main area where the workbench screen renders.
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { ResumeNotice } from './features/rows/ResumeNotice';
 import { SessionsSidebar } from './features/sessions/SessionsSidebar';
 import { LocalOnlyBanner } from './features/shell/LocalOnlyBanner';
 import { useAppliedTheme } from './features/shell/theme';
@@ -8,6 +9,7 @@ import { TargetsBanner } from './features/shell/TargetsBanner';
 import { TopBar } from './features/shell/TopBar';
 import { WorkbenchScreen } from './features/workbench/WorkbenchScreen';
 import { pickTarget, targetsQueryOptions } from './queries/targets';
+import { useResumeOffer } from './stores/resumeOffer';
 import { useSessions } from './stores/sessions';
 import { useScreen } from './stores/screen';
 import type { Screen } from './stores/screen';
@@ -53,6 +55,10 @@ export function App() {
   const setScreen = useScreen((s) => s.setScreen);
   const restored = useRestored();
   useAppliedTheme();
+  // A run of rows the last page left going is offered where the user is (issue 15): never resumed by itself.
+  useEffect(() => {
+    void useResumeOffer.getState().check();
+  }, []);
   return (
     <div className="app">
       <TopBar targets={targets} selected={target} onSelectTarget={chooseTarget} />
@@ -81,6 +87,7 @@ export function App() {
               Opening your last session…
             </p>
           )}
+          {screen !== 'rows' && <ResumeNotice onOpen={() => setScreen('rows')} />}
           {target &&
             restored &&
             (screen === 'rows' ? (

@@ -96,5 +96,10 @@ export const SessionSchema = z.object({
   robustness: RobustnessReportSchema.optional(),
   /** The latest alignment report kept with the session (figures of a labelled run; travels in files and links). */
   alignment: AlignmentSummarySchema.optional(),
+  /**
+   * How many times the stored record was written (IndexedDB only; absent in older records, read as 0). A save made
+   * from an older revision is merged with what is stored instead of replacing it (see sessionMerge.ts).
+   */
+  revision: z.number().int().min(0).optional(),
 });
 export type Session = z.infer<typeof SessionSchema>;

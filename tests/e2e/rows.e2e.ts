@@ -61,10 +61,16 @@ it('imports a CSV, runs it with faults, survives a reload, and exports one answe
   await rows.waitAnswered(80);
   await page.reload();
   await workbench.shell.waitReady();
-  await rows.open();
 
-  // The interrupted run is listed; opening it says what happened, and nothing answered is sent again.
-  await rows.openRun('tickets.csv');
+  // The reload comes back to the rows screen (the address keeps it), which opens the interrupted run with Resume in
+  // view and says what happened; nothing is sent until the user resumes. (Off the rows screen, one line on the main
+  // screen offers it: tests/component/rows/runOwnership.test.tsx.)
+  await rows.status.waitFor();
+  expect(await page.getByTestId('rows.resumeNotice').count()).toBe(0);
+  await expect
+    .poll(() => rows.status.textContent())
+    .toMatch(/^Stopped at \d+ of 240: Resume to send the other \d+$/);
+  expect(await rows.resume.isEnabled()).toBe(true);
   await expect.poll(() => rows.message.textContent()).toMatch(/interrupted/);
   const answeredBefore = await rows.count('done');
   expect(answeredBefore).toBeGreaterThanOrEqual(80);

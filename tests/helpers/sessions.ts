@@ -1,5 +1,6 @@
 // Session fixtures: a record of the current schema, and records of the first schema version as it was stored.
 import type { EvaluateRequest, EvaluateResponse } from '../../src/contract';
+import { expect } from 'vitest';
 import type { Session } from '../../src/core/session';
 import type { SessionV1 } from '../../src/core/sessionMigrations';
 import { EXAMPLE_REQUEST } from '../../src/core/example';
@@ -103,3 +104,7 @@ export const v1Records: SessionV1[] = [
     runs: [],
   },
 ];
+
+/** A session as read back from storage: the same content, with the revision storage gave it (any number). */
+export const asStored = (session: Session): Session =>
+  ({ ...session, revision: expect.any(Number) as unknown as number }) satisfies Session;

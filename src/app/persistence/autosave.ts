@@ -97,16 +97,27 @@ export class Autosave<T> {
   private async writeAll(): Promise<void> {
     if (this.pending.size === 0) return;
     this.setStatus({ state: 'saving' });
+    let failure: unknown;
+    let failed = false;
+    // Every key is tried: one session that cannot be written does not hold back the others.
     for (const [key, value] of [...this.pending]) {
       try {
         await this.options.write(value);
         // A newer value may have arrived during the write: only clear the key if it still holds this one.
         if (this.pending.get(key) === value) this.pending.delete(key);
       } catch (error) {
-        this.setStatus({ state: 'failed', quota: isQuotaError(error), message: describeStorageError(error) });
-        this.arm(this.retryMs);
-        return;
+        failed = true;
+        failure = error;
       }
+    }
+    if (failed) {
+      this.setStatus({
+        state: 'failed',
+        quota: isQuotaError(failure),
+        message: describeStorageError(failure),
+      });
+      this.arm(this.retryMs);
+      return;
     }
     const savedAt = (this.options.now?.() ?? new Date()).toISOString();
     if (this.pending.size > 0) {

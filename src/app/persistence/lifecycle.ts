@@ -1,13 +1,13 @@
 // Page lifecycle for saving: flush pending writes when the page is hidden or left, and warn before leaving while a
-// change could not be saved. The only module that listens to pagehide, visibilitychange and beforeunload.
+// change is not stored yet (waiting, being written, or refused). The only module that listens to pagehide, visibilitychange and beforeunload.
 
 /** What the lifecycle needs from the saver. */
 export interface Flushable {
   flush(): Promise<void>;
   /** True when some change is not stored yet. */
   hasUnsaved(): boolean;
-  /** True when the last write failed, so leaving now would lose the change. */
-  failed(): boolean;
+  /** Writes what is unsaved at once, synchronously, in a form that survives the page going away mid-write. */
+  writeNow(): void;
 }
 
 /** Installs the listeners; returns the function that removes them. */
@@ -15,13 +15,20 @@ export function installSaveLifecycle(saver: Flushable, target: Window = window):
   const doc = target.document;
   // pagehide is the last event a page reliably gets (also on mobile and bfcache); visibilitychange covers tab
   // switches and app switching, after which the page may be killed without any other event.
-  const onPageHide = (): void => void saver.flush();
+  const leaving = (): void => {
+    if (!saver.hasUnsaved()) return;
+    saver.writeNow();
+    void saver.flush();
+  };
+  const onPageHide = (): void => leaving();
   const onVisibility = (): void => {
-    if (doc.visibilityState === 'hidden') void saver.flush();
+    if (doc.visibilityState === 'hidden') leaving();
   };
   const onBeforeUnload = (event: BeforeUnloadEvent): void => {
-    if (saver.hasUnsaved()) void saver.flush();
-    if (saver.failed()) event.preventDefault(); // the browser asks "leave site?"; the change lives only in this tab
+    if (!saver.hasUnsaved()) return;
+    leaving();
+    // The browser asks "leave site?" while a change is not stored yet: staying gives the save time to land.
+    event.preventDefault();
   };
   target.addEventListener('pagehide', onPageHide);
   doc.addEventListener('visibilitychange', onVisibility);

@@ -17,6 +17,8 @@ const CREATE_CHUNK = 5000;
  * when the last one's requests succeed, which is a new task, and the transaction stays one.
  */
 const WRITE_SLICE = 500;
+/** Outcomes that are final: the row was answered (billed, or reused for free) and is never written again. */
+const ANSWERED: ReadonlySet<RowOutcome['status']> = new Set(['done', 'reused']);
 /** Rows parsed between two pauses when a run is read back. */
 const PARSE_CHUNK = 5000;
 
@@ -142,6 +144,19 @@ export class RowsRepo {
     });
   }
 
+  /** How many of a run's rows are settled (no longer waiting to be sent), counted without parsing every row. */
+  async countSettled(runId: string): Promise<number> {
+    let settled = 0;
+    await this.db.rowItems
+      .where('runId')
+      .equals(runId)
+      .each((item: { outcome?: { status?: unknown } }) => {
+        const status = item.outcome?.status;
+        if (typeof status === 'string' && status !== 'pending') settled += 1;
+      });
+    return settled;
+  }
+
   /** Deletes a run and its rows. Answers stay: they are the dedup store every run shares. */
   async deleteRun(id: string): Promise<void> {
     await this.db.transaction('rw', this.db.rowRuns, this.db.rowItems, async () => {
@@ -186,13 +201,17 @@ export class RowsRepo {
           // The last write of a row in the batch is the one that counts.
           const latest = new Map<number, RowOutcome>();
           for (const w of batch) latest.set(w.number, w.outcome);
-          const changed = await db.rowItems.bulkUpdate(
-            [...latest].map(([number, outcome]) => ({
-              key: [runId, number] as [string, number],
-              changes: { outcome },
-            })),
-          );
-          if (changed !== latest.size) throw new Error(`Some rows of run ${runId} are no longer stored.`);
+          const keys = [...latest.keys()].map((n) => [runId, n] as [string, number]);
+          const stored = await db.rowItems.bulkGet(keys);
+          if (stored.some((item) => item === undefined))
+            throw new Error(`Some rows of run ${runId} are no longer stored.`);
+          // An answered row is final: a writer that read it before it was answered (another tab) never rewrites it.
+          const updates = [...latest].flatMap(([number, outcome], i) => {
+            const previous = RowOutcomeSchema.safeParse(stored[i]?.outcome);
+            if (previous.success && ANSWERED.has(previous.data.status)) return [];
+            return [{ key: [runId, number] as [string, number], changes: { outcome } }];
+          });
+          if (updates.length > 0) await db.rowItems.bulkUpdate(updates);
         }),
       );
 

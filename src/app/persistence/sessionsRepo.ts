@@ -1,19 +1,49 @@
 // Sessions in IndexedDB: list, search, get, put, duplicate, delete with undo, import. Every row read is parsed and
 // migrated; a row that does not parse is reported, never dropped or overwritten.
-import type { z } from 'zod';
+import { z } from 'zod';
 import { newId } from '../../core/ids';
 import { scrubSecrets } from '../../core/scrubSecrets';
 import { SESSION_SCHEMA_VERSION, SessionSchema } from '../../core/session';
 import type { Session, SessionDoc } from '../../core/session';
 import { matchesSession, queryTerms } from '../../core/sessionSearch';
 import { migrateSession } from '../../core/sessionMigrations';
+import { resolveSave } from '../../core/sessionMerge';
+import type { SaveBase, SaveResolution } from '../../core/sessionMerge';
 import type { SessionRow, WorkbenchDb } from './db';
+import { isQuotaError } from './storageErrors';
 
 /** A stored row that could not be read as a session: kept in the database, shown to the user, exportable raw. */
 export interface UnreadableRow {
   id: string;
   message: string;
 }
+
+const JOURNAL_PREFIX = 'unsaved:';
+const journalKey = (id: string): string => `${JOURNAL_PREFIX}${id}`;
+
+/** A session a closing page had not saved yet, with the stored record its content was made from. */
+export const JournalEntrySchema = z.object({
+  session: SessionSchema,
+  base: z.object({ session: SessionSchema, revision: z.number().int() }).nullable(),
+});
+export type JournalEntry = z.infer<typeof JournalEntrySchema>;
+
+/** A stored record and about how much space deleting it frees. */
+export interface SpaceUse {
+  kind: 'session' | 'rows';
+  id: string;
+  name: string;
+  bytes: number;
+}
+
+/** About the bytes a record takes: its JSON length in UTF-16 code units, as browsers roughly store strings. */
+const sizeOf = (value: unknown): number => {
+  try {
+    return JSON.stringify(value).length * 2;
+  } catch {
+    return 0;
+  }
+};
 
 /** Every live session, newest change first, and the rows that could not be read. */
 export interface Listing {
@@ -100,17 +130,84 @@ export class SessionsRepo {
   }
 
   /**
-   * Saves a session (parsed, credentials in run messages masked). A session deleted meanwhile stays deleted: a late
-   * autosave must not bring it back.
+   * Stores a session as it is (parsed, credentials in run messages masked), for records only this tab knows (a new id):
+   * an edit of a stored session goes through save(). A session deleted meanwhile stays deleted.
    */
   async put(session: Session): Promise<Session> {
     const clean = scrubSecrets(SessionSchema.parse(session));
+    let stored: Session = clean;
     await this.db.transaction('rw', this.db.sessions, async () => {
       const existing = await this.db.sessions.get(clean.id);
       const deletedAt = existing?.deletedAt;
-      await this.db.sessions.put(deletedAt ? { ...clean, deletedAt } : clean);
+      // Every write moves the revision on, so the other tabs see that something changed.
+      const revised = { ...clean, revision: (existing?.revision ?? 0) + 1 };
+      await this.db.sessions.put(deletedAt ? { ...revised, deletedAt } : revised);
+      stored = revised;
     });
-    return clean;
+    return stored;
+  }
+
+  /**
+   * Saves a session edited from `base` (the stored record it was made from). When another tab stored a newer revision
+   * meanwhile, the two are merged (core/sessionMerge) and a field changed on both sides keeps the other version as a
+   * copy, in the same transaction. A session deleted meanwhile stays deleted (`deleted` says so), its content saved.
+   */
+  async save(
+    session: Session,
+    base: SaveBase | null,
+    makeId: () => string = newId,
+  ): Promise<SaveResolution & { deleted: boolean }> {
+    const clean = scrubSecrets(SessionSchema.parse(session));
+    let out: SaveResolution | undefined;
+    let deleted = false;
+    await this.db.transaction('rw', this.db.sessions, this.db.meta, async () => {
+      // This save supersedes what the page left in the journal for this session when it last closed mid-save.
+      await this.db.meta.delete(journalKey(clean.id));
+      const raw: unknown = await this.db.sessions.get(clean.id);
+      const read = raw === undefined ? undefined : readRow(raw);
+      const deletedAt = read?.ok ? read.deletedAt : undefined;
+      deleted = deletedAt !== undefined;
+      out = resolveSave(read?.ok ? read.session : undefined, base, clean, makeId);
+      await this.db.sessions.put(deletedAt ? { ...out.record, deletedAt } : out.record);
+      if (out.copy) await this.db.sessions.add(out.copy);
+    });
+    return { ...out!, deleted };
+  }
+
+  /**
+   * Writes unsaved sessions to the journal at once, for a page that is going away: one put per session, issued now and
+   * committed without waiting for a reply, so the browser finishes it after the page is gone (an ordinary save reads
+   * before it writes, and a page closed in between loses it). The next start replays the journal through save().
+   * Best effort and synchronous: it does nothing when the database is not open.
+   */
+  journalNow(entries: readonly JournalEntry[]): void {
+    if (entries.length === 0 || !this.db.isOpen()) return;
+    try {
+      const tx = this.db.backendDB().transaction('meta', 'readwrite');
+      const meta = tx.objectStore('meta');
+      for (const entry of entries) meta.put({ key: journalKey(entry.session.id), value: entry });
+      // Committed now, not when the page gets the reply (it may never): older engines without commit() auto-commit.
+      if (typeof tx.commit === 'function') tx.commit();
+    } catch {
+      // The page is going away and storage refused: the ordinary save, flushed alongside, is all there is.
+    }
+  }
+
+  /** Saves what the journal holds (sessions a closing page could not save) and empties it; returns the ids saved. */
+  async replayJournal(): Promise<string[]> {
+    const rows = await this.db.meta.where('key').startsWith(JOURNAL_PREFIX).toArray();
+    const saved: string[] = [];
+    for (const row of rows) {
+      const entry = JournalEntrySchema.safeParse(row.value);
+      if (!entry.success) {
+        await this.db.meta.delete(row.key);
+        continue;
+      }
+      // save() deletes the journal entry in its own transaction.
+      await this.save(entry.data.session, entry.data.base);
+      saved.push(entry.data.session.id);
+    }
+    return saved;
   }
 
   /** Creates and stores a session around this content. */
@@ -122,7 +219,8 @@ export class SessionsRepo {
   async rename(id: string, name: string, now: Date = new Date()): Promise<Session | undefined> {
     const session = await this.get(id);
     if (!session) return undefined;
-    return this.put({ ...session, name, updatedAt: now.toISOString() });
+    const base = { session, revision: session.revision ?? 0 };
+    return (await this.save({ ...session, name, updatedAt: now.toISOString() }, base)).record;
   }
 
   /** Stores a copy under a new id, named "… (copy)", with the same content and runs. */
@@ -133,9 +231,41 @@ export class SessionsRepo {
     return this.put({ ...session, id: newId(), name: copyName(session.name), createdAt: at, updatedAt: at });
   }
 
-  /** Deletes a session, recoverably until purged: undoRemove brings it back exactly. */
-  async remove(id: string, now: Date = new Date()): Promise<void> {
-    await this.db.sessions.update(id, { deletedAt: now.toISOString() });
+  /**
+   * Deletes a session, recoverably until purged: undoRemove brings it back exactly. Marking it deleted rewrites the
+   * record, which a full store refuses; then it is deleted for good (a delete needs no space and frees its size) and
+   * `freed` says so, so the caller keeps the copy Undo needs in memory.
+   */
+  async remove(id: string, now: Date = new Date()): Promise<{ freed: boolean }> {
+    try {
+      await this.db.sessions.update(id, { deletedAt: now.toISOString() });
+      return { freed: false };
+    } catch (error) {
+      if (!isQuotaError(error)) throw error;
+      await this.db.sessions.delete(id);
+      return { freed: true };
+    }
+  }
+
+  /** The largest stored sessions and runs of rows, biggest first, with their approximate size: what to delete for space. */
+  async largestRecords(limit = 3): Promise<SpaceUse[]> {
+    const uses: SpaceUse[] = [];
+    await this.db.sessions.each((raw: unknown) => {
+      const read = readRow(raw);
+      if (read.ok && read.deletedAt === undefined)
+        uses.push({ kind: 'session', id: read.session.id, name: read.session.name, bytes: sizeOf(raw) });
+    });
+    const runBytes = new Map<string, number>();
+    await this.db.rowItems.each((item: { runId?: unknown }) => {
+      if (typeof item.runId === 'string')
+        runBytes.set(item.runId, (runBytes.get(item.runId) ?? 0) + sizeOf(item));
+    });
+    await this.db.rowRuns.each((run: { id?: unknown; fileName?: unknown }) => {
+      if (typeof run.id !== 'string') return;
+      const name = typeof run.fileName === 'string' ? run.fileName : run.id;
+      uses.push({ kind: 'rows', id: run.id, name, bytes: sizeOf(run) + (runBytes.get(run.id) ?? 0) });
+    });
+    return uses.sort((a, b) => b.bytes - a.bytes).slice(0, limit);
   }
 
   /** Brings back a session deleted with remove. */

@@ -20,8 +20,12 @@ import type { EvaluateFn, RunProgress } from '../../core/rows/runner';
 import { RowRunner } from '../../core/rows/runner';
 import { evaluate } from '../../client';
 import { newId } from '../../core/ids';
+import { runLockName, runIdOfLock, RunMessageSchema } from '../../core/rows/runSync';
+import type { RowUpdateMessage, RunMessage } from '../../core/rows/runSync';
 import { appDb } from '../persistence/db';
 import { RowsRepo } from '../persistence/rowsRepo';
+import { browserLocks, heldNames, openChannel } from '../persistence/tabs';
+import type { TabChannel, TabLocks } from '../persistence/tabs';
 import { createBrowserClock } from '../features/rows/clock';
 import { createRowsParser } from '../features/rows/rowsParser';
 import type { ParseOptions, ParseProgress, RowsParser } from '../features/rows/rowsParser';
@@ -35,14 +39,10 @@ export interface RowsDeps {
   clock: Clock;
   targetFor: (targetId: string) => ClientTarget;
   newId: () => string;
-  /** Web Locks, so two tabs never drive the same run; absent in tests. */
-  locks?: {
-    request(
-      name: string,
-      options: { ifAvailable: boolean },
-      cb: (lock: unknown) => Promise<void>,
-    ): Promise<void>;
-  };
+  /** Web Locks: the tab holding a run's lock is the only one that sends its rows. Absent: this tab works alone. */
+  locks?: TabLocks;
+  /** Messages between tabs: the driver's live progress, and Pause/Cancel from the tabs watching it. */
+  channel?: TabChannel<RunMessage>;
   /** How often progress reaches the screen while rows arrive (ms). */
   flushMs?: number;
 }
@@ -81,6 +81,10 @@ export interface RowsState {
   progress: RunProgress | null;
   /** True while this tab drives the open run. */
   running: boolean;
+  /** True while another tab drives the open run: this one shows its progress live and may pause or cancel it. */
+  watching: boolean;
+  /** Runs another tab is driving now (their lock is held): not interrupted, not to be resumed or deleted here. */
+  heldElsewhere: string[];
   loadingRun: boolean;
   resultsVersion: number;
   /** One sentence about the last thing that went wrong (storage, reading, starting). */
@@ -136,67 +140,199 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
   // The file last picked, so changing the parse options reads it again.
   let lastFile: File | null = null;
 
+  // Cross-tab state: the run this tab drives (holds the lock of), the rows changed since the last message to the
+  // watching tabs, the wait for another tab's lock while watching, and the run record as this tab last wrote it.
+  let drivingId: string | null = null;
+  let outbox: RowUpdateMessage[] = [];
+  let watchAbort: AbortController | null = null;
+  const lastOwnWrite = new Map<string, number>();
+  const post = (message: RunMessage): void => deps.channel?.post(message);
+
   return create<RowsState>()((set, get) => {
+    /** Tells the watching tabs where the run this tab drives stands, with the rows changed since last time. */
+    const publish = (): void => {
+      if (!runner || drivingId === null) return;
+      post({ type: 'progress', runId: drivingId, progress: runner.progress(), updates: outbox });
+      outbox = [];
+    };
     const flushNow = (): void => {
       flushTimer = null;
-      if (runner) set((s) => ({ progress: runner!.progress(), resultsVersion: s.resultsVersion + 1 }));
+      if (runner && !get().watching)
+        set((s) => ({ progress: runner!.progress(), resultsVersion: s.resultsVersion + 1 }));
+      publish();
     };
     const scheduleFlush = (): void => {
       flushTimer ??= setTimeout(flushNow, deps.flushMs ?? 500);
     };
 
     const saveRun = async (id: string, patch: Partial<RowRun>): Promise<void> => {
+      const now = deps.clock.now();
       try {
-        await deps.repo.updateRun(id, patch, deps.clock.now());
+        await deps.repo.updateRun(id, patch, now);
+        if (drivingId === id) lastOwnWrite.set(id, now);
         const run = get().openRun;
-        if (run?.id === id) set({ openRun: { ...run, ...patch, updatedAt: deps.clock.now() } });
+        if (run?.id === id) set({ openRun: { ...run, ...patch, updatedAt: now } });
       } catch (error) {
         set({ error: `The run's settings could not be saved: ${errorText(error)}` });
       }
     };
 
-    const drive = async (): Promise<void> => {
-      const current = runner;
-      const run = get().openRun;
-      if (!current || !run) return;
-      set({ running: true, error: null, progress: current.progress() });
-      await saveRun(run.id, { status: 'running', halt: null });
-      ticker = setInterval(() => set({ progress: current.progress() }), 500);
-      try {
-        const go = async (): Promise<void> => {
-          await current.run();
+    const stopWatching = (): void => {
+      watchAbort?.abort();
+      watchAbort = null;
+      if (get().watching) set({ watching: false });
+    };
+
+    /**
+     * The open run is driven by another tab: show it live, and wait for its lock. The lock comes free when that tab
+     * stops or dies; then the run is read again from storage, so it shows as it really stands (finished, paused, or
+     * interrupted with its in-flight rows unknown).
+     */
+    const beginWatching = (runId: string): void => {
+      if (get().watching && watchAbort) return;
+      set({
+        watching: true,
+        notice:
+          'This run is going on in another tab: its progress shows here live. Pause or cancel it from here; resume or delete it once it stops.',
+      });
+      if (!deps.locks) return;
+      const abort = new AbortController();
+      watchAbort = abort;
+      deps.locks
+        .request(runLockName(runId), { signal: abort.signal }, () => undefined)
+        .then(() => {
+          if (watchAbort !== abort) return;
+          watchAbort = null;
+          set({ watching: false });
+          void get().refreshRuns();
+          if (get().openRun?.id !== runId || get().running) return;
+          set({ loadingRun: true });
+          load(runId, false).catch((error: unknown) =>
+            set({ loadingRun: false, error: `The run could not be read again: ${errorText(error)}` }),
+          );
+        })
+        .catch(() => undefined); // aborted: this tab closed the run or opened another
+    };
+
+    /** A watched driver's message: its progress and changed rows. */
+    const applyProgress = (message: Extract<RunMessage, { type: 'progress' }>): void => {
+      for (const update of message.updates) {
+        const at = indexOf.get(update.number);
+        if (at === undefined) continue;
+        const row = results[at]!;
+        results[at] = {
+          ...row,
+          outcome: update.outcome,
+          ...(update.response ? { response: update.response } : {}),
         };
-        if (deps.locks) {
-          await deps.locks.request(
-            `evaluate-workbench:rows:${run.id}`,
-            { ifAvailable: true },
-            async (lock) => {
-              if (!lock) {
-                set({ notice: 'This run is going on in another tab; it runs in one tab at a time.' });
-                return;
-              }
-              await go();
-            },
-          );
-        } else await go();
-      } catch (error) {
-        set({ error: `The run stopped: ${errorText(error)}` });
-      } finally {
-        if (ticker) clearInterval(ticker);
-        ticker = null;
-        if (flushTimer) clearTimeout(flushTimer);
-        flushNow();
-        const end = current.progress();
-        if (runner === current) {
-          set({ running: false, progress: end });
-          await saveRun(
-            run.id,
-            end.phase === 'finished'
-              ? { status: 'finished', halt: null }
-              : { status: 'halted', halt: end.halt },
-          );
+      }
+      set((s) => ({ progress: message.progress, resultsVersion: s.resultsVersion + 1 }));
+    };
+
+    deps.channel?.subscribe((message) => {
+      const open = get().openRun;
+      switch (message.type) {
+        case 'listChanged':
+        case 'ended':
+          void get().refreshRuns();
+          return;
+        case 'started':
+          void get().refreshRuns();
+          if (open?.id === message.runId && !get().running) beginWatching(message.runId);
+          return;
+        case 'progress':
+          if (open?.id !== message.runId || get().running || get().loadingRun) return;
+          beginWatching(message.runId);
+          applyProgress(message);
+          return;
+        case 'command':
+          if (drivingId !== message.runId || !runner) return;
+          if (message.command === 'pause') runner.pause();
+          else runner.cancel();
+          return;
+      }
+    });
+
+    /** Reads a run, its rows and their answers from storage and makes it the open one. */
+    const load = async (id: string, quiet: boolean): Promise<boolean> => {
+      const run = await deps.repo.getRun(id);
+      if (!run) throw new Error('It is no longer stored.');
+      const { items, unreadable } = await deps.repo.loadItems(id);
+      const keys = items.flatMap((i) => (i.outcome?.answerKey ? [i.outcome.answerKey] : []));
+      const answers = await deps.repo.answers(keys);
+      const held = !quiet && deps.locks ? (await heldNames(deps.locks)).includes(runLockName(id)) : false;
+      attach(run, items, answers, quiet ? 0 : unreadable.length, { quiet, held });
+      if (held) beginWatching(id);
+      return held;
+    };
+
+    /**
+     * Drives the open run in this tab. The lock comes first: nothing is written or sent unless this tab holds it.
+     * Then the run and every row's outcome are read again from storage, unless this tab was the last to write the
+     * run, because another tab may have driven it (or died driving it) since it was opened here.
+     */
+    const drive = async (retryWhich?: 'failed' | 'unknown'): Promise<void> => {
+      const opened = get().openRun;
+      if (!opened || get().running || get().loadingRun) return;
+      const id = opened.id;
+      if (get().watching) {
+        set({ notice: 'This run is going on in another tab; it runs in one tab at a time. Pause it first.' });
+        return;
+      }
+      set({ running: true, error: null });
+      let held = false;
+      const body = async (lock: unknown): Promise<void> => {
+        if (!lock) return;
+        held = true;
+        drivingId = id;
+        let current: RowRunner | null = null;
+        try {
+          const stored = await deps.repo.getRun(id);
+          if (!stored) throw new Error('It is no longer stored.');
+          if (stored.updatedAt !== lastOwnWrite.get(id) || !runner) await load(id, true);
+          current = runner!;
+          if (retryWhich) await current.retry(current.retryable()[retryWhich]);
+          post({ type: 'started', runId: id });
+          set({ progress: current.progress(), notice: null });
+          await saveRun(id, { status: 'running', halt: null });
+          ticker = setInterval(() => {
+            set({ progress: current!.progress() });
+            publish();
+          }, 500);
+          await current.run();
+        } catch (error) {
+          set({ error: `The run stopped: ${errorText(error)}` });
+        } finally {
+          if (ticker) clearInterval(ticker);
+          ticker = null;
+          if (flushTimer) clearTimeout(flushTimer);
+          flushNow();
+          if (current && runner === current) {
+            const end = current.progress();
+            set({ progress: end });
+            await saveRun(
+              id,
+              end.phase === 'finished'
+                ? { status: 'finished', halt: null }
+                : { status: 'halted', halt: end.halt },
+            );
+          }
+          drivingId = null;
+          set({ running: false });
+          post({ type: 'ended', runId: id });
+          void get().refreshRuns();
         }
-        void get().refreshRuns();
+      };
+      try {
+        if (deps.locks) await deps.locks.request(runLockName(id), { ifAvailable: true }, body);
+        else await body(true);
+      } catch (error) {
+        set({ error: `The run could not start: ${errorText(error)}` });
+      }
+      if (!held) {
+        set({ running: false });
+        beginWatching(id);
+        set({ notice: 'This run is going on in another tab; it runs in one tab at a time. Pause it first.' });
       }
     };
 
@@ -206,6 +342,7 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
       items: readonly RowItem[],
       answers: ReadonlyMap<string, StoredAnswer>,
       unreadable: number,
+      { quiet = false, held = false }: { quiet?: boolean; held?: boolean } = {},
     ): void => {
       results = items.map((i) => ({
         number: i.number,
@@ -244,12 +381,19 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
           outcome: update.outcome,
           ...(update.answer ? { response: update.answer.response } : {}),
         };
+        if (drivingId === run.id)
+          outbox.push({
+            number: update.number,
+            outcome: update.outcome,
+            ...(update.answer ? { response: update.answer.response } : {}),
+          });
         scheduleFlush();
       });
       runner = next;
       const progress = next.progress();
       const notes: string[] = [];
-      if (run.status === 'running') {
+      // Stored as running but no tab holds its lock: the tab that drove it closed or died.
+      if (run.status === 'running' && !held && !quiet) {
         notes.push(
           progress.unknown > 0
             ? `This run was interrupted (the page closed or reloaded). ${progress.unknown} row(s) in flight at that moment are marked unknown: they may have been billed, so they are only sent again if you ask.`
@@ -264,7 +408,7 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
         maxCost: run.maxCost,
         loadingRun: false,
         resultsVersion: s.resultsVersion + 1,
-        notice: notes.length ? notes.join(' ') : null,
+        ...(quiet ? {} : { notice: notes.length ? notes.join(' ') : null }),
       }));
     };
 
@@ -281,6 +425,8 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
       openRun: null,
       progress: null,
       running: false,
+      watching: false,
+      heldElsewhere: [],
       loadingRun: false,
       resultsVersion: 0,
       error: null,
@@ -355,7 +501,12 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
       async refreshRuns() {
         try {
           const { runs } = await deps.repo.listRuns();
-          set({ runs });
+          const held = deps.locks ? await heldNames(deps.locks) : [];
+          const heldElsewhere = held.flatMap((name) => {
+            const id = runIdOfLock(name);
+            return id !== null && id !== drivingId ? [id] : [];
+          });
+          set({ runs, heldElsewhere });
         } catch (error) {
           set({ error: `Stored runs could not be read: ${errorText(error)}` });
         }
@@ -391,8 +542,11 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
             halt: null,
           };
           await deps.repo.createRun(run, items);
+          lastOwnWrite.set(id, now);
+          stopWatching();
           // The rows are in memory already: open the run from them rather than reading 100,000 rows back.
           attach(run, items, new Map(), 0);
+          post({ type: 'listChanged' });
         } catch (error) {
           set({ error: `The run could not be stored: ${errorText(error)}` });
           return null;
@@ -403,13 +557,10 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
 
       async openRunById(id) {
         if (get().running) return;
+        stopWatching();
         set({ loadingRun: true, error: null, notice: null });
         try {
-          const run = await deps.repo.getRun(id);
-          if (!run) throw new Error('It is no longer stored.');
-          const { items, unreadable } = await deps.repo.loadItems(id);
-          const keys = items.flatMap((i) => (i.outcome?.answerKey ? [i.outcome.answerKey] : []));
-          attach(run, items, await deps.repo.answers(keys), unreadable.length);
+          await load(id, false);
         } catch (error) {
           set({ loadingRun: false, error: `The run could not be opened: ${errorText(error)}` });
         }
@@ -417,6 +568,7 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
 
       closeRun() {
         if (get().running) return;
+        stopWatching();
         runner = null;
         results = [];
         indexOf = new Map();
@@ -425,13 +577,26 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
 
       async deleteRun(id) {
         if (get().running && get().openRun?.id === id) return;
-        try {
+        // Deleted under its lock, so a run another tab drives is never deleted from under it.
+        const remove = async (lock: unknown): Promise<void> => {
+          if (!lock) {
+            set({
+              error:
+                'This run is going on in another tab, so it cannot be deleted now: pause or cancel it first.',
+            });
+            return;
+          }
           await deps.repo.deleteRun(id);
           if (get().openRun?.id === id) get().closeRun();
-          await get().refreshRuns();
+          post({ type: 'listChanged' });
+        };
+        try {
+          if (deps.locks) await deps.locks.request(runLockName(id), { ifAvailable: true }, remove);
+          else await remove(true);
         } catch (error) {
           set({ error: `The run could not be deleted: ${errorText(error)}` });
         }
+        await get().refreshRuns();
       },
 
       async start() {
@@ -439,20 +604,31 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
         await drive();
       },
 
-      pause: () => runner?.pause(),
-      cancel: () => runner?.cancel(),
+      pause() {
+        const open = get().openRun;
+        if (get().watching && open) post({ type: 'command', runId: open.id, command: 'pause' });
+        else runner?.pause();
+      },
+      cancel() {
+        const open = get().openRun;
+        if (get().watching && open) post({ type: 'command', runId: open.id, command: 'cancel' });
+        else runner?.cancel();
+      },
 
       async retry(which) {
         if (!runner) return;
-        const list = runner.retryable()[which];
+        if (!get().running) {
+          // Queued again under the run's lock, after the rows are read afresh: never over another tab's run.
+          await drive(which);
+          return;
+        }
         try {
-          await runner.retry(list);
+          await runner.retry(runner.retryable()[which]);
         } catch (error) {
           set({ error: `The rows could not be queued again: ${errorText(error)}` });
           return;
         }
         flushNow();
-        if (!get().running) await drive();
       },
 
       results: () => results,
@@ -536,5 +712,6 @@ export const useRows = createRowsStore({
   clock: createBrowserClock(),
   targetFor: proxyTarget,
   newId,
-  ...(typeof navigator !== 'undefined' && navigator.locks ? { locks: navigator.locks } : {}),
+  locks: browserLocks(),
+  channel: openChannel('evaluate-workbench:rows', RunMessageSchema),
 });

@@ -8,16 +8,23 @@ import { newId } from '../../core/ids';
 import type { Session, SessionDoc } from '../../core/session';
 import { describeProblem, exportFile, exportFileName, parseImportFile } from '../../core/sessionFile';
 import { matchPlace, matchesSession, queryTerms } from '../../core/sessionSearch';
+import { describeConflict } from '../../core/sessionMerge';
+import type { SaveBase } from '../../core/sessionMerge';
 import { decodeShareFragment, encodeShareLink, sessionFromShared } from '../../core/shareLink';
 import type { SharedSession } from '../../core/shareLink';
 import { Autosave } from '../persistence/autosave';
 import type { SaveStatus } from '../persistence/autosave';
 import { installSaveLifecycle } from '../persistence/lifecycle';
 import { copyName, newSession } from '../persistence/sessionsRepo';
-import type { UnreadableRow, SessionsRepo } from '../persistence/sessionsRepo';
+import type { SpaceUse, UnreadableRow, SessionsRepo } from '../persistence/sessionsRepo';
 import { describeStorageError } from '../persistence/storageErrors';
 import { estimateStorage, requestPersistentStorage } from '../persistence/storageManager';
 import type { Persistence } from '../persistence/storageManager';
+import type { TabChannel } from '../persistence/tabs';
+
+/** What a tab tells the others: a session was written, deleted or restored, so they re-read it (parsed on arrival). */
+export const SessionsMessageSchema = z.object({ type: z.literal('changed'), id: z.string().optional() });
+export type SessionsMessage = z.infer<typeof SessionsMessageSchema>;
 
 /**
  * What the workbench holds of a session: the editors' document and the runs it has on screen. The workbench may keep
@@ -91,7 +98,11 @@ export interface SessionsInit {
   defaultModel?: (targetId: string) => Promise<string | undefined>;
   /** Installs page-hide flushing (off in component tests). */
   lifecycle?: boolean;
+  /** The other tabs: each write is announced, and their announcements make this tab re-read (follow live). */
+  channel?: TabChannel<SessionsMessage>;
   autosaveDelayMs?: number;
+  /** How long opening the store may take before sessions are declared unavailable here (a storage that never answers). */
+  openTimeoutMs?: number;
 }
 
 export interface SessionsState {
@@ -109,6 +120,8 @@ export interface SessionsState {
   save: SaveStatus;
   persistence: Persistence | 'unknown';
   storageUse?: { usage: number; quota: number };
+  /** When the store is full: the biggest records, whose deletion frees the most space. */
+  freeable: SpaceUse[];
   notice: Notice | null;
   /** A share link opened with the page, waiting for the user to import it or not. */
   incomingShare: { ok: true; shared: SharedSession } | { ok: false; message: string } | null;
@@ -146,6 +159,26 @@ export interface SessionsState {
   share(id: string, includeRuns: boolean): Promise<ShareOutcome | null>;
   acceptShare(): Promise<void>;
   dismissShare(): Promise<void>;
+}
+
+/** A storage that has not opened after this long is treated as refused: a few seconds, not a spinner forever. */
+export const OPEN_TIMEOUT_MS = 4_000;
+
+/** Rejects when `promise` has not settled within `ms`. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms / 1000} s`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
 }
 
 /** Deleted sessions stay recoverable this long; older ones are purged at the next start. */
@@ -219,6 +252,12 @@ export function createSessionsStore() {
   let options: SessionsInit | null = null;
   // Set while the store itself loads a session into the workbench, so the echo is not taken for an edit.
   let loading = false;
+  // For each session edited here: the stored record the content in memory was made from (see core/sessionMerge).
+  const bases = new Map<string, SaveBase>();
+  let channel: TabChannel<SessionsMessage> | undefined;
+  // Sessions deleted for good to free space in a full store: Undo puts them back from here.
+  const purged = new Map<string, Session>();
+  const announce = (id?: string): void => channel?.post({ type: 'changed', ...(id ? { id } : {}) });
 
   return create<SessionsState>()((set, get) => {
     const notify = (tone: Notice['tone'], text: string, undoDeleteOf?: string): void => {
@@ -237,10 +276,15 @@ export function createSessionsStore() {
       const open = get().open;
       if (open && open.id === id) return open;
       const unsaved = autosave?.unsaved().find((s) => s.id === id);
-      return unsaved ?? (await repo?.get(id));
+      if (unsaved) return unsaved;
+      const stored = await repo?.get(id);
+      // Nothing of it waits here: an edit made now is made from what is stored.
+      if (stored) bases.set(id, { session: stored, revision: stored.revision ?? 0 });
+      return stored;
     };
 
-    const show = async (session: Session): Promise<void> => {
+    /** Puts a session into the workbench without taking the echo for an edit. */
+    const loadIntoWorkbench = (session: Session): void => {
       set({ open: session, openId: session.id });
       loading = true;
       try {
@@ -248,6 +292,12 @@ export function createSessionsStore() {
       } finally {
         loading = false;
       }
+    };
+
+    /** Opens a session; `stored` when it is the record as read from storage (it becomes the base of later edits). */
+    const show = async (session: Session, stored = true): Promise<void> => {
+      if (stored) bases.set(session.id, { session, revision: session.revision ?? 0 });
+      loadIntoWorkbench(session);
       try {
         await repo?.setMeta(OPEN_SESSION_KEY, session.id);
       } catch {
@@ -258,7 +308,7 @@ export function createSessionsStore() {
     const createAndShow = async (doc: SessionDoc, name: string): Promise<void> => {
       const session = newSession(doc, name);
       upsertSummary(session);
-      await show(session);
+      await show(session, false);
       if (!repo) return;
       autosave?.schedule(session);
       await autosave?.flush();
@@ -280,9 +330,59 @@ export function createSessionsStore() {
       return model ? { ...doc, model } : doc;
     };
 
+    /**
+     * The autosave's write: saved against the record this content was made from, so a newer revision stored by
+     * another tab is merged, not overwritten. Then this tab shows what was stored when nothing was typed meanwhile.
+     */
+    const writeSession = async (sent: Session): Promise<void> => {
+      if (!repo) throw new Error('The session store is not open.');
+      const out = await repo.save(sent, bases.get(sent.id) ?? null);
+      const stored = out.record;
+      const open = get().open;
+      const movedOn =
+        (open?.id === sent.id && open !== sent) ||
+        (autosave?.unsaved().some((s) => s.id === sent.id && s !== sent) ?? false);
+      if (movedOn) {
+        // Newer content was made from what was sent: merge it against that at its own save.
+        bases.set(sent.id, { session: sent, revision: out.merged ? -1 : stored.revision! });
+      } else {
+        bases.set(sent.id, { session: stored, revision: stored.revision! });
+        if (open?.id === sent.id) {
+          if (out.merged && !out.deleted) loadIntoWorkbench(stored);
+          else set({ open: stored });
+        }
+      }
+      if (out.deleted) {
+        upsertSummaryRemoved(sent.id);
+        // Not awaited: opening the next session may save it, which waits for this write to end.
+        if (get().openId === sent.id) void closeDeletedElsewhere(sent);
+      } else upsertSummary(stored);
+      if (out.copy) {
+        upsertSummary(out.copy);
+        notify('info', describeConflict(stored.name, out.conflicts, out.copy.name));
+      }
+      announce(sent.id);
+    };
+
+    const upsertSummaryRemoved = (id: string): void => {
+      set({ list: get().list.filter((s) => s.id !== id) });
+    };
+
+    /** The open session was deleted in another tab: close it here, with Undo (which brings back this tab's edits too). */
+    const closeDeletedElsewhere = async (session: Session): Promise<void> => {
+      notify('info', `“${session.name}” was deleted in another tab.`, session.id);
+      const list = get().list.filter((s) => s.id !== session.id);
+      set({ list });
+      const next = list[0] ? await current(list[0].id).catch(() => undefined) : undefined;
+      if (next) await show(next);
+      else await createAndShow(await templateDoc(), untitledName(list));
+    };
+
     const refreshStorageUse = async (): Promise<void> => {
       const use = await estimateStorage();
       if (use) set({ storageUse: use });
+      const freeable = await repo?.largestRecords().catch(() => undefined);
+      if (freeable) set({ freeable });
     };
 
     return {
@@ -295,6 +395,7 @@ export function createSessionsStore() {
       open: null,
       save: { state: 'idle', quota: false },
       persistence: 'unknown',
+      freeable: [],
       notice: null,
       incomingShare: null,
 
@@ -304,8 +405,10 @@ export function createSessionsStore() {
         repo = init.repo;
         binding = init.binding;
         set({ phase: 'loading' });
+        channel = init.channel;
+        if (channel) teardown.push(channel.subscribe(() => void get().refresh()));
         autosave = new Autosave<Session>({
-          write: (s) => init.repo.put(s),
+          write: writeSession,
           keyOf: (s) => s.id,
           delayMs: init.autosaveDelayMs ?? 400,
           onStatus: (save) => {
@@ -319,7 +422,10 @@ export function createSessionsStore() {
             installSaveLifecycle({
               flush: () => saver.flush(),
               hasUnsaved: () => saver.unsaved().length > 0,
-              failed: () => saver.current.state === 'failed',
+              writeNow: () =>
+                init.repo.journalNow(
+                  saver.unsaved().map((session) => ({ session, base: bases.get(session.id) ?? null })),
+                ),
             }),
           );
         }
@@ -334,8 +440,15 @@ export function createSessionsStore() {
 
         let listing;
         try {
-          await init.repo.purgeDeleted(DELETED_RETENTION_MS);
-          listing = await init.repo.listAll();
+          listing = await within(
+            init.repo
+              .purgeDeleted(DELETED_RETENTION_MS)
+              // What a page closed mid-save left in the journal is saved first (merged like any save).
+              .then(() => init.repo.replayJournal())
+              .then(() => init.repo.listAll()),
+            init.openTimeoutMs ?? OPEN_TIMEOUT_MS,
+            "The browser's storage",
+          );
         } catch (error) {
           // No IndexedDB (a locked-down profile, a failed upgrade): the workbench still runs, unsaved.
           repo = null;
@@ -420,7 +533,7 @@ export function createSessionsStore() {
           updatedAt: at,
         };
         upsertSummary(copy);
-        await show(copy);
+        await show(copy, false);
         autosave?.schedule(copy);
         await autosave?.flush();
       },
@@ -429,16 +542,25 @@ export function createSessionsStore() {
         const summary = get().list.find((s) => s.id === id);
         if (!summary) return;
         await autosave?.flush();
+        // Kept in memory before a delete that may have to be for good (a full store), so Undo still works.
+        const before = await current(id).catch(() => undefined);
         autosave?.forget(id);
+        let freed: boolean;
         try {
-          await repo?.remove(id);
+          freed = (await repo?.remove(id))?.freed ?? false;
         } catch (error) {
           notify('error', `“${summary.name}” could not be deleted: ${describeStorageError(error)}`);
           return;
         }
+        announce(id);
         const list = get().list.filter((s) => s.id !== id);
-        set({ list });
-        notify('info', `Deleted “${summary.name}”.`, id);
+        set({ list, freeable: get().freeable.filter((f) => f.id !== id) });
+        if (freed && before) {
+          purged.set(id, before);
+          notify('info', `Deleted “${summary.name}” for good to free space in the full storage.`, id);
+        } else notify('info', `Deleted “${summary.name}”.`, id);
+        // Space may have come back: what failed to save is tried again now, not after the retry delay.
+        if (get().save.state === 'failed') void autosave?.flush();
         if (get().openId === id) {
           const next = list[0] ? await current(list[0].id) : undefined;
           if (next) await show(next);
@@ -447,12 +569,15 @@ export function createSessionsStore() {
       },
 
       async undoRemove(id) {
+        const kept = purged.get(id);
         try {
-          const session = await repo?.undoRemove(id);
+          const session = kept ? await repo?.put(kept) : await repo?.undoRemove(id);
+          purged.delete(id);
           if (!session) {
             notify('error', 'That session can no longer be restored.');
             return;
           }
+          announce(id);
           upsertSummary(session);
           set({ notice: null });
           await show(session);
@@ -520,14 +645,15 @@ export function createSessionsStore() {
         set({ list: list.sort(newestFirst), unreadable: listing.unreadable });
         const open = get().open;
         if (!open || unsaved.has(open.id)) return;
+        // Typed into meanwhile, or opened another: that content wins, merged at its save.
+        if (get().open !== open || autosave?.unsaved().some((s) => s.id === open.id)) return;
         const stored = listing.sessions.find((s) => s.id === open.id);
+        const base = bases.get(open.id);
         if (!stored) {
-          notify('info', `“${open.name}” was deleted in another tab.`, open.id);
-          const next = list[0] ? await current(list[0].id) : undefined;
-          if (next) await show(next);
-          else await createAndShow(await templateDoc(), untitledName(list));
-        } else if (stored.updatedAt > open.updatedAt) {
-          await show(stored); // changed in another tab since this one last saved
+          // Not stored at all yet (created here, first save pending) is not a deletion.
+          if (base) await closeDeletedElsewhere(open);
+        } else if ((stored.revision ?? 0) > (base?.revision ?? -1)) {
+          await show(stored); // changed in another tab since this one last saved: follow it
         }
       },
 
@@ -576,6 +702,7 @@ export function createSessionsStore() {
           return;
         }
         for (const session of result.sessions) upsertSummary(session);
+        announce();
         const parts = [`Imported ${plural(result.sessions.length, 'session')}`];
         if (result.copies > 0)
           parts.push(`${result.copies} as ${result.copies === 1 ? 'a copy' : 'copies'} (the id was taken)`);
@@ -622,6 +749,7 @@ export function createSessionsStore() {
         if (repo) {
           try {
             await repo.importSessions([session]);
+            announce(session.id);
           } catch (error) {
             notify(
               'error',

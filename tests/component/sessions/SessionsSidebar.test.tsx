@@ -11,7 +11,7 @@ import { exportFile } from '../../../src/core/sessionFile';
 import { encodeShareFragment } from '../../../src/core/shareLink';
 import { fakeWorkbench } from '../../helpers/fakeWorkbench';
 import type { FakeWorkbench } from '../../helpers/fakeWorkbench';
-import { sampleSession } from '../../helpers/sessions';
+import { asStored, sampleSession } from '../../helpers/sessions';
 
 // Files and the clipboard are the browser's; this module is their one entry point, replaced here.
 vi.mock('../../../src/app/features/sessions/browserFiles', () => ({
@@ -104,7 +104,7 @@ describe('SessionsSidebar', () => {
     expect(screen.getByTestId('sessions.toastText')).toHaveTextContent('Deleted “Support triage”.');
     await user.click(screen.getByTestId('sessions.toastUndo'));
     await waitFor(() => expect(names().sort()).toEqual(['Second', 'Support triage']));
-    expect(await repo.get('session-1')).toEqual(sampleSession());
+    expect(await repo.get('session-1')).toEqual(asStored(sampleSession()));
   });
 
   it('duplicates and opens the copy', async () => {

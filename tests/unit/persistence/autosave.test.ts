@@ -4,7 +4,7 @@ import { Autosave } from '../../../src/app/persistence/autosave';
 import type { SaveStatus } from '../../../src/app/persistence/autosave';
 import { SessionsRepo } from '../../../src/app/persistence/sessionsRepo';
 import type { Session } from '../../../src/core/session';
-import { sampleSession } from '../../helpers/sessions';
+import { asStored, sampleSession } from '../../helpers/sessions';
 import { dbWithQuota } from './dbHelpers';
 
 describe('Autosave against the real repository', () => {
@@ -91,7 +91,7 @@ describe('Autosave against the real repository', () => {
     await vi.waitFor(() => expect(saver.current.state).toBe('failed'));
     setFull(false);
     await vi.advanceTimersByTimeAsync(10_000);
-    await vi.waitFor(async () => expect(await repo.get(base.id)).toEqual(base));
+    await vi.waitFor(async () => expect(await repo.get(base.id)).toEqual(asStored(base)));
     expect(saver.current.state).toBe('idle');
   });
 

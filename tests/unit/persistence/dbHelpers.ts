@@ -9,7 +9,7 @@ export function freshDbName(): string {
   return `test-workbench-${process.pid}-${counter}-${Math.random().toString(36).slice(2)}`;
 }
 
-/** A WorkbenchDb whose writes can be made to fail as a full disk does (QuotaExceededError from IndexedDB). */
+/** A WorkbenchDb whose writes can be made to fail as a full disk does (QuotaExceededError from IndexedDB); deletes pass. */
 export function dbWithQuota(name = freshDbName()): { db: WorkbenchDb; setFull: (full: boolean) => void } {
   let full = false;
   const db = new WorkbenchDb(name);
@@ -22,8 +22,9 @@ export function dbWithQuota(name = freshDbName()): { db: WorkbenchDb; setFull: (
         const table = down.table(tableName);
         return {
           ...table,
+          // A full store still deletes (browsers let a delete through: it frees space, it needs none).
           mutate: (req: DBCoreMutateRequest) =>
-            full
+            full && req.type !== 'delete' && req.type !== 'deleteRange'
               ? Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError'))
               : table.mutate(req),
         };

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WorkbenchDb } from '../../../src/app/persistence/db';
 import { SessionsRepo } from '../../../src/app/persistence/sessionsRepo';
 import { isQuotaError } from '../../../src/app/persistence/storageErrors';
-import { sampleSession } from '../../helpers/sessions';
+import { asStored, sampleSession } from '../../helpers/sessions';
 import { dbWithQuota, freshDbName } from './dbHelpers';
 
 let db: WorkbenchDb;
@@ -29,10 +29,10 @@ describe('SessionsRepo', () => {
   it('stores and reads sessions exactly, newest change first', async () => {
     await repo.put(triage);
     await repo.put(refunds);
-    expect(await repo.get(triage.id)).toEqual(triage);
+    expect(await repo.get(triage.id)).toEqual(asStored(triage));
     const { sessions, unreadable } = await repo.listAll();
     expect(sessions.map((s) => s.id)).toEqual(['session-2', 'session-1']);
-    expect(sessions[1]).toEqual(triage);
+    expect(sessions[1]).toEqual(asStored(triage));
     expect(unreadable).toEqual([]);
   });
 
@@ -55,7 +55,7 @@ describe('SessionsRepo', () => {
     const copy = await repo.duplicate(triage.id, new Date('2026-05-03T00:00:00Z'));
     expect(copy!.id).not.toBe(triage.id);
     expect(copy).toMatchObject({ name: 'Support triage (copy)', doc: triage.doc, runs: triage.runs });
-    expect(await repo.get(triage.id)).toEqual(triage);
+    expect(await repo.get(triage.id)).toEqual(asStored(triage));
     expect((await repo.listAll()).sessions).toHaveLength(3);
   });
 
@@ -67,7 +67,7 @@ describe('SessionsRepo', () => {
     await repo.put({ ...triage, name: 'typed after delete' });
     expect((await repo.listAll()).sessions).toEqual([]);
     const back = await repo.undoRemove(triage.id);
-    expect(back).toEqual({ ...triage, name: 'typed after delete' });
+    expect(back).toEqual(asStored({ ...triage, name: 'typed after delete' }));
     expect((await repo.listAll()).sessions).toHaveLength(1);
   });
 
@@ -78,7 +78,7 @@ describe('SessionsRepo', () => {
     await repo.remove(refunds.id, new Date('2026-01-01T00:09:00Z'));
     expect(await repo.purgeDeleted(10 * 60_000, new Date('2026-01-01T00:15:00Z'))).toBe(1);
     expect(await repo.rawRow(triage.id)).toBeUndefined();
-    expect(await repo.undoRemove(refunds.id)).toEqual(refunds);
+    expect(await repo.undoRemove(refunds.id)).toEqual(asStored(refunds));
   });
 
   it('imports as copies the sessions whose id is already stored, all in one transaction', async () => {
@@ -91,7 +91,7 @@ describe('SessionsRepo', () => {
       'Refund wording (copy)',
     ]);
     expect(new Set(result.sessions.map((s) => s.id)).size).toBe(3);
-    expect(await repo.get(triage.id)).toEqual(triage);
+    expect(await repo.get(triage.id)).toEqual(asStored(triage));
     expect((await repo.listAll()).sessions).toHaveLength(4);
   });
 

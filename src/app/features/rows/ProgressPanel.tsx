@@ -6,6 +6,8 @@ import { formatCost, formatCount, formatDuration } from './format';
 export interface ProgressPanelProps {
   progress: RunProgress;
   running: boolean;
+  /** Another tab drives this run: shown live here, with Pause and Cancel reaching that tab, and no Resume. */
+  watching?: boolean;
   configuredRate: number;
   onStart: () => void;
   onPause: () => void;
@@ -27,7 +29,13 @@ const SEGMENTS = [
 const isFinished = (p: RunProgress, running: boolean): boolean =>
   !running && p.pending === 0 && p.inFlight === 0 && p.total > 0;
 
-const phaseText = (p: RunProgress, running: boolean): string => {
+const phaseText = (p: RunProgress, running: boolean, watching: boolean): string => {
+  if (watching)
+    return p.phase === 'pausing'
+      ? 'Pausing in another tab: waiting for the rows in flight…'
+      : p.phase === 'cancelling'
+        ? 'Cancelling in another tab…'
+        : 'Running in another tab';
   if (running)
     return p.phase === 'pausing'
       ? 'Pausing: waiting for the rows in flight…'
@@ -38,13 +46,18 @@ const phaseText = (p: RunProgress, running: boolean): string => {
   if (p.halt) return p.halt.message;
   // A run restored after a reload starts idle: with nothing left to send it is still finished.
   if (isFinished(p, running)) return 'Finished';
-  return p.done + p.reused + p.invalid + p.failed + p.unknown === 0 ? 'Ready to start' : 'Stopped';
+  const settled = p.done + p.reused + p.invalid + p.failed + p.unknown;
+  if (settled === 0) return 'Ready to start';
+  return p.pending > 0
+    ? `Stopped at ${formatCount(settled)} of ${formatCount(p.total)}: Resume to send the other ${formatCount(p.pending)}`
+    : 'Stopped';
 };
 
 /** Progress and controls of the open run. */
 export function ProgressPanel({
   progress: p,
   running,
+  watching = false,
   configuredRate,
   onStart,
   onPause,
@@ -54,7 +67,8 @@ export function ProgressPanel({
   const total = Math.max(1, p.total);
   const settled = p.done + p.reused + p.invalid + p.failed + p.unknown;
   const haltClass = !running && p.halt && p.halt.reason !== 'paused' ? ' rows-status--halt' : '';
-  const canStart = !running && p.pending > 0;
+  const live = running || watching;
+  const canStart = !live && p.pending > 0;
   return (
     <section className="rows-progress panel" aria-label="Progress" data-testid="rows.progress">
       <div
@@ -90,14 +104,15 @@ export function ProgressPanel({
         role="status"
         data-testid="rows.status"
         data-phase={running ? 'running' : p.phase}
+        data-owner={watching ? 'elsewhere' : running ? 'here' : 'none'}
       >
-        {phaseText(p, running)}
+        {phaseText(p, running, watching)}
       </p>
       <dl className="rows-figures">
         <div>
           <dt>Rate</dt>
           <dd data-testid="rows.rate">
-            {running ? `${formatCount(p.ratePerMinute)} / min` : '—'}{' '}
+            {live ? `${formatCount(p.ratePerMinute)} / min` : '—'}{' '}
             <span className="muted">(set to {formatCount(configuredRate)} / min)</span>
             {running && p.serviceWaitMs !== null && (
               <span className="muted" data-testid="rows.serviceWait">
@@ -131,7 +146,7 @@ export function ProgressPanel({
       </dl>
       <div className="rows-controls">
         {/* A finished run has nothing to start, pause or cancel: only its retries remain. */}
-        {!isFinished(p, running) && (
+        {!isFinished(p, live) && (
           <>
             <button
               type="button"
@@ -139,12 +154,13 @@ export function ProgressPanel({
               disabled={!canStart}
               onClick={onStart}
               data-testid="rows.resume"
+              title={watching ? 'Another tab is sending this run; it runs in one tab at a time' : undefined}
             >
               {settled === 0 && p.inFlight === 0 ? 'Start' : 'Resume'}
             </button>
             <button
               type="button"
-              disabled={!running || p.phase !== 'running'}
+              disabled={!live || p.phase !== 'running'}
               onClick={onPause}
               data-testid="rows.pause"
               title="Stop sending; rows in flight finish"
@@ -154,7 +170,7 @@ export function ProgressPanel({
             <button
               type="button"
               className="danger"
-              disabled={!running}
+              disabled={!live}
               onClick={onCancel}
               data-testid="rows.cancel"
               title="Stop now; rows in flight may have been billed"
@@ -164,14 +180,19 @@ export function ProgressPanel({
           </>
         )}
         {p.failed > 0 && (
-          <button type="button" onClick={() => onRetry('failed')} data-testid="rows.retry.failed">
+          <button
+            type="button"
+            disabled={watching}
+            onClick={() => onRetry('failed')}
+            data-testid="rows.retry.failed"
+          >
             Retry {formatCount(p.failed)} failed
           </button>
         )}
         {p.unknown > 0 && (
           <button
             type="button"
-            disabled={running}
+            disabled={live}
             onClick={() => onRetry('unknown')}
             data-testid="rows.retry.unknown"
             title="These rows may have been evaluated already: sending them again may bill them twice"

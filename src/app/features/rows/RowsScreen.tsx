@@ -3,6 +3,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { pacingFor } from '../../../core/rows/pacer';
 import type { TargetInfo } from '../../queries/targets';
+import { useResumeOffer } from '../../stores/resumeOffer';
 import { useRows } from '../../stores/rows';
 import { useSessions } from '../../stores/sessions';
 import { RowsLint } from '../lint/RowsLint';
@@ -45,6 +46,15 @@ export function RowsScreen({ targetId, targetLabel, target }: RowsScreenProps) {
   useEffect(() => {
     void useRows.getState().refreshRuns();
   }, []);
+
+  // A run that stopped when the page closed opens here, its Resume in view; it never resumes by itself.
+  const interrupted = useResumeOffer((s) => s.offer?.runId ?? null);
+  useEffect(() => {
+    if (!interrupted) return;
+    const state = useRows.getState();
+    if (!state.running && !state.openRun) void state.openRunById(interrupted);
+    useResumeOffer.getState().done();
+  }, [interrupted]);
 
   useEffect(() => {
     if (!ready || !mapping) return;
@@ -95,6 +105,7 @@ export function RowsScreen({ targetId, targetLabel, target }: RowsScreenProps) {
           runs={rows.runs}
           openId={open?.id ?? null}
           running={rows.running}
+          heldElsewhere={rows.heldElsewhere}
           busy={rows.running || rows.loadingRun}
           onOpen={(id) => void rows.openRunById(id)}
           onDelete={(id) => void rows.deleteRun(id)}
@@ -213,6 +224,7 @@ export function RowsScreen({ targetId, targetLabel, target }: RowsScreenProps) {
             <ProgressPanel
               progress={rows.progress}
               running={rows.running}
+              watching={rows.watching}
               configuredRate={rows.pacing.requestsPerMinute}
               onStart={() => void rows.start()}
               onPause={rows.pause}

@@ -14,14 +14,17 @@ export interface RunListProps {
   openId: string | null;
   /** True while this tab drives the open run (its stored status says running, but it is not interrupted). */
   running: boolean;
+  /** Runs another tab drives now: running there, not interrupted; they cannot be deleted from here meanwhile. */
+  heldElsewhere?: readonly string[];
   busy: boolean;
   onOpen: (id: string) => void;
   onDelete: (id: string) => void;
 }
 
 /** The list of stored runs, newest first. */
-export function RunList({ runs, openId, running, busy, onOpen, onDelete }: RunListProps) {
+export function RunList({ runs, openId, running, heldElsewhere = [], busy, onOpen, onDelete }: RunListProps) {
   if (runs.length === 0) return null;
+  const elsewhere = new Set(heldElsewhere);
   return (
     <section className="rows-runs panel" aria-label="Stored runs" data-testid="rows.runs">
       <h2>Runs</h2>
@@ -45,16 +48,18 @@ export function RunList({ runs, openId, running, busy, onOpen, onDelete }: RunLi
               <span data-testid="rows.run.status">
                 {running && r.id === openId
                   ? 'running'
-                  : r.status === 'halted' && r.halt
-                    ? r.halt.reason
-                    : STATUS[r.status]}
+                  : elsewhere.has(r.id)
+                    ? 'running in another tab'
+                    : r.status === 'halted' && r.halt
+                      ? r.halt.reason
+                      : STATUS[r.status]}
               </span>
             </span>
             <button
               type="button"
               className="link-button"
               aria-label={`Delete the run of ${r.fileName}`}
-              disabled={busy && r.id === openId}
+              disabled={(busy && r.id === openId) || elsewhere.has(r.id)}
               onClick={() => {
                 if (window.confirm(`Delete the run of ${r.fileName}? Its answers stay stored for reuse.`))
                   onDelete(r.id);

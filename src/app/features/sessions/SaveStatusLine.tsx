@@ -1,6 +1,7 @@
 // The save line: saved / saving / waiting, and when saving fails (a full disk above all) what to do, with the
 // unsaved change one click from a file. Also whether the browser may evict the sessions.
 import type { SaveStatus } from '../../persistence/autosave';
+import type { SpaceUse } from '../../persistence/sessionsRepo';
 import type { Persistence } from '../../persistence/storageManager';
 
 interface SaveStatusLineProps {
@@ -8,6 +9,11 @@ interface SaveStatusLineProps {
   persistence: Persistence | 'unknown';
   storageUse?: { usage: number; quota: number };
   unavailableMessage?: string;
+  /** True while the store is still opening: nothing is saved yet, so nothing is claimed. */
+  opening?: boolean;
+  /** When the store is full: what deleting would free. */
+  freeable?: readonly SpaceUse[];
+  onDeleteSession?: (id: string) => void;
   onRetry: () => void;
   onExportUnsaved: () => void;
   /** Asks the browser again for persistent storage. */
@@ -23,6 +29,9 @@ export function SaveStatusLine({
   persistence,
   storageUse,
   unavailableMessage,
+  opening = false,
+  freeable = [],
+  onDeleteSession,
   onRetry,
   onExportUnsaved,
   onAskPersistence,
@@ -56,6 +65,32 @@ export function SaveStatusLine({
             This site uses {mb(storageUse.usage)} of {mb(storageUse.quota)} the browser allows.
           </p>
         )}
+        {save.quota && freeable.length > 0 && (
+          <div data-testid="sessions.freeable">
+            <p>Deleting one of these frees the most space:</p>
+            <ul className="save-status-freeable">
+              {freeable.map((f) => (
+                <li key={`${f.kind}:${f.id}`}>
+                  {f.kind === 'session' ? `the session “${f.name}”` : `the run of ${f.name} (rows screen)`},
+                  about {mb(f.bytes)}
+                  {f.kind === 'session' && onDeleteSession && (
+                    <>
+                      {' '}
+                      <button
+                        type="button"
+                        className="link-button"
+                        onClick={() => onDeleteSession(f.id)}
+                        aria-label={`Delete the session ${f.name} to free ${mb(f.bytes)}`}
+                      >
+                        Delete
+                      </button>
+                    </>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
         <div className="save-status-buttons">
           <button type="button" onClick={onRetry} data-testid="sessions.retrySave">
             Try again
@@ -64,6 +99,13 @@ export function SaveStatusLine({
             Export unsaved work
           </button>
         </div>
+      </div>
+    );
+  }
+  if (opening) {
+    return (
+      <div className="save-status" data-testid="sessions.saveStatus" data-state="opening">
+        <span role="status">Opening the session store…</span>
       </div>
     );
   }

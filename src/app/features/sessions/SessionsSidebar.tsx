@@ -31,6 +31,7 @@ export function SessionsSidebar({ store = useSessions }: SessionsSidebarProps) {
   const persistence = store((s) => s.persistence);
   const storageUse = store((s) => s.storageUse);
   const unavailableMessage = store((s) => s.unavailableMessage);
+  const freeable = store((s) => s.freeable);
   const notice = store((s) => s.notice);
   const incomingShare = store((s) => s.incomingShare);
   const actions = store.getState();
@@ -143,6 +144,9 @@ export function SessionsSidebar({ store = useSessions }: SessionsSidebarProps) {
         persistence={persistence}
         storageUse={storageUse}
         unavailableMessage={unavailableMessage}
+        opening={phase === 'idle' || phase === 'loading'}
+        freeable={freeable}
+        onDeleteSession={(id) => void actions.remove(id)}
         onRetry={() => void actions.retrySave()}
         onExportUnsaved={exportUnsaved}
         onAskPersistence={() =>

@@ -8,9 +8,10 @@ import { SessionsRepo } from '../../persistence/sessionsRepo';
 import { exampleDoc } from '../../../core/example';
 import { modelsQueryOptions, startingModel } from '../../queries/models';
 import { defaultTarget, targetsQueryOptions } from '../../queries/targets';
+import { openChannel } from '../../persistence/tabs';
 import { useLayout } from '../../stores/layout';
 import type { LayoutState } from '../../stores/layout';
-import { useSessions } from '../../stores/sessions';
+import { SessionsMessageSchema, useSessions } from '../../stores/sessions';
 import type { SessionsStore, WorkbenchBinding } from '../../stores/sessions';
 import { useWorkbench } from '../../stores/workbench';
 
@@ -80,6 +81,7 @@ export function startSessions(
     clearHash: () => history.replaceState(history.state, '', `${location.pathname}${location.search}`),
     defaultTargetId,
     ...(defaultModel ? { defaultModel } : {}),
+    channel: openChannel('evaluate-workbench:sessions', SessionsMessageSchema),
   });
   void connectLayout(repo);
   window.addEventListener('hashchange', () => store.getState().receiveHash(location.hash));
