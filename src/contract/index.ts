@@ -6,3 +6,6 @@ export * from './response';
 export * from './validation';
 export * from './errors';
 export * from './jsonSchema';
+export * from './decisionsWire';
+export * from './decisionsRequest';
+export * from './decisionsAnswers';

@@ -3,6 +3,7 @@ import { KIND_NAME } from './kindName';
 import type { Answer } from '../../../contract';
 import { ChoiceCard } from './ChoiceCard';
 import { NoulCard } from './NoulCard';
+import { RefusalCard } from './RefusalCard';
 import { ScoreCard } from './ScoreCard';
 import './answers.css';
 
@@ -47,6 +48,7 @@ export function AnswerCard({ name, answer, question, probabilityMax }: AnswerCar
         <ScoreCard name={name} answer={answer} criteria={criteria} probabilityMax={probabilityMax} />
       )}
       {answer.type === 'noul' && <NoulCard name={name} answer={answer} criteria={criteria} />}
+      {answer.type === 'refusal' && <RefusalCard name={name} answer={answer} />}
     </section>
   );
 }

@@ -6,7 +6,7 @@ import { columnDraft, newComparison, recordColumnRun } from '../../../core/compa
 import type { ComparedCell, ComparedQuestion } from '../../../core/compare';
 import { newId } from '../../../core/ids';
 import type { Compare, CompareColumn, RunRecord } from '../../../core/session';
-import { ChoiceCard, NoulCard, ScoreCard } from '../../components/answers';
+import { ChoiceCard, NoulCard, RefusalCard, ScoreCard } from '../../components/answers';
 import '../../components/answers/answers.css';
 import { modelsQueryOptions } from '../../queries/models';
 import { proxyTarget, targetsQueryOptions } from '../../queries/targets';
@@ -131,6 +131,7 @@ export function CompareScreen() {
             levelLabels="index"
           />
         );
+      if (a.type === 'refusal') return <RefusalCard name={question.name} answer={a} />;
       return <NoulCard name={question.name} answer={a} criteria={criteria} />;
     },
     [compare, runById],
