@@ -9,3 +9,8 @@ export * from './jsonSchema';
 export * from './decisionsWire';
 export * from './decisionsRequest';
 export * from './decisionsAnswers';
+export * from './usageReport';
+export * from './normalise';
+export * from './envelope';
+export * from './modelPath';
+export * from './wireForm';
