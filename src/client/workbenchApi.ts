@@ -1,6 +1,6 @@
 // The workbench server's own API, as the browser sees it: the target list and the proxy route of each target.
 import { z } from 'zod';
-import { DEFAULT_EVALUATE_PATH } from '../contract';
+import { DEFAULT_EVALUATE_PATH, TargetLimitsSchema, WIRE_DIALECTS, WIRE_ENVELOPES } from '../contract';
 import { getJson } from './evaluate';
 import type { CallOptions } from './evaluate';
 import type { ClientTarget } from './target';
@@ -23,6 +23,11 @@ export const TargetInfoSchema = z.object({
   evaluatePath: z.string(),
   /** The local target's model file (REFERENCE_MODEL_FILE) and its alias; absent when only the lexical judge answers. */
   modelFile: z.object({ fileName: z.string().min(1), alias: z.string().min(1) }).optional(),
+  /** The target's request dialect and envelope; the proxy translates, the page always speaks the interface. */
+  dialect: z.enum(WIRE_DIALECTS).optional(),
+  envelope: z.enum(WIRE_ENVELOPES).optional(),
+  /** The target's own limits, used by the editor's checks and the rows runner. */
+  limits: TargetLimitsSchema.optional(),
 });
 export type TargetInfo = z.infer<typeof TargetInfoSchema>;
 

@@ -14,3 +14,4 @@ export * from './normalise';
 export * from './envelope';
 export * from './modelPath';
 export * from './wireForm';
+export * from './targetLimits';

@@ -11,7 +11,9 @@ import { normaliseResponse } from './normalise';
 import type { EvaluateRequest } from './request';
 import { EvaluateResponseSchema } from './response';
 import { readUsage } from './usageReport';
-import { validateRequestShape } from './validation';
+import { fieldErrors, validateRequestShape } from './validation';
+import { z } from 'zod';
+import { DescriptionSchema, StateSchema } from './request';
 
 export const WIRE_DIALECTS = ['systemone', 'decisions'] as const;
 export type WireDialect = (typeof WIRE_DIALECTS)[number];
@@ -34,14 +36,46 @@ export const PLAIN_WIRE: WireSettings = { dialect: 'systemone', envelope: 'none'
 export const isPlainWire = (w: Partial<WireSettings>): boolean =>
   (w.dialect ?? 'systemone') === 'systemone' && (w.envelope ?? 'none') === 'none' && !w.modelInPath;
 
+// The request's structure without the contract's counts (levels, labels, questions): those are each server's to
+// judge with its own limits, as the browser lets a user send a body the contract's checks warn about.
+const StructureSchema = z.strictObject({
+  state: StateSchema,
+  model: z.string(),
+  questions: z.record(
+    z.string(),
+    z.discriminatedUnion('type', [
+      z.strictObject({
+        type: z.literal('noul'),
+        instructions: DescriptionSchema.optional(),
+        criteria: z
+          .strictObject({ true: DescriptionSchema.optional(), false: DescriptionSchema.optional() })
+          .optional(),
+      }),
+      z.strictObject({
+        type: z.literal('choice'),
+        instructions: DescriptionSchema.optional(),
+        criteria: z.record(z.string(), DescriptionSchema.nullable()),
+      }),
+      z.strictObject({
+        type: z.literal('score'),
+        instructions: DescriptionSchema.optional(),
+        criteria: z.array(z.string()),
+      }),
+    ]),
+  ),
+});
+
 /** What to send upstream, or the answer to give the browser at once (a body the target's form cannot carry). */
 export type Outgoing =
   { ok: true; path: string; body: string } | { ok: false; status: number; body: ErrorBody };
 
 const parsedRequest = (body: string): EvaluateRequest | null => {
   try {
-    const checked = validateRequestShape(JSON.parse(body));
-    return checked.ok ? checked.value : null;
+    const json: unknown = JSON.parse(body);
+    const checked = validateRequestShape(json);
+    if (checked.ok) return checked.value;
+    const structure = StructureSchema.safeParse(json);
+    return structure.success ? (structure.data as EvaluateRequest) : null;
   } catch {
     return null;
   }
@@ -74,13 +108,13 @@ export function outgoing(wire: WireSettings, evaluatePath: string, body: string)
     path = placed.path;
   }
   if (wire.dialect === 'systemone') return { ok: true, path, body };
-  const checked = validateRequestShape(json);
-  if (!checked.ok)
+  const checked = StructureSchema.safeParse(json);
+  if (!checked.success)
     return refuse(
-      'The request does not pass the contract, so it cannot be translated to the Decisions form.',
-      checked.errors,
+      'The request is not shaped as the contract says, so it cannot be translated to the Decisions form.',
+      fieldErrors(checked.error, json),
     );
-  const translated = toDecisionsRequest(checked.value);
+  const translated = toDecisionsRequest(checked.data as EvaluateRequest);
   if (!translated.ok)
     return refuse(
       'This target speaks the Decisions form, which cannot carry part of this request.',

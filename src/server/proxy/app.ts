@@ -3,6 +3,7 @@ import type { HttpBindings } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { MODELS_PATH } from '../../contract';
+import { prepareEvaluate, readEvaluate } from './dialect';
 import { browserHeaders, forward, upstreamHeaders } from './forward';
 import type { ForwardOutcome } from './forward';
 import type { Logger } from './log';
@@ -144,6 +145,9 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
       return refuse(404, 'not_found', `This workbench has no target "${id}"; it has: ${known}.`);
     }
     let body: Buffer<ArrayBuffer> | undefined;
+    let path = MODELS_PATH;
+    // The body as the browser wrote it (the interface's form), to read the target's answer against.
+    let asWritten: Buffer<ArrayBuffer> | undefined;
     if (route === 'evaluate') {
       const read = await readLimitedBody(c.req.raw, bodyLimitBytes);
       if (read === null) {
@@ -155,9 +159,14 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
           `The request body is over the proxy's ${limit} limit; send a smaller state.`,
         );
       }
-      body = read;
+      // Translated for a target of another dialect, envelope or model-in-path; sent as it is otherwise.
+      const prepared = prepareEvaluate(target, read);
+      if (!prepared.ok)
+        return new Response(JSON.stringify(prepared.body), { status: prepared.status, headers: API_HEADERS });
+      asWritten = read;
+      body = prepared.body;
+      path = prepared.path;
     }
-    const path = route === 'evaluate' ? target.evaluatePath : MODELS_PATH;
     const method = route === 'evaluate' ? 'POST' : 'GET';
     const cancellation = new Cancellation();
     const stopWhenBrowserLeaves = whenBrowserLeaves(c, () => cancellation.cancel());
@@ -170,7 +179,8 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
         timeoutMs: upstreamTimeoutMs,
         cancellation,
       });
-      return answer(target, `${method} ${path}`, outcome);
+      const read = asWritten ? readEvaluate(target, outcome, asWritten, logger) : outcome;
+      return answer(target, `${method} ${path}`, read);
     } finally {
       stopWhenBrowserLeaves();
     }

@@ -1,6 +1,7 @@
 // The proxy's targets: where each one's calls go and which credential it adds. Built from configuration only.
 import { basename, extname } from 'node:path';
 import { DEFAULT_EVALUATE_PATH, localFileModelIds } from '../../contract';
+import type { TargetLimits, WireSettings } from '../../contract';
 import type { TargetInfo, TargetKind } from '../../client/workbenchApi';
 import type { ServerEnv } from '../env';
 import { createReferenceApp } from '../reference/app';
@@ -31,6 +32,10 @@ export interface ProxyTarget {
   ready?: Promise<unknown>;
   /** Releases what the target holds in this process (a loaded model). */
   close?: () => Promise<void>;
+  /** How the target's wire differs from the interface; the interface's own form when absent. */
+  wire?: WireSettings;
+  /** The target's own limits, where they differ from the contract's. */
+  limits?: TargetLimits;
 }
 
 export const LOCAL_LABEL = 'Local reference (not a language model)';
@@ -46,6 +51,8 @@ export function targetInfo(target: ProxyTarget): TargetInfo {
     host: target.host,
     evaluatePath: target.evaluatePath,
     ...(target.modelFile ? { modelFile: target.modelFile } : {}),
+    ...(target.wire ? { dialect: target.wire.dialect, envelope: target.wire.envelope } : {}),
+    ...(target.limits ? { limits: target.limits } : {}),
   };
 }
 

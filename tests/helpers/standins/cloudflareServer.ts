@@ -26,7 +26,11 @@ const DAILY_ALLOCATION_MESSAGE =
   "you have used up your daily free allocation of 10,000 neurons, please upgrade to Cloudflare's Workers Paid plan if you would like to continue usage.";
 
 export async function serveCloudflareStandin(options: CloudflareStandinOptions): Promise<RunningStandin> {
-  const { apiKey, account = 'acct', models = { clef: 'model-1.13.0', 'clef-flash': 'model-1.12.0' } } = options;
+  const {
+    apiKey,
+    account = 'acct',
+    models = { clef: 'model-1.13.0', 'clef-flash': 'model-1.12.0' },
+  } = options;
   const judge = referenceBackend();
   const received: unknown[] = [];
   const prefix = `/client/v4/accounts/${account}/ai/run/@cf/cloudflare/`;
@@ -41,21 +45,35 @@ export async function serveCloudflareStandin(options: CloudflareStandinOptions):
     if (!Object.hasOwn(models, model)) return c.json(cloudflareError(7000, 'No route for that URI'), 400);
     const { json, ok } = await readBody(c.req.raw);
     received.push(json);
-    if (!ok || !json || typeof json !== 'object') return c.json(cloudflareError(6003, 'Invalid request: could not parse the JSON body'), 400);
+    if (!ok || !json || typeof json !== 'object')
+      return c.json(cloudflareError(6003, 'Invalid request: could not parse the JSON body'), 400);
     const body = json as { model?: unknown; questions?: unknown };
     if (body.model !== undefined && body.model !== model)
-      return c.json(cloudflareError(5006, `Invalid input: model "${String(body.model)}" does not match the route's model "${model}"`), 400);
+      return c.json(
+        cloudflareError(
+          5006,
+          `Invalid input: model "${String(body.model)}" does not match the route's model "${model}"`,
+        ),
+        400,
+      );
     const questions = body.questions && typeof body.questions === 'object' ? Object.keys(body.questions) : [];
-    if (questions.length === 0) return c.json(cloudflareError(5006, 'Invalid input: at least one question is required'), 400);
+    if (questions.length === 0)
+      return c.json(cloudflareError(5006, 'Invalid input: at least one question is required'), 400);
     if (options.dailyAllocation !== undefined && used >= options.dailyAllocation)
       return c.json(cloudflareError(4006, DAILY_ALLOCATION_MESSAGE), 429);
-    const nested = (detail: unknown): string => `AiError: Bad input: ${JSON.stringify(detail)} (${requestId})`;
+    const nested = (detail: unknown): string =>
+      `AiError: Bad input: ${JSON.stringify(detail)} (${requestId})`;
     if (questions.length > CLOUDFLARE_MAX_QUESTIONS)
       return c.json(
         cloudflareError(
           5012,
           nested({
-            detail: [{ loc: ['body', 'questions'], msg: `At most ${CLOUDFLARE_MAX_QUESTIONS} questions per request; got ${questions.length}.` }],
+            detail: [
+              {
+                loc: ['body', 'questions'],
+                msg: `At most ${CLOUDFLARE_MAX_QUESTIONS} questions per request; got ${questions.length}.`,
+              },
+            ],
           }),
         ),
         422,

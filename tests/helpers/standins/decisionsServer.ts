@@ -6,12 +6,7 @@
 // - the echoed model is the requested name (`gpt-6-luna`), and a LiteLLM proxy adds `x-litellm-response-cost`.
 // Score levels are checked by the reference (2 to 10); OpenAI's own level limit is not published [U].
 import { Hono } from 'hono';
-import {
-  MAX_OPTIONS,
-  MIN_OPTIONS,
-  fromDecisionsRequest,
-  toDecisionsResponse,
-} from '../../../src/contract';
+import { MAX_OPTIONS, MIN_OPTIONS, fromDecisionsRequest, toDecisionsResponse } from '../../../src/contract';
 import type { DecisionsRequest, EvaluateResponse, FieldError, Loc } from '../../../src/contract';
 import { listenStandin, readBody, referenceBackend } from './dialectListen';
 import type { RunningStandin } from './dialectListen';
@@ -47,7 +42,8 @@ function decisionsLoc(loc: Loc, body: DecisionsRequest, keys: readonly string[])
   if (i < 0) return ['questions'];
   const q = body.questions[i]!;
   if (field === 'criteria') {
-    if (q.type === 'score') return typeof item === 'number' ? ['questions', i, 'levels', item] : ['questions', i, 'levels'];
+    if (q.type === 'score')
+      return typeof item === 'number' ? ['questions', i, 'levels', item] : ['questions', i, 'levels'];
     if (q.type === 'choice') {
       const j = q.choices.findIndex((c) => String(c.value) === String(item));
       return j < 0 ? ['questions', i, 'choices'] : ['questions', i, 'choices', j];
@@ -56,7 +52,8 @@ function decisionsLoc(loc: Loc, body: DecisionsRequest, keys: readonly string[])
   return field === undefined ? ['questions', i] : ['questions', i, field];
 }
 
-const textOf = (instructions: unknown): string => (typeof instructions === 'string' ? instructions : JSON.stringify(instructions));
+const textOf = (instructions: unknown): string =>
+  typeof instructions === 'string' ? instructions : JSON.stringify(instructions);
 
 export async function serveDecisionsStandin(options: DecisionsStandinOptions): Promise<RunningStandin> {
   const { apiKey, path = '/v1/decisions', models = { 'gpt-6-luna': 'model-1.13.0' } } = options;
@@ -76,21 +73,41 @@ export async function serveDecisionsStandin(options: DecisionsStandinOptions): P
     }
     const body = json as DecisionsRequest;
     if (body.questions.length < 1 || body.questions.length > MAX_QUESTIONS)
-      return c.json(openAiError(`Ask 1 to ${MAX_QUESTIONS} questions; got ${body.questions.length}.`, 'questions'), 400);
+      return c.json(
+        openAiError(`Ask 1 to ${MAX_QUESTIONS} questions; got ${body.questions.length}.`, 'questions'),
+        400,
+      );
     for (const [i, q] of body.questions.entries()) {
       if (q.type === 'choice' && (q.choices.length < MIN_OPTIONS || q.choices.length > MAX_OPTIONS))
-        return c.json(openAiError(`Provide between ${MIN_OPTIONS} and ${MAX_OPTIONS} choices.`, `questions[${i}].choices`), 400);
+        return c.json(
+          openAiError(
+            `Provide between ${MIN_OPTIONS} and ${MAX_OPTIONS} choices.`,
+            `questions[${i}].choices`,
+          ),
+          400,
+        );
     }
     const version = Object.hasOwn(models, body.model) ? models[body.model]! : undefined;
     if (!version)
-      return c.json(openAiError(`The model \`${body.model}\` does not exist or you do not have access to it.`, 'model', 'model_not_found'), 404);
+      return c.json(
+        openAiError(
+          `The model \`${body.model}\` does not exist or you do not have access to it.`,
+          'model',
+          'model_not_found',
+        ),
+        404,
+      );
 
     const { request, keys, names } = read.value;
     const refused = new Set(
       keys.filter((k) => options.refuse?.test(textOf(request.questions[k]!.instructions)) ?? false),
     );
     const asked = Object.fromEntries(Object.entries(request.questions).filter(([k]) => !refused.has(k)));
-    let answered: EvaluateResponse = { model: body.model, answers: {}, usage: { input_tokens: 0, output_tokens: 0 } };
+    let answered: EvaluateResponse = {
+      model: body.model,
+      answers: {},
+      usage: { input_tokens: 0, output_tokens: 0 },
+    };
     if (Object.keys(asked).length > 0) {
       const reply = await judge({ ...request, model: version, questions: asked });
       if (reply.status !== 200) {
@@ -103,11 +120,16 @@ export async function serveDecisionsStandin(options: DecisionsStandinOptions): P
         }
         const param = first ? paramOf(decisionsLoc(first.loc, body, keys)) : null;
         const status = reply.status === 422 ? 400 : reply.status;
-        return c.json(openAiError(first?.msg ?? detail?.message ?? 'The request failed.', param), status as 400, headers);
+        return c.json(
+          openAiError(first?.msg ?? detail?.message ?? 'The request failed.', param),
+          status as 400,
+          headers,
+        );
       }
       answered = reply.json as EvaluateResponse;
     }
-    for (const k of refused) answered.answers[k] = { type: 'refusal', question_type: request.questions[k]!.type };
+    for (const k of refused)
+      answered.answers[k] = { type: 'refusal', question_type: request.questions[k]!.type };
     const decision = toDecisionsResponse({ ...answered, model: body.model }, body, keys, names);
     const input = answered.usage.input_tokens;
     const usage = {

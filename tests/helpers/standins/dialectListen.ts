@@ -16,7 +16,9 @@ export interface RunningStandin {
 const REFERENCE_KEY = 'standin-internal-key';
 
 /** The reference judge as a stand-in's back end: no rate limits of its own (the stand-in owns its limits). */
-export function referenceBackend(): (body: unknown) => Promise<{ status: number; json: unknown; headers: Headers }> {
+export function referenceBackend(): (
+  body: unknown,
+) => Promise<{ status: number; json: unknown; headers: Headers }> {
   const app = createReferenceApp({ apiKeys: [REFERENCE_KEY], rpm: 1e9, tps: 1e12 });
   return async (body) => {
     const response = await app.fetch(
