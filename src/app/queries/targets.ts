@@ -3,6 +3,7 @@ import { queryOptions } from '@tanstack/react-query';
 import type { ClientTarget } from '../../client';
 import { listTargets, proxyClientTarget } from '../../client/workbenchApi';
 import type { TargetInfo } from '../../client/workbenchApi';
+import type { TargetFacts } from '../../core/runDraft';
 
 export type { TargetInfo, TargetKind } from '../../client/workbenchApi';
 
@@ -28,3 +29,9 @@ export const onlyLocalTargets = (targets: readonly TargetInfo[]): boolean =>
 export function pickTarget(targets: readonly TargetInfo[], chosenId: string | null): TargetInfo | undefined {
   return targets.find((t) => t.id === chosenId) ?? targets[0];
 }
+
+/** What the editor's checks and the rows runner need of a target: its dialect and its own limits, when it has any. */
+export const targetFactsOf = (info: TargetInfo | undefined): TargetFacts | undefined =>
+  info && (info.dialect || info.limits)
+    ? { label: info.label, dialect: info.dialect, limits: info.limits }
+    : undefined;

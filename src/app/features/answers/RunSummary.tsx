@@ -1,5 +1,6 @@
-// One line about a finished run: the resolved model, latency, input tokens and the cost estimate.
-import { PRICE_PER_MILLION_INPUT_TOKENS, estimateCost } from '../../../contract';
+// One line about a finished run: the requested and echoed model, latency, usage as the server reported it, and the
+// cost with where its figure came from (the server's own, or the estimate from the price list).
+import { ReportedCostSchema, costLine, readUsage } from '../../../contract';
 import type { EvaluateResponse } from '../../../contract';
 import { formatCost, formatLatency, formatTokens } from '../../../core/answerSeries';
 
@@ -14,6 +15,9 @@ export interface RunSummaryProps {
 /** The run's facts as a definition list, numbers in tabular figures. */
 export function RunSummary({ response, sentModel, latencyMs, attempts }: RunSummaryProps) {
   const tokens = response.usage.input_tokens;
+  const usage = readUsage(response);
+  const reported = ReportedCostSchema.safeParse(response.cost);
+  const cost = costLine({ usage: response.usage, ...(reported.success ? { cost: reported.data } : {}) });
   return (
     <dl className="run-summary" data-testid="answers.summary">
       <div>
@@ -41,16 +45,23 @@ export function RunSummary({ response, sentModel, latencyMs, attempts }: RunSumm
         <dt>Input tokens</dt>
         <dd className="num" data-testid="answers.tokens">
           {formatTokens(tokens)}
+          {usage.cachedTokens !== null && usage.cachedTokens > 0 && (
+            <span className="muted"> · {formatTokens(usage.cachedTokens)} cached</span>
+          )}
+          {usage.outputTokens === null ? (
+            <span className="muted"> · output not reported</span>
+          ) : (
+            usage.outputTokens > 0 && (
+              <span className="muted"> · {formatTokens(usage.outputTokens)} output</span>
+            )
+          )}
         </dd>
       </div>
       <div>
         <dt>Cost</dt>
-        <dd
-          className="num"
-          data-testid="answers.cost"
-          title={`Estimate at the published list price, ${PRICE_PER_MILLION_INPUT_TOKENS} per million input tokens; output is free.`}
-        >
-          ≈ {formatCost(estimateCost(tokens))}
+        <dd className="num" data-testid="answers.cost" data-source={cost.reported ? 'server' : 'estimate'}>
+          {cost.reported ? '' : '≈ '}
+          {formatCost(cost.amount)} <span className="muted">({cost.source})</span>
         </dd>
       </div>
     </dl>
