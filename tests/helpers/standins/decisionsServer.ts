@@ -21,6 +21,8 @@ export interface DecisionsStandinOptions {
   refuse?: RegExp;
   /** Adds LiteLLM's cost header, at this price per million input tokens. */
   costHeaderPricePerMillion?: number;
+  /** Most choices per question: 255 at OpenAI, 208 on Fireworks' /inference/v1/decisions (docs/dialects.md). */
+  maxChoices?: number;
 }
 
 const MAX_QUESTIONS = 400;
@@ -77,13 +79,11 @@ export async function serveDecisionsStandin(options: DecisionsStandinOptions): P
         openAiError(`Ask 1 to ${MAX_QUESTIONS} questions; got ${body.questions.length}.`, 'questions'),
         400,
       );
+    const maxChoices = options.maxChoices ?? MAX_OPTIONS;
     for (const [i, q] of body.questions.entries()) {
-      if (q.type === 'choice' && (q.choices.length < MIN_OPTIONS || q.choices.length > MAX_OPTIONS))
+      if (q.type === 'choice' && (q.choices.length < MIN_OPTIONS || q.choices.length > maxChoices))
         return c.json(
-          openAiError(
-            `Provide between ${MIN_OPTIONS} and ${MAX_OPTIONS} choices.`,
-            `questions[${i}].choices`,
-          ),
+          openAiError(`Provide between ${MIN_OPTIONS} and ${maxChoices} choices.`, `questions[${i}].choices`),
           400,
         );
     }
