@@ -7,7 +7,8 @@ const encodeSegment = (s: string): string => encodeURIComponent(s).replace(/%40/
 export type ModelPath = { ok: true; path: string } | { ok: false; problem: string };
 
 /**
- * The evaluate path for `model`: the target's path, a slash, the model's segments each URL-encoded. A model that
+ * The evaluate path for `model`: the target's path with `{model}` replaced, or the path, a slash and the model, its
+ * segments each URL-encoded. A model that
  * could climb out of the prefix ("..", "."), or is empty, is refused: the path must stay under what was configured.
  */
 export function modelInPath(evaluatePath: string, model: string): ModelPath {
@@ -17,5 +18,8 @@ export function modelInPath(evaluatePath: string, model: string): ModelPath {
       ok: false,
       problem: `"${model}" cannot be placed in this target's path; use a plain model name such as clef.`,
     };
-  return { ok: true, path: `${evaluatePath.replace(/\/+$/, '')}/${segments.map(encodeSegment).join('/')}` };
+  const encoded = segments.map(encodeSegment).join('/');
+  // A `{model}` placeholder says where the model goes; without one it ends the path.
+  if (evaluatePath.includes('{model}')) return { ok: true, path: evaluatePath.replace('{model}', encoded) };
+  return { ok: true, path: `${evaluatePath.replace(/\/+$/, '')}/${encoded}` };
 }

@@ -100,6 +100,8 @@ export function targetsFromEnv(env: ServerEnv): ProxyTarget[] {
       credential: { header: 'Authorization', value: `Bearer ${env.direct.apiKey}` },
       secret: env.direct.apiKey,
       transport: networkTransport,
+      ...(env.direct.wire ? { wire: env.direct.wire } : {}),
+      ...(env.direct.limits ? { limits: env.direct.limits } : {}),
     });
   }
   if (env.gateway) {
@@ -119,6 +121,8 @@ export function targetsFromEnv(env: ServerEnv): ProxyTarget[] {
       },
       secret: env.gateway.apiKey,
       transport: networkTransport,
+      ...(env.gateway.wire ? { wire: env.gateway.wire } : {}),
+      ...(env.gateway.limits ? { limits: env.gateway.limits } : {}),
     });
   }
   targets.push(localTarget(env.raw));
