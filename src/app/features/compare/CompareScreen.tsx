@@ -9,7 +9,7 @@ import type { Compare, CompareColumn, RunRecord } from '../../../core/session';
 import { ChoiceCard, NoulCard, RefusalCard, ScoreCard } from '../../components/answers';
 import '../../components/answers/answers.css';
 import { modelsQueryOptions } from '../../queries/models';
-import { proxyTarget, targetsQueryOptions } from '../../queries/targets';
+import { proxyTarget, targetFactsOf, targetsQueryOptions } from '../../queries/targets';
 import type { TargetInfo } from '../../queries/targets';
 import { useSessions } from '../../stores/sessions';
 import { useWorkbench } from '../../stores/workbench';
@@ -80,8 +80,14 @@ export function CompareScreen() {
   }, [listedKey, targetIds]);
 
   const draftFor = useCallback(
-    (column: CompareColumn) => columnDraft(doc, column.model, listedByTarget.get(column.targetId) ?? []),
-    [doc, listedByTarget],
+    (column: CompareColumn) =>
+      columnDraft(
+        doc,
+        column.model,
+        listedByTarget.get(column.targetId) ?? [],
+        targetFactsOf(targets.data?.find((t) => t.id === column.targetId)),
+      ),
+    [doc, listedByTarget, targets.data],
   );
 
   const onCompareChange = useCallback((edit: (c: Compare) => Compare) => {
