@@ -313,7 +313,10 @@ export function checkDoc(
   target?: TargetFacts,
 ): Checked {
   const draft = draftRequest(doc, listedModels);
-  const onTarget = target && draft.request ? targetProblems(doc, draft.request, target) : [];
+  // A body that passes the contract is checked against the target even when its model id is questioned.
+  const shaped = target && !draft.request && draft.body ? validateRequestShape(draft.body) : null;
+  const request = draft.request ?? (shaped?.ok ? shaped.value : null);
+  const onTarget = target && request ? targetProblems(doc, request, target) : [];
   let lint: DraftProblem[] = [];
   if (draft.body) {
     const findings = lintRubric({

@@ -108,17 +108,29 @@ const RUBRIC = {
   },
 };
 
+/** Replaces the questions editor's text; clicks its first line, which is always inside the visible editor. */
+async function replaceQuestions(workbench: WorkbenchPage, text: string): Promise<void> {
+  await workbench.editor.monaco('questions').locator('.view-line').first().click();
+  await workbench.page.keyboard.press('ControlOrMeta+A');
+  await workbench.page.keyboard.press('Delete');
+  await workbench.editor.paste(text);
+}
+
+/** Opens the workbench on a target with the given questions, then types the model (the picker keeps the focus). */
 async function openOn(
   server: WorkbenchProcess,
   page: Page,
   target: string,
   model: string,
+  questions: string,
 ): Promise<WorkbenchPage> {
   const workbench = new WorkbenchPage(page, server.url);
   await workbench.open();
   await workbench.shell.selectTarget(target);
   await workbench.editor.waitReady();
+  await replaceQuestions(workbench, questions);
   await workbench.editor.model.fill(model);
+  await workbench.editor.model.press('Tab');
   return workbench;
 }
 
@@ -126,8 +138,7 @@ describe('two dialects through the proxy', () => {
   it('compares a /v1/systemone target with a Decisions target on one rubric, confidences computed the same way', async () => {
     const page = browser.page();
     const received = responsesByTarget(page);
-    const workbench = await openOn(twoDialects, page, 'direct', 'model-1.13.0');
-    await workbench.editor.replaceText('questions', JSON.stringify(RUBRIC, null, 2));
+    await openOn(twoDialects, page, 'direct', 'model-1.13.0', JSON.stringify(RUBRIC, null, 2));
     const compare = new CompareArea(page);
     await compare.open();
     await compare.column(0).getByTestId('compare.target').selectOption('direct');
@@ -175,9 +186,11 @@ describe('two dialects through the proxy', () => {
 
   it('shows a refused question as a refusal on its card, never as a probability, and the cost the server reported', async () => {
     const page = browser.page();
-    const workbench = await openOn(twoDialects, page, 'gateway', 'model-1.13.0');
-    await workbench.editor.replaceText(
-      'questions',
+    const workbench = await openOn(
+      twoDialects,
+      page,
+      'gateway',
+      'model-1.13.0',
       JSON.stringify(
         { ...RUBRIC, leak: { type: 'noul', instructions: 'Does the message contain a password?' } },
         null,
@@ -200,7 +213,6 @@ describe('two dialects through the proxy', () => {
 
   it('puts a 400 validation error from a Decisions server on the right editor line', async () => {
     const page = browser.page();
-    const workbench = await openOn(twoDialects, page, 'gateway', 'model-1.13.0');
     const labels = Object.fromEntries(Array.from({ length: 209 }, (_, i) => [`label_${i}`, `Label ${i}`]));
     const text = JSON.stringify(
       {
@@ -210,7 +222,7 @@ describe('two dialects through the proxy', () => {
       null,
       2,
     );
-    await workbench.editor.replaceText('questions', text);
+    const workbench = await openOn(twoDialects, page, 'gateway', 'model-1.13.0', text);
     await workbench.editor.run.click();
     await workbench.answers.waitStatus('failed');
     expect(await workbench.answers.error.getAttribute('data-kind')).toBe('validation');
@@ -220,19 +232,20 @@ describe('two dialects through the proxy', () => {
     const lines = text.split('\n');
     const topic = lines.findIndex((l) => l.includes('"topic"'));
     const line = lines.findIndex((l, i) => i > topic && l.trim().startsWith('"criteria"')) + 1;
+    // The error names the field; following it brings the line into view, marked.
+    await workbench.answers.error.getByRole('button', { name: 'questions.topic.criteria' }).click();
     await workbench.editor.waitMarker('questions', line);
   });
 
   it('flags 65 questions for a 64-question target before sending, and reads a quota stop as a plain sentence', async () => {
     const page = browser.page();
-    const workbench = await openOn(cloudflare, page, 'direct', 'clef');
     const many = Object.fromEntries(
       Array.from({ length: 65 }, (_, i) => [
         `q${i}`,
         { type: 'noul', instructions: `Is point ${i} raised?` },
       ]),
     );
-    await workbench.editor.replaceText('questions', JSON.stringify(many, null, 2));
+    const workbench = await openOn(cloudflare, page, 'direct', 'clef', JSON.stringify(many, null, 2));
     await workbench.editor.expandProblems();
     await expect
       .poll(() => workbench.editor.problemTexts().then((t) => t.join('\n')))
@@ -244,7 +257,7 @@ describe('two dialects through the proxy', () => {
     expect(await workbench.editor.refused.isVisible()).toBe(true);
     expect(clef.received.length).toBe(before);
 
-    await workbench.editor.replaceText('questions', JSON.stringify(RUBRIC, null, 2));
+    await replaceQuestions(workbench, JSON.stringify(RUBRIC, null, 2));
     await workbench.editor.run.click();
     // Before issue 11's model rules, an id such as "clef" is not recognised: the user sends it anyway.
     if (await workbench.editor.sendAnyway.isVisible()) await workbench.editor.sendAnyway.click();
