@@ -36,7 +36,11 @@ export function AnswerCard({ name, answer, question, probabilityMax }: AnswerCar
         </h3>
         <span
           className={`kind-tag kind-tag--${answer.type}`}
-          title={`"type": "${answer.type}" in the request`}
+          title={
+            answer.type === 'refusal'
+              ? 'The server declined to answer this question'
+              : `"type": "${answer.type}" in the request`
+          }
         >
           {KIND_NAME[answer.type]}
         </span>
