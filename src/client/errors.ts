@@ -9,6 +9,8 @@ export type EvaluationErrorKind =
   | 'auth'
   | 'validation'
   | 'rate_limited'
+  | 'quota'
+  | 'not_decision_model'
   | 'overloaded'
   | 'timeout'
   | 'network'
@@ -67,7 +69,16 @@ export const isEvaluationError = (error: unknown): error is EvaluationError =>
 
 /** How the last attempt failed, as the attempt loop saw it. */
 export type Failure =
-  | { type: 'status'; status: number; serviceMessage: string; fieldErrors: FieldError[] }
+  | {
+      type: 'status';
+      status: number;
+      serviceMessage: string;
+      fieldErrors: FieldError[];
+      /** The service said its quota will not come back soon: the call stops instead of retrying. */
+      quota?: boolean;
+      notDecisionModel?: boolean;
+      code?: string;
+    }
   | { type: 'timeout'; timeoutMs: number }
   | { type: 'network'; url: string; detail: string; invalidUrl: boolean }
   | { type: 'cancelled' }
@@ -77,10 +88,15 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
 const clause = (sentence: string): string => sentence.trim().replace(/[.!?]+$/, '');
 const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(3))} s`;
 
-/** Kind of a failed HTTP status. */
-export function statusKind(status: number): EvaluationErrorKind {
+/** Kind of a failed HTTP status; the body's facts refine it (a 400 with field errors is a validation error). */
+export function statusKind(
+  status: number,
+  facts: { fieldErrors?: FieldError[]; quota?: boolean; notDecisionModel?: boolean } = {},
+): EvaluationErrorKind {
   if (status === 401) return 'auth';
-  if (status === 422) return 'validation';
+  if (facts.quota) return 'quota';
+  if (facts.notDecisionModel) return 'not_decision_model';
+  if (status === 422 || (status === 400 && (facts.fieldErrors?.length ?? 0) > 0)) return 'validation';
   if (status === 429) return 'rate_limited';
   if (status === 529) return 'overloaded';
   return 'http';
@@ -89,17 +105,27 @@ export function statusKind(status: number): EvaluationErrorKind {
 const gaveUp = (retries: number): string =>
   retries === 0 ? 'not retried' : `retried ${plural(retries, 'time')}, then gave up`;
 
-function fieldsSentence(fieldErrors: FieldError[], serviceMessage: string): string {
+function fieldsSentence(fieldErrors: FieldError[], serviceMessage: string, status = 422): string {
   const where = (e: FieldError): string => (e.loc.length === 0 ? 'the body' : formatLoc(e.loc));
   if (fieldErrors.length === 0)
-    return `The request failed validation (422): ${clause(serviceMessage)}; fix it and send again.`;
+    return `The request failed validation (${status}): ${clause(serviceMessage)}; fix it and send again.`;
   if (fieldErrors.length === 1) {
     const only = fieldErrors[0]!;
-    return `The request failed validation (422) at ${where(only)}: ${clause(only.msg)}; fix that field and send again.`;
+    return `The request failed validation (${status}) at ${where(only)}: ${clause(only.msg)}; fix that field and send again.`;
   }
   const shown = fieldErrors.slice(0, 3).map(where);
   const more = fieldErrors.length > 3 ? ` and ${fieldErrors.length - 3} more` : '';
-  return `The request failed validation (422) at ${shown.join(', ')}${more}; fix those fields and send again.`;
+  return `The request failed validation (${status}) at ${shown.join(', ')}${more}; fix those fields and send again.`;
+}
+
+const inline = (sentence: string): string => {
+  const c = clause(sentence);
+  return c.length > 1 && c[1] === c[1]!.toLowerCase() ? c[0]!.toLowerCase() + c.slice(1) : c;
+};
+
+function quotaSentence(status: number, serviceMessage: string, code: string | undefined): string {
+  const said = `${status}${code ? `, code ${code}` : ''}: ${inline(serviceMessage)}`;
+  return `The target's quota is used up (${said}) and will not come back within this run, so nothing more is sent; wait for the quota to reset or raise it, then run again.`;
 }
 
 function statusSentence(status: number, serviceMessage: string, retries: number): string {
@@ -128,10 +154,15 @@ function statusSentence(status: number, serviceMessage: string, retries: number)
 export function failureMessage(failure: Failure, attempts: number): string {
   const retries = Math.max(0, attempts - 1);
   switch (failure.type) {
-    case 'status':
-      return failure.status === 422
-        ? fieldsSentence(failure.fieldErrors, failure.serviceMessage)
+    case 'status': {
+      const kind = statusKind(failure.status, failure);
+      if (kind === 'quota') return quotaSentence(failure.status, failure.serviceMessage, failure.code);
+      if (kind === 'not_decision_model')
+        return `The target says this model is not a decision model (${failure.status}: ${inline(failure.serviceMessage)}); choose a model that answers decisions on this target.`;
+      return kind === 'validation'
+        ? fieldsSentence(failure.fieldErrors, failure.serviceMessage, failure.status)
         : statusSentence(failure.status, failure.serviceMessage, retries);
+    }
     case 'timeout':
       return `No answer came within ${seconds(failure.timeoutMs)} (${plural(attempts, 'attempt')}); the evaluation may have run and been billed, so treat it as unknown and try again later.`;
     case 'network':
@@ -163,11 +194,11 @@ export function toEvaluationError(
     case 'status':
       return new EvaluationError({
         ...base,
-        kind: statusKind(failure.status),
+        kind: statusKind(failure.status, failure),
         status: failure.status,
         fieldErrors: failure.fieldErrors,
         serviceMessage: failure.serviceMessage,
-        retryable: isRetryableStatus(failure.status),
+        retryable: isRetryableStatus(failure.status) && !failure.quota,
       });
     case 'timeout':
       return new EvaluationError({ ...base, kind: 'timeout', retryable: true });

@@ -238,8 +238,12 @@ async function call<T>(
         status: result.status,
         serviceMessage: read.message,
         fieldErrors: read.errors,
+        ...(read.quota ? { quota: true } : {}),
+        ...(read.notDecisionModel ? { notDecisionModel: true } : {}),
+        ...(read.code ? { code: read.code } : {}),
       };
-      if (!isRetryableStatus(result.status)) {
+      // A quota that will not reset soon stops the call: a retry would only be refused again.
+      if (!isRetryableStatus(result.status) || read.quota) {
         record();
         throw fail(failure);
       }

@@ -1,6 +1,6 @@
 // The evaluation response: the resolved model, one typed answer per question, usage.
 import { z } from 'zod';
-import { DescriptionSchema } from './request';
+import { DescriptionSchema, QUESTION_TYPES } from './request';
 import type { EvaluateRequest } from './request';
 
 const Probability = z.number().min(0).max(1);
@@ -20,11 +20,25 @@ export const ScoreAnswerSchema = z.looseObject({
   legend: z.record(z.string(), DescriptionSchema),
   probabilities: Distribution,
 });
+/**
+ * The server declined to answer this one question (the Decisions dialect's per-question `refusal`). It carries no
+ * probability: a refusal is never shown or counted as one.
+ */
+export const RefusalAnswerSchema = z.looseObject({
+  type: z.literal('refusal'),
+  /** The type of the question that was refused. */
+  question_type: z.enum(QUESTION_TYPES).optional(),
+});
 export const AnswerSchema = z.discriminatedUnion('type', [
   ChoiceAnswerSchema,
   ScoreAnswerSchema,
   NoulAnswerSchema,
+  RefusalAnswerSchema,
 ]);
+export type RefusalAnswer = z.infer<typeof RefusalAnswerSchema>;
+/** An answer that carries numbers: every answer but a refusal. */
+export type ValueAnswer = Exclude<Answer, RefusalAnswer>;
+export const isRefusal = (answer: Answer): answer is RefusalAnswer => answer.type === 'refusal';
 export type NoulAnswer = z.infer<typeof NoulAnswerSchema>;
 export type ChoiceAnswer = z.infer<typeof ChoiceAnswerSchema>;
 export type ScoreAnswer = z.infer<typeof ScoreAnswerSchema>;
@@ -49,7 +63,7 @@ export function responseMismatches(request: EvaluateRequest, response: EvaluateR
   for (const [name, question] of Object.entries(request.questions)) {
     const answer = response.answers[name];
     if (!answer) problems.push(`No answer came back for "${name}".`);
-    else if (answer.type !== question.type)
+    else if (answer.type !== question.type && answer.type !== 'refusal')
       problems.push(`"${name}" was answered as ${answer.type}, not ${question.type}.`);
   }
   for (const name of Object.keys(response.answers)) {

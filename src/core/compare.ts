@@ -12,7 +12,8 @@ import type {
 } from '../contract';
 import { disagreementOf, choiceMetrics, noulMetrics, scoreMetrics } from './metrics';
 import type { PairMetrics } from './metrics';
-import { draftRequest } from './runDraft';
+import { draftRequest, targetProblems } from './runDraft';
+import type { TargetFacts } from './runDraft';
 import type { Compare, CompareColumn, SessionDoc } from './session';
 
 /** What one column contributes: the request its latest run sent and the response it got, if any. */
@@ -372,10 +373,14 @@ export function columnDraft(
   doc: SessionDoc,
   model: string,
   listedModels: readonly string[] = [],
+  target?: TargetFacts,
 ): { request: EvaluateRequest | null; problem: string | null } {
   const draft = draftRequest({ ...doc, model }, listedModels);
-  if (draft.request && !draft.blocking) return { request: draft.request, problem: null };
-  const first = draft.problems.find((p) => p.severity === 'error');
+  // The column's own target: its limits and dialect decide too (a 64-question server, the Decisions form).
+  const onTarget = target && draft.request ? targetProblems({ ...doc, model }, draft.request, target) : [];
+  if (draft.request && !draft.blocking && onTarget.length === 0)
+    return { request: draft.request, problem: null };
+  const first = [...draft.problems, ...onTarget].find((p) => p.severity === 'error');
   const where = first?.area === 'model' ? '' : first ? `In the ${first.area}: ` : '';
   return { request: null, problem: first ? `${where}${first.message}` : 'The request cannot be sent.' };
 }

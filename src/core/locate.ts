@@ -23,6 +23,8 @@ export type LocArea = 'questions' | 'state' | 'model' | 'request';
 /** Splits a body `loc` into the area it belongs to and the path inside that area's document. */
 export function splitLoc(loc: Loc): { area: LocArea; path: (string | number)[] } {
   const [head, ...rest] = loc;
+  // FastAPI servers prefix a body field's location with "body".
+  if (head === 'body' && rest.length > 0) return splitLoc(rest);
   if (head === 'questions') return { area: 'questions', path: rest };
   if (head === 'state') return { area: 'state', path: rest };
   if (head === 'model') return { area: 'model', path: rest };

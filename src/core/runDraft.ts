@@ -1,6 +1,6 @@
 // What a run would send, read from the editors' text: the request body, and every problem located on its line.
-import { modelIdProblem, validateRequestShape } from '../contract';
-import type { EvaluateRequest, JsonValue, Loc } from '../contract';
+import { modelIdProblem, targetLimitProblems, toDecisionsRequest, validateRequestShape } from '../contract';
+import type { EvaluateRequest, JsonValue, Loc, TargetLimits, WireDialect } from '../contract';
 import { duplicateKeys, lintRubric } from './lint';
 import type { LintFinding, LintFix, LintInput } from './lint';
 import { LineIndex, firstLineSpan, locateInJson, splitLoc } from './locate';
@@ -270,6 +270,33 @@ export interface Checked {
   blocked: boolean;
 }
 
+/** What the editor's checks need of the chosen target: its name for sentences, its dialect and its own limits. */
+export interface TargetFacts {
+  label: string;
+  dialect?: WireDialect;
+  limits?: TargetLimits;
+}
+
+/**
+ * Problems of a valid request on this target: its own limits (65 questions for a 64-question server) and what its
+ * dialect cannot carry (the Decisions form needs instructions on every question). Errors: the target would refuse.
+ */
+export function targetProblems(
+  doc: SessionDoc,
+  request: EvaluateRequest,
+  target: TargetFacts,
+): DraftProblem[] {
+  const limits = targetLimitProblems(request, target.limits, target.label);
+  const dialect =
+    target.dialect === 'decisions'
+      ? (() => {
+          const translated = toDecisionsRequest(request);
+          return translated.ok ? [] : translated.errors;
+        })()
+      : [];
+  return [...locatedProblems(doc, limits, 'target'), ...locatedProblems(doc, dialect, 'dialect')];
+}
+
 /** What the run being prepared is, for the lint rules that depend on it (aliases matter in comparisons and files). */
 export type LintMode = Pick<LintInput, 'mode' | 'models'>;
 
@@ -283,8 +310,13 @@ export function checkDoc(
   listedModels: readonly string[] = [],
   serviceErrors: readonly { loc: Loc; msg: string }[] = [],
   lintMode: LintMode = { mode: 'single' },
+  target?: TargetFacts,
 ): Checked {
   const draft = draftRequest(doc, listedModels);
+  // A body that passes the contract is checked against the target even when its model id is questioned.
+  const shaped = target && !draft.request && draft.body ? validateRequestShape(draft.body) : null;
+  const request = draft.request ?? (shaped?.ok ? shaped.value : null);
+  const onTarget = target && request ? targetProblems(doc, request, target) : [];
   let lint: DraftProblem[] = [];
   if (draft.body) {
     const findings = lintRubric({
@@ -296,6 +328,6 @@ export function checkDoc(
     lint = lintProblems(doc, findings);
   }
   const service = locatedProblems(doc, [...serviceErrors], 'service');
-  const problems = mergeProblems(draft, lint, [...duplicateProblems(doc), ...service]);
+  const problems = mergeProblems(draft, lint, [...duplicateProblems(doc), ...onTarget, ...service]);
   return { draft, problems, blocked: problems.some(blocksRun) };
 }

@@ -4,7 +4,8 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
-import { DEFAULT_EVALUATE_PATH } from '../contract';
+import { DEFAULT_EVALUATE_PATH, WIRE_DIALECTS, WIRE_ENVELOPES } from '../contract';
+import type { TargetLimits, WireSettings } from '../contract';
 import { keyForms, readTargetsFile, resolveTargets } from './targets/config';
 import type { TargetsConfig, TargetsFile } from './targets/config';
 
@@ -16,6 +17,10 @@ export interface UpstreamConfig {
   baseUrl: string;
   evaluatePath: string;
   apiKey: string;
+  /** Set when the target's wire differs from the interface (EVAL_DIALECT, EVAL_ENVELOPE, EVAL_MODEL_IN_PATH). */
+  wire?: WireSettings;
+  /** The target's own limits (EVAL_LIMITS, e.g. "questions=64,levels=10"). */
+  limits?: TargetLimits;
 }
 
 /** What the workbench server needs from the environment. */
@@ -76,6 +81,44 @@ const intIn = (name: string, min: number, max: number) =>
     .min(min, `${name} must be at least ${min}.`)
     .max(max, `${name} must be at most ${max}.`);
 
+const LIMIT_KEYS = ['questions', 'options', 'levels', 'contextTokens'] as const;
+/** "questions=64,levels=10" as limits; each key once, each value a whole number above 0. */
+const limitsVar = (name: string) =>
+  z.string().transform((text, ctx): TargetLimits => {
+    const limits: TargetLimits = {};
+    for (const part of text
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
+      const [key, value] = part.split('=').map((p) => p.trim());
+      const n = Number(value);
+      if (!(LIMIT_KEYS as readonly string[]).includes(key ?? '') || !Number.isInteger(n) || n < 1) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} takes ${LIMIT_KEYS.join(', ')} as key=number pairs, such as questions=64; "${part}" is not one.`,
+        });
+        return z.NEVER;
+      }
+      limits[key as (typeof LIMIT_KEYS)[number]] = n;
+    }
+    return limits;
+  });
+
+const wireOf = (
+  dialect: WireSettings['dialect'] | undefined,
+  envelope: WireSettings['envelope'] | undefined,
+  modelInPath: 'true' | 'false' | undefined,
+): { wire?: WireSettings } =>
+  dialect || envelope || modelInPath === 'true'
+    ? {
+        wire: {
+          dialect: dialect ?? 'systemone',
+          envelope: envelope ?? 'none',
+          modelInPath: modelInPath === 'true',
+        },
+      }
+    : {};
+
 const EnvSchema = z.object({
   PORT: intIn('PORT', 0, 65_535).default(DEFAULT_PORT),
   HOST: z.string().trim().min(1).default(DEFAULT_HOST),
@@ -93,6 +136,23 @@ const EnvSchema = z.object({
     })
     .default('Authorization'),
   EVAL_GATEWAY_EVALUATE_PATH: path('EVAL_GATEWAY_EVALUATE_PATH').default(DEFAULT_EVALUATE_PATH),
+  // NOTE: the smallest stand-in for issue 11's per-target settings: one set for `direct`, one for `gateway`.
+  EVAL_DIALECT: z.enum(WIRE_DIALECTS, { error: 'EVAL_DIALECT must be systemone or decisions.' }).optional(),
+  EVAL_ENVELOPE: z.enum(WIRE_ENVELOPES, { error: 'EVAL_ENVELOPE must be none or cloudflare.' }).optional(),
+  EVAL_MODEL_IN_PATH: z
+    .enum(['true', 'false'], { error: 'EVAL_MODEL_IN_PATH must be true or false.' })
+    .optional(),
+  EVAL_LIMITS: limitsVar('EVAL_LIMITS').optional(),
+  EVAL_GATEWAY_DIALECT: z
+    .enum(WIRE_DIALECTS, { error: 'EVAL_GATEWAY_DIALECT must be systemone or decisions.' })
+    .optional(),
+  EVAL_GATEWAY_ENVELOPE: z
+    .enum(WIRE_ENVELOPES, { error: 'EVAL_GATEWAY_ENVELOPE must be none or cloudflare.' })
+    .optional(),
+  EVAL_GATEWAY_MODEL_IN_PATH: z
+    .enum(['true', 'false'], { error: 'EVAL_GATEWAY_MODEL_IN_PATH must be true or false.' })
+    .optional(),
+  EVAL_GATEWAY_LIMITS: limitsVar('EVAL_GATEWAY_LIMITS').optional(),
   PROXY_TIMEOUT_MS: intIn('PROXY_TIMEOUT_MS', 1, 600_000).default(DEFAULT_UPSTREAM_TIMEOUT_MS),
   PROXY_BODY_LIMIT_BYTES: intIn('PROXY_BODY_LIMIT_BYTES', 1024, 64 * 1024 * 1024).default(
     DEFAULT_BODY_LIMIT_BYTES,
@@ -153,12 +213,21 @@ export function parseServerEnv(env: RawEnv, targetsFile: TargetsFile | null = nu
   const targets = resolveTargets({
     env: unsetEmpty(env),
     envTargets: {
-      direct: e.EVAL_BASE_URL ? { baseUrl: e.EVAL_BASE_URL, evaluatePath: e.EVAL_EVALUATE_PATH } : undefined,
+      direct: e.EVAL_BASE_URL
+        ? {
+            baseUrl: e.EVAL_BASE_URL,
+            evaluatePath: e.EVAL_EVALUATE_PATH,
+            ...wireOf(e.EVAL_DIALECT, e.EVAL_ENVELOPE, e.EVAL_MODEL_IN_PATH),
+            ...(e.EVAL_LIMITS ? { limits: e.EVAL_LIMITS } : {}),
+          }
+        : undefined,
       gateway: e.EVAL_GATEWAY_URL
         ? {
             baseUrl: e.EVAL_GATEWAY_URL,
             evaluatePath: e.EVAL_GATEWAY_EVALUATE_PATH,
             authHeader: e.EVAL_GATEWAY_AUTH_HEADER,
+            ...wireOf(e.EVAL_GATEWAY_DIALECT, e.EVAL_GATEWAY_ENVELOPE, e.EVAL_GATEWAY_MODEL_IN_PATH),
+            ...(e.EVAL_GATEWAY_LIMITS ? { limits: e.EVAL_GATEWAY_LIMITS } : {}),
           }
         : undefined,
     },
@@ -173,11 +242,18 @@ export function parseServerEnv(env: RawEnv, targetsFile: TargetsFile | null = nu
   return {
     port: e.PORT,
     host: e.HOST,
-    direct: direct && { ...direct, evaluatePath: e.EVAL_EVALUATE_PATH },
+    direct: direct && {
+      ...direct,
+      evaluatePath: e.EVAL_EVALUATE_PATH,
+      ...wireOf(e.EVAL_DIALECT, e.EVAL_ENVELOPE, e.EVAL_MODEL_IN_PATH),
+      ...(e.EVAL_LIMITS ? { limits: e.EVAL_LIMITS } : {}),
+    },
     gateway: gateway && {
       ...gateway,
       evaluatePath: e.EVAL_GATEWAY_EVALUATE_PATH,
       authHeader: e.EVAL_GATEWAY_AUTH_HEADER,
+      ...wireOf(e.EVAL_GATEWAY_DIALECT, e.EVAL_GATEWAY_ENVELOPE, e.EVAL_GATEWAY_MODEL_IN_PATH),
+      ...(e.EVAL_GATEWAY_LIMITS ? { limits: e.EVAL_GATEWAY_LIMITS } : {}),
     },
     upstreamTimeoutMs: e.PROXY_TIMEOUT_MS,
     bodyLimitBytes: e.PROXY_BODY_LIMIT_BYTES,

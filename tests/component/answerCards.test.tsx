@@ -206,3 +206,36 @@ describe('noul card', () => {
     expect(bars(screen.getByTestId('answers.card'))[0]!.getAttribute('fill')).toBe(CHART.no);
   });
 });
+
+describe('refusal card', () => {
+  it('says the question was refused, with no chart, no table and no number', () => {
+    const answer: Answer = { type: 'refusal', question_type: 'choice' };
+    render(
+      <AnswerCard name="department" answer={answer} question={{ type: 'choice', criteria: { a: null } }} />,
+    );
+    const card = screen.getByRole('region', { name: 'department' });
+    expect(card).toHaveAttribute('data-kind', 'refusal');
+    expect(within(card).getByRole('note')).toHaveTextContent(
+      'The model declined to answer the choice question “department”: this is a refusal, not a probability.',
+    );
+    expect(within(card).queryByTestId('answers.table')).toBeNull();
+    expect(within(card).queryByTestId('answers.confidence')).toBeNull();
+    expect(bars(card)).toHaveLength(0);
+    expect(card.textContent).not.toMatch(/\d\.\d/);
+  });
+});
+
+describe('server confidence beside the recomputed one', () => {
+  it('shows what the server said when its formula gave another figure', () => {
+    const answer: Answer = {
+      type: 'choice',
+      choice: 'technical',
+      confidence: 0.72,
+      probabilities: { billing: 0.14, technical: 0.81, other: 0.05 },
+      reported: { confidence: 0.91 },
+    };
+    render(<AnswerCard name="department" answer={answer} question={{ type: 'choice', criteria: {} }} />);
+    expect(screen.getByTestId('answers.serverConfidence')).toHaveTextContent('(server said 0.91)');
+    expect(screen.getByTestId('answers.confidence')).toHaveTextContent('0.72');
+  });
+});

@@ -73,6 +73,7 @@ function expectedRows(request: EvaluateRequest, response: EvaluateResponse, name
         String(answer.legend[String(level)]),
       ]);
   }
+  if (answer.type === 'refusal') return [];
   const written = Object.keys(question.criteria as Record<string, unknown>);
   const criteria = question.criteria as Record<string, string | null>;
   return Object.entries(answer.probabilities)

@@ -4,6 +4,7 @@ import type { ClientTarget } from '../../client';
 import { checkTarget, listTargets, proxyClientTarget } from '../../client/workbenchApi';
 import type { TargetInfo } from '../../client/workbenchApi';
 import { canSend } from '../../contract';
+import type { TargetFacts } from '../../core/runDraft';
 
 export type { TargetInfo, TargetKind } from '../../client/workbenchApi';
 
@@ -46,3 +47,8 @@ export const targetCheckMutationOptions = (targetId: string) =>
     mutationKey: ['targets', targetId, 'check'] as const,
     mutationFn: (model: string | undefined) => checkTarget(targetId, model),
   });
+/** What the editor's checks and the rows runner need of a target: its dialect and its own limits, when it has any. */
+export const targetFactsOf = (info: TargetInfo | undefined): TargetFacts | undefined =>
+  info && (info.dialect || info.limits)
+    ? { label: info.label, dialect: info.dialect, limits: info.limits }
+    : undefined;

@@ -1,7 +1,7 @@
 // The statistics of a check, per question: how far each option's probability spreads across option orders, how often
 // the top choice changes, the largest total variation distance from the original order, which position gains on
 // average; the spread across identical requests; how far each near-duplicate state moves the answer.
-import type { Answer } from '../../contract';
+import type { Answer, ValueAnswer } from '../../contract';
 import type { Distribution } from '../metrics';
 import { normalise, topLabel, totalVariationDistance } from '../metrics';
 import { canonicalJson } from '../rows/dedup';
@@ -21,8 +21,17 @@ export interface StateAnswers {
   answered: readonly ProbeAnswer[];
 }
 
+/** The answer to `name` when it carries numbers: a refused question is left out of every statistic. */
+const valued = (
+  answers: Readonly<Record<string, Answer>> | undefined,
+  name: string,
+): ValueAnswer | undefined => {
+  const answer = answers?.[name];
+  return answer && answer.type !== 'refusal' ? answer : undefined;
+};
+
 /** An answer as a distribution over its options: labels, levels ("0", "1", ...) or yes/no. */
-export function distributionOf(answer: Answer): Distribution {
+export function distributionOf(answer: ValueAnswer): Distribution {
   if (answer.type === 'noul') return { yes: answer.noul, no: 1 - answer.noul };
   return answer.probabilities;
 }
@@ -81,7 +90,7 @@ export function orderStats(name: string, states: readonly StateAnswers[]): Order
     const byOrder = new Map<number, Distribution>();
     for (const a of s.answered) {
       if (a.probe.kind !== 'base' && a.probe.kind !== 'order') continue;
-      const answer = a.answers[name];
+      const answer = valued(a.answers, name);
       if (answer) byOrder.set(a.probe.order, normalise(distributionOf(answer), original));
     }
     const base = byOrder.get(0);
@@ -136,7 +145,10 @@ export function repetitionStats(name: string, states: readonly StateAnswers[]): 
     const answers = s.answered
       .filter((a) => a.probe.kind === 'base' || a.probe.kind === 'repeat')
       .sort((a, b) => a.probe.repeat - b.probe.repeat)
-      .flatMap((a) => (a.answers[name] ? [a.answers[name]] : []));
+      .flatMap((a) => {
+        const answer = valued(a.answers, name);
+        return answer ? [answer] : [];
+      });
     if (answers.length < 2 || answers[0] === undefined) continue;
     compared = true;
     requests += answers.length;
@@ -170,13 +182,13 @@ export interface VariantStats {
 export function variantStats(name: string, states: readonly StateAnswers[]): VariantStats[] {
   const byKind = new Map<VariantKind, VariantStats>();
   for (const s of states) {
-    const base = s.answered.find((a) => a.probe.kind === 'base')?.answers[name];
+    const base = valued(s.answered.find((a) => a.probe.kind === 'base')?.answers, name);
     if (!base) continue;
     const labels = Object.keys(distributionOf(base));
     const p = normalise(distributionOf(base), labels);
     for (const a of s.answered) {
       const kind = a.probe.variant;
-      const answer = a.answers[name];
+      const answer = valued(a.answers, name);
       if (a.probe.kind !== 'variant' || !kind || !answer) continue;
       const q = normalise(distributionOf(answer), labels);
       const entry = byKind.get(kind) ?? { kind, states: 0, maxTvd: 0, topChanges: 0 };

@@ -90,6 +90,8 @@ export const HALT_REASONS = [
   'failing',
   'target',
   'storage',
+  // The target's quota is used up and will not reset within the run (Cloudflare's daily allocation).
+  'quota',
 ] as const;
 export const HaltSchema = z.object({ reason: z.enum(HALT_REASONS), message: z.string() });
 export type Halt = z.infer<typeof HaltSchema>;

@@ -81,6 +81,9 @@ export function answerCell(answer: Answer | undefined, field: AnswerColumn['fiel
       return null;
     case 'noul':
       return field === 'yes' ? answer.noul : null;
+    case 'refusal':
+      // A refused question has no value: an empty cell, never a number.
+      return null;
   }
 }
 
@@ -135,7 +138,8 @@ function lowestConfidence(response: EvaluateResponse | undefined): number | null
   if (!response) return null;
   let low: number | null = null;
   for (const a of Object.values(response.answers)) {
-    if (a.type !== 'noul' && (low === null || a.confidence < low)) low = a.confidence;
+    if ((a.type === 'choice' || a.type === 'score') && (low === null || a.confidence < low))
+      low = a.confidence;
   }
   return low;
 }

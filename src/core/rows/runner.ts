@@ -636,7 +636,12 @@ export class RowRunner {
       outcome = outcomeWith('pending');
       this.queue.unshift(row.number);
       this.halt({ reason: 'auth', message: error.message });
-    } else if (status === 404 || status === 405) {
+    } else if (error.kind === 'quota') {
+      // Every further row would be refused the same way until the quota resets: stop, and keep this row to resend.
+      outcome = outcomeWith('pending');
+      this.queue.unshift(row.number);
+      this.halt({ reason: 'quota', message: error.message });
+    } else if (status === 404 || status === 405 || error.kind === 'not_decision_model') {
       outcome = outcomeWith('pending');
       this.queue.unshift(row.number);
       this.halt({ reason: 'target', message: error.message });

@@ -4,11 +4,12 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { MODELS_PATH, TargetCheckRequestSchema } from '../../contract';
 import { checkTarget } from '../targets/check';
+import { prepareEvaluate, readEvaluate } from './dialect';
 import { browserHeaders, forward, upstreamHeaders } from './forward';
 import type { ForwardOutcome } from './forward';
 import type { Logger } from './log';
 import { redact, redactBytes, REDACTED } from './log';
-import { evaluatePathFor, normalizeModelList } from './normalize';
+import { normalizeModelList } from './normalize';
 import { checkWorkbenchHeader, WORKBENCH_HEADER } from './security';
 import type { HostPolicy } from './security';
 import { targetInfo, targetSecrets } from './targets';
@@ -174,6 +175,9 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
       );
     }
     let body: Buffer<ArrayBuffer> | undefined;
+    let path = MODELS_PATH;
+    // The body as the browser wrote it (the interface's form), to read the target's answer against.
+    let asWritten: Buffer<ArrayBuffer> | undefined;
     if (route === 'evaluate') {
       const read = await readLimitedBody(c.req.raw, bodyLimitBytes);
       if (read === null) {
@@ -185,14 +189,15 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
           `The request body is over the proxy's ${limit} limit; send a smaller state.`,
         );
       }
-      body = read;
+      // Translated for a target of another dialect, envelope or model-in-path; sent as it is otherwise.
+      const prepared = prepareEvaluate(target, read);
+      if (!prepared.ok)
+        return new Response(JSON.stringify(prepared.body), { status: prepared.status, headers: API_HEADERS });
+      asWritten = read;
+      body = prepared.body;
+      path = prepared.path;
     }
-    let path = modelsPath ?? MODELS_PATH;
-    if (route === 'evaluate') {
-      const resolved = evaluatePathFor(target.description, body ?? Buffer.alloc(0));
-      if ('problem' in resolved) return refuse(422, 'invalid_request', resolved.problem);
-      path = resolved.path;
-    }
+    if (route === 'models') path = modelsPath ?? MODELS_PATH;
     const method = route === 'evaluate' ? 'POST' : 'GET';
     const cancellation = new Cancellation();
     const stopWhenBrowserLeaves = whenBrowserLeaves(c, () => cancellation.cancel());
@@ -208,7 +213,8 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
       if (route === 'models' && outcome.type === 'response' && outcome.status === 200) {
         return answer(target, `${method} ${path}`, { ...outcome, body: normalizeModelList(outcome.body) });
       }
-      return answer(target, `${method} ${path}`, outcome);
+      const read = asWritten ? readEvaluate(target, outcome, asWritten, logger) : outcome;
+      return answer(target, `${method} ${path}`, read);
     } finally {
       stopWhenBrowserLeaves();
     }

@@ -2,7 +2,7 @@
 // resolved descriptions of ../targets/config.ts); the key is looked up here and never leaves the server.
 import { basename, extname } from 'node:path';
 import { localFileModelIds, publicTarget } from '../../contract';
-import type { TargetDescription, TargetInfo, TargetKind } from '../../contract';
+import type { TargetDescription, TargetInfo, TargetKind, TargetLimits, WireSettings } from '../../contract';
 import type { ServerEnv } from '../env';
 import { createReferenceApp } from '../reference/app';
 import { createModelJudge } from '../reference/modelJudge/engine';
@@ -39,6 +39,10 @@ export interface ProxyTarget {
   description: TargetDescription;
   /** "key missing: VAR" when the key variable is unset: the proxy then refuses to send. */
   keyMissing: string | null;
+  /** How the target's wire differs from the interface; the interface's own form when absent. */
+  wire?: WireSettings;
+  /** The target's own limits, where they differ from the contract's. */
+  limits?: TargetLimits;
 }
 
 /** The browser's view of a target: no key, no URL, nothing that could carry a credential. */
@@ -46,6 +50,8 @@ export function targetInfo(target: ProxyTarget): TargetInfo {
   return {
     ...publicTarget(target.description, target.keyMissing === null),
     ...(target.modelFile ? { modelFile: target.modelFile } : {}),
+    ...(target.wire ? { dialect: target.wire.dialect, envelope: target.wire.envelope } : {}),
+    ...(target.limits ? { limits: target.limits } : {}),
   };
 }
 
@@ -107,6 +113,12 @@ export function remoteTarget(description: TargetDescription, key: string | undef
     transport: networkTransport,
     description,
     keyMissing: info.keyMissing,
+    wire: {
+      dialect: description.dialect,
+      envelope: description.envelope,
+      modelInPath: description.modelInPath,
+    },
+    limits: description.limits,
   };
 }
 

@@ -17,7 +17,7 @@ import {
   UpstreamPathSchema,
   hostOf,
 } from '../../contract';
-import type { PresetId, TargetDescription } from '../../contract';
+import type { PresetId, TargetDescription, TargetLimits, WireSettings } from '../../contract';
 
 /** Variables as they come from the process or a file. */
 export type TargetsEnv = Readonly<Record<string, string | undefined>>;
@@ -36,8 +36,15 @@ export interface TargetsFile {
 
 /** What EVAL_* configure, already validated by the environment's schema. */
 export interface EnvTargets {
-  direct?: { baseUrl: string; evaluatePath: string };
-  gateway?: { baseUrl: string; evaluatePath: string; authHeader: string };
+  /** `wire` and `limits` come from EVAL_DIALECT, EVAL_ENVELOPE, EVAL_MODEL_IN_PATH and EVAL_LIMITS (and EVAL_GATEWAY_*). */
+  direct?: { baseUrl: string; evaluatePath: string; wire?: WireSettings; limits?: TargetLimits };
+  gateway?: {
+    baseUrl: string;
+    evaluatePath: string;
+    authHeader: string;
+    wire?: WireSettings;
+    limits?: TargetLimits;
+  };
 }
 
 /** Every configured target, in order (the environment's first, then the file's, the local reference last). */
@@ -248,8 +255,9 @@ function envDescriptions(envTargets: EnvTargets): TargetDescription[] {
       evaluatePath,
       modelsPath: custom.modelsPath,
       keyVar: 'EVAL_API_KEY',
-      // The contract's published figures: EVAL_* name the contract's own service.
-      limits: PRESETS.local.limits,
+      // The contract's published figures: EVAL_* name the contract's own service, unless EVAL_LIMITS says otherwise.
+      limits: envTargets.direct.limits ?? PRESETS.local.limits,
+      ...envTargets.direct.wire,
     });
   }
   if (envTargets.gateway) {
@@ -270,7 +278,8 @@ function envDescriptions(envTargets: EnvTargets): TargetDescription[] {
       requestsPerMinute: null,
       tokensPerSecond: null,
       inputPrice: null,
-      limits: {},
+      limits: envTargets.gateway.limits ?? {},
+      ...envTargets.gateway.wire,
     });
   }
   return out;

@@ -17,7 +17,7 @@ const oneSentence = (message: string) => {
 
 describe('statusKind', () => {
   it('maps each status class to its kind', () => {
-    expect([401, 422, 429, 529, 500, 503, 404, 408].map(statusKind)).toEqual([
+    expect([401, 422, 429, 529, 500, 503, 404, 408].map((s) => statusKind(s))).toEqual([
       'auth',
       'validation',
       'rate_limited',
@@ -178,5 +178,53 @@ describe('describeNetworkError', () => {
       cause: Object.assign(new TypeError('Invalid URL'), { code: 'ERR_INVALID_URL' }),
     });
     expect(describeNetworkError(e)).toMatchObject({ notSent: true, invalidUrl: true });
+  });
+});
+
+describe('kinds read from the body', () => {
+  it('takes a 400 with field errors as validation, located like a 422', () => {
+    const failure = {
+      type: 'status' as const,
+      status: 400,
+      serviceMessage: 'Invalid value',
+      fieldErrors: [{ loc: ['questions', 'tone', 'criteria'], msg: 'A score needs 2 levels' }],
+    };
+    expect(statusKind(400, failure)).toBe('validation');
+    expect(failureMessage(failure, 1)).toBe(
+      'The request failed validation (400) at questions.tone.criteria: A score needs 2 levels; fix that field and send again.',
+    );
+    expect(statusKind(400)).toBe('http');
+  });
+
+  it('stops on a quota and says so in a plain sentence, never retryable', () => {
+    const failure = {
+      type: 'status' as const,
+      status: 429,
+      serviceMessage: 'You have used up your daily free allocation of 10,000 neurons.',
+      fieldErrors: [],
+      quota: true,
+      code: '4006',
+    };
+    const error = toEvaluationError(failure, [{ attempt: 0, outcome: 429, durationMs: 3 }]);
+    expect(error.kind).toBe('quota');
+    expect(error.retryable).toBe(false);
+    expect(error.message).toBe(
+      "The target's quota is used up (429, code 4006: you have used up your daily free allocation of 10,000 neurons) and will not come back within this run, so nothing more is sent; wait for the quota to reset or raise it, then run again.",
+    );
+    oneSentence(error.message);
+  });
+
+  it('says when a model is not a decision model', () => {
+    const failure = {
+      type: 'status' as const,
+      status: 501,
+      serviceMessage: 'This model is not a decision model.',
+      fieldErrors: [],
+      notDecisionModel: true,
+    };
+    expect(statusKind(501, failure)).toBe('not_decision_model');
+    expect(failureMessage(failure, 1)).toBe(
+      'The target says this model is not a decision model (501: this model is not a decision model); choose a model that answers decisions on this target.',
+    );
   });
 });

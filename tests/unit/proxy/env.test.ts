@@ -143,3 +143,38 @@ describe('loadRawEnv', () => {
     expect(loadServerEnv({ root, processEnv: {} }).port).toBe(5173);
   });
 });
+
+describe('a target of another dialect (until issue 11 names targets)', () => {
+  it('reads the dialect, envelope, model-in-path and limits of direct and gateway', () => {
+    const env = parseServerEnv({
+      EVAL_BASE_URL: 'https://api.example.com',
+      EVAL_API_KEY: 'k',
+      EVAL_DIALECT: 'decisions',
+      EVAL_LIMITS: 'questions=400, options=255',
+      EVAL_GATEWAY_URL: 'https://api.cloudflare.com',
+      EVAL_GATEWAY_KEY: 'g',
+      EVAL_GATEWAY_ENVELOPE: 'cloudflare',
+      EVAL_GATEWAY_MODEL_IN_PATH: 'true',
+    });
+    expect(env.direct).toMatchObject({
+      wire: { dialect: 'decisions', envelope: 'none', modelInPath: false },
+      limits: { questions: 400, options: 255 },
+    });
+    expect(env.gateway).toMatchObject({
+      wire: { dialect: 'systemone', envelope: 'cloudflare', modelInPath: true },
+    });
+    expect(env.gateway?.limits).toBeUndefined();
+    expect(
+      parseServerEnv({ EVAL_BASE_URL: 'https://a.example', EVAL_API_KEY: 'k' }).direct?.wire,
+    ).toBeUndefined();
+  });
+
+  it('names a bad setting in one sentence', () => {
+    expect(() => parseServerEnv({ EVAL_DIALECT: 'openai' })).toThrow(
+      'EVAL_DIALECT must be systemone or decisions.',
+    );
+    expect(() => parseServerEnv({ EVAL_LIMITS: 'questions=many' })).toThrow(
+      'EVAL_LIMITS takes questions, options, levels, contextTokens as key=number pairs, such as questions=64; "questions=many" is not one.',
+    );
+  });
+});

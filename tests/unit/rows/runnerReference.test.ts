@@ -19,6 +19,7 @@ import { parseFaults } from '../../../src/server/reference/options';
 import type { CountingReference } from '../../../bench/lib/countingReference';
 import { serveCountingReference, tallyRows } from '../../../bench/lib/countingReference';
 import { freshDbName } from '../persistence/dbHelpers';
+import { serveCloudflareStandin } from '../../helpers/standins/cloudflareServer';
 
 const KEY = 'local-dev-key';
 const clock = { now: () => Date.now(), sleep: abortableSleep };
@@ -243,6 +244,31 @@ describe('a run against the reference service, stored in IndexedDB', () => {
     expect(end.phase).toBe('finished');
     expect(final.done).toBe(N);
     expect(tallyRows(reference.counts(), idsOf(N, 'auth'))).toEqual({ once: N, twice: 0, missing: [] });
+  });
+
+  it('stops on a quota that will not reset (Cloudflare 429/4006) without retrying, and keeps every row to resend', async () => {
+    const clef = await serveCloudflareStandin({ apiKey: 'cf-key', dailyAllocation: 0 });
+    try {
+      const repo = new RowsRepo(openDb(freshDbName()));
+      const run = await createRun(repo, csvOf(8, 'quota'), 'clef', 'run-quota');
+      const runner = await resumeRunner(repo, run.id, {
+        baseUrl: clef.url,
+        evaluatePath: '/client/v4/accounts/acct/ai/run/@cf/cloudflare/clef',
+        headers: { Authorization: 'Bearer cf-key' },
+      });
+      const halted = await runner.run();
+      expect(halted.halt?.reason).toBe('quota');
+      expect(halted.halt?.message).toMatch(/^The target's quota is used up \(429, code 4006: /);
+      // Only the rows already in flight when the first refusal came were sent, each once: none was retried.
+      const sent = clef.received.map((b) => JSON.stringify((b as { state: unknown }).state));
+      expect(new Set(sent).size).toBe(sent.length);
+      expect(sent.length).toBeLessThan(8);
+      expect(halted.done).toBe(0);
+      const { items } = await repo.loadItems(run.id);
+      expect(items.every((i) => (i.outcome?.status ?? 'pending') === 'pending')).toBe(true);
+    } finally {
+      await clef.close();
+    }
   });
 
   it('marks a row the service refuses (422) with its reason and finishes the others', async () => {

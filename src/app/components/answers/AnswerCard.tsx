@@ -3,6 +3,7 @@ import { KIND_NAME } from './kindName';
 import type { Answer } from '../../../contract';
 import { ChoiceCard } from './ChoiceCard';
 import { NoulCard } from './NoulCard';
+import { RefusalCard } from './RefusalCard';
 import { ScoreCard } from './ScoreCard';
 import './answers.css';
 
@@ -35,7 +36,11 @@ export function AnswerCard({ name, answer, question, probabilityMax }: AnswerCar
         </h3>
         <span
           className={`kind-tag kind-tag--${answer.type}`}
-          title={`"type": "${answer.type}" in the request`}
+          title={
+            answer.type === 'refusal'
+              ? 'The server declined to answer this question'
+              : `"type": "${answer.type}" in the request`
+          }
         >
           {KIND_NAME[answer.type]}
         </span>
@@ -47,6 +52,7 @@ export function AnswerCard({ name, answer, question, probabilityMax }: AnswerCar
         <ScoreCard name={name} answer={answer} criteria={criteria} probabilityMax={probabilityMax} />
       )}
       {answer.type === 'noul' && <NoulCard name={name} answer={answer} criteria={criteria} />}
+      {answer.type === 'refusal' && <RefusalCard name={name} answer={answer} />}
     </section>
   );
 }

@@ -14,7 +14,7 @@ import type { ChoiceBar } from '../../../core/answerSeries';
 import { useElementWidth } from '../useElementWidth';
 import { CHART, clip, labelColumnWidth } from './chartTheme';
 import { ProbabilityAxis, barTooltip, barWithValue, plainTick, probabilityGridAndAxis } from './chartParts';
-import { Confidence } from './Confidence';
+import { Confidence, reportedConfidence } from './Confidence';
 import { ProbabilityTable } from './ProbabilityTable';
 
 export interface ChoiceCardProps {
@@ -73,7 +73,7 @@ export function ChoiceCard({ name, answer, criteria, probabilityMax = 1, optionO
           {answer.choice}
         </span>
         {chosen && <span className="num answer-headline__p">p = {formatFixed2(chosen.probability)}</span>}
-        <Confidence value={answer.confidence} />
+        <Confidence value={answer.confidence} server={reportedConfidence(answer)} />
       </p>
       {series.tiedAtTop.length > 0 && (
         <p className="answer-note" data-testid="answers.tie">

@@ -6,7 +6,7 @@ import type { ScoreBar } from '../../../core/answerSeries';
 import { useElementWidth } from '../useElementWidth';
 import { CHART, clip, labelColumnWidth } from './chartTheme';
 import { barTooltip, barWithValue, plainTick, probabilityGridAndAxis } from './chartParts';
-import { Confidence } from './Confidence';
+import { Confidence, reportedConfidence } from './Confidence';
 import { ProbabilityTable } from './ProbabilityTable';
 
 export interface ScoreCardProps {
@@ -50,7 +50,7 @@ export function ScoreCard({
           {formatFixed2(series.expected)}
         </span>
         <span className="muted">expected level on 0–{series.maxLevel}</span>
-        <Confidence value={answer.confidence} />
+        <Confidence value={answer.confidence} server={reportedConfidence(answer)} />
       </p>
       <div ref={ref} className="answer-chart" aria-hidden="true" data-testid="answers.chart">
         <BarChart

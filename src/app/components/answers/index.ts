@@ -4,3 +4,4 @@ export type { AnswerCardProps } from './AnswerCard';
 export { ChoiceCard } from './ChoiceCard';
 export { ScoreCard } from './ScoreCard';
 export { NoulCard } from './NoulCard';
+export { RefusalCard } from './RefusalCard';

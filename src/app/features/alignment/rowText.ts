@@ -18,6 +18,7 @@ export const stateText = (state: State | null): string =>
 export function distributionText(answer: Answer | undefined): string {
   if (!answer) return 'no answer';
   if (answer.type === 'noul') return `P(yes) ${answer.noul.toFixed(2)}`;
+  if (answer.type === 'refusal') return 'refused';
   return Object.entries(answer.probabilities)
     .sort((a, b) => b[1] - a[1])
     .map(([k, p]) => `${answer.type === 'score' ? `level ${k}` : k} ${p.toFixed(2)}`)

@@ -20,6 +20,10 @@ function meaning(error: RunError, target: string): string | null {
         : 'The service refused the request without saying where.';
     case 'rate_limited':
       return 'The rate limit held through every retry. The attempts below show each wait.';
+    case 'quota':
+      return `The quota of ${target} is used up and will not come back within this run, so the workbench stopped instead of retrying.`;
+    case 'not_decision_model':
+      return `${target} has this model, but it does not answer decisions. Pick a decision model from the list.`;
     case 'overloaded':
       return 'The service stayed overloaded through every retry. The attempts below show each wait.';
     case 'timeout':

@@ -1,5 +1,12 @@
-// One line about a finished run: the resolved model, latency, input tokens and the cost estimate.
-import { PRICE_PER_MILLION_INPUT_TOKENS, estimateCost, priceNote } from '../../../contract';
+// One line about a finished run: the requested and echoed model, latency, usage as the server reported it, and the
+// cost with where its figure came from (the server's own, the target's price, or "price unknown").
+import {
+  PRICE_PER_MILLION_INPUT_TOKENS,
+  ReportedCostSchema,
+  costLine,
+  priceNote,
+  readUsage,
+} from '../../../contract';
 import type { EvaluateResponse } from '../../../contract';
 import { formatCost, formatLatency, formatTokens } from '../../../core/answerSeries';
 
@@ -22,6 +29,12 @@ export function RunSummary({
   inputPrice = PRICE_PER_MILLION_INPUT_TOKENS,
 }: RunSummaryProps) {
   const tokens = response.usage.input_tokens;
+  const usage = readUsage(response);
+  const reported = ReportedCostSchema.safeParse(response.cost);
+  const cost = costLine(
+    { usage: response.usage, ...(reported.success ? { cost: reported.data } : {}) },
+    inputPrice ?? PRICE_PER_MILLION_INPUT_TOKENS,
+  );
   return (
     <dl className="run-summary" data-testid="answers.summary">
       <div>
@@ -49,12 +62,34 @@ export function RunSummary({
         <dt>Input tokens</dt>
         <dd className="num" data-testid="answers.tokens">
           {formatTokens(tokens)}
+          {usage.cachedTokens !== null && usage.cachedTokens > 0 && (
+            <span className="muted"> · {formatTokens(usage.cachedTokens)} cached</span>
+          )}
+          {usage.outputTokens === null ? (
+            <span className="muted"> · output not reported</span>
+          ) : (
+            usage.outputTokens > 0 && (
+              <span className="muted"> · {formatTokens(usage.outputTokens)} output</span>
+            )
+          )}
         </dd>
       </div>
       <div>
         <dt>Cost</dt>
-        <dd className="num" data-testid="answers.cost" title={priceNote(inputPrice)}>
-          {inputPrice === null ? 'price unknown' : `≈ ${formatCost(estimateCost(tokens, inputPrice))}`}
+        <dd
+          className="num"
+          data-testid="answers.cost"
+          data-source={cost.reported ? 'server' : 'estimate'}
+          title={cost.reported ? cost.source : priceNote(inputPrice)}
+        >
+          {!cost.reported && inputPrice === null ? (
+            'price unknown'
+          ) : (
+            <>
+              {cost.reported ? '' : '≈ '}
+              {formatCost(cost.amount)} <span className="muted">({cost.source})</span>
+            </>
+          )}
         </dd>
       </div>
     </dl>

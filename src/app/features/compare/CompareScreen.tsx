@@ -6,10 +6,10 @@ import { columnDraft, newComparison, recordColumnRun } from '../../../core/compa
 import type { ComparedCell, ComparedQuestion } from '../../../core/compare';
 import { newId } from '../../../core/ids';
 import type { Compare, CompareColumn, RunRecord } from '../../../core/session';
-import { ChoiceCard, NoulCard, ScoreCard } from '../../components/answers';
+import { ChoiceCard, NoulCard, RefusalCard, ScoreCard } from '../../components/answers';
 import '../../components/answers/answers.css';
 import { modelsQueryOptions } from '../../queries/models';
-import { proxyTarget, targetOptionLabel, targetsQueryOptions } from '../../queries/targets';
+import { proxyTarget, targetFactsOf, targetOptionLabel, targetsQueryOptions } from '../../queries/targets';
 import type { TargetInfo } from '../../queries/targets';
 import { useSessions } from '../../stores/sessions';
 import { useWorkbench } from '../../stores/workbench';
@@ -80,8 +80,14 @@ export function CompareScreen() {
   }, [listedKey, targetIds]);
 
   const draftFor = useCallback(
-    (column: CompareColumn) => columnDraft(doc, column.model, listedByTarget.get(column.targetId) ?? []),
-    [doc, listedByTarget],
+    (column: CompareColumn) =>
+      columnDraft(
+        doc,
+        column.model,
+        listedByTarget.get(column.targetId) ?? [],
+        targetFactsOf(targets.data?.find((t) => t.id === column.targetId)),
+      ),
+    [doc, listedByTarget, targets.data],
   );
 
   const onCompareChange = useCallback((edit: (c: Compare) => Compare) => {
@@ -131,6 +137,7 @@ export function CompareScreen() {
             levelLabels="index"
           />
         );
+      if (a.type === 'refusal') return <RefusalCard name={question.name} answer={a} />;
       return <NoulCard name={question.name} answer={a} criteria={criteria} />;
     },
     [compare, runById],

@@ -10,7 +10,7 @@ import { applyFix, checkDoc, locateInDoc } from '../../../core/runDraft';
 import type { DraftProblem, LintMode } from '../../../core/runDraft';
 import type { SessionDoc } from '../../../core/session';
 import { modelsQueryOptions } from '../../queries/models';
-import { useTargetInfo } from '../../queries/targets';
+import { targetFactsOf, useTargetInfo } from '../../queries/targets';
 import { useLayout } from '../../stores/layout';
 import { runOrCompare, useCompare } from '../../stores/compare';
 import { useSessions } from '../../stores/sessions';
@@ -63,7 +63,8 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
   const models = useQuery(modelsQueryOptions(targetId));
   const targetInfo = useTargetInfo(targetId);
   const listed = useMemo(() => models.data?.models.map((m) => m.name) ?? NO_MODELS, [models.data]);
-  const { run, cancel, running, refused } = useRun(listed, targetId);
+  const targetFacts = useMemo(() => targetFactsOf(targetInfo), [targetInfo]);
+  const { run, cancel, running, refused } = useRun(listed, targetId, targetFacts);
 
   const serviceErrors = current?.error?.kind === 'validation' ? current.error.fieldErrors : undefined;
   // Lint follows what Run does: compare mode runs the columns' models, so an alias there is worth a warning.
@@ -75,8 +76,8 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
     [comparing, columns],
   );
   const checked = useMemo(
-    () => checkDoc(doc, listed, serviceErrors, lintMode),
-    [doc, listed, serviceErrors, lintMode],
+    () => checkDoc(doc, listed, serviceErrors, lintMode, targetFacts),
+    [doc, listed, serviceErrors, lintMode, targetFacts],
   );
   const stateMarkers = useMemo(() => markersFor('state', checked.problems, doc), [checked, doc]);
   const questionsMarkers = useMemo(() => markersFor('questions', checked.problems, doc), [checked, doc]);

@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import { newId } from '../../../core/ids';
 import { checkDoc } from '../../../core/runDraft';
+import type { TargetFacts } from '../../../core/runDraft';
 import { evaluateRunMutation } from '../../queries/evaluate';
 import { runViewOf, useWorkbench } from '../../stores/workbench';
 
@@ -17,8 +18,11 @@ export interface RunControls {
 }
 
 /** The run of the main screen on `targetId`; `listedModels` are the target's aliases, for the model id check. */
-export function useRun(listedModels: readonly string[], targetId: string): RunControls {
+export function useRun(listedModels: readonly string[], targetId: string, target?: TargetFacts): RunControls {
   const controller = useRef<AbortController | null>(null);
+  // Read at run time, so the run callback keeps its identity (it is registered as a Monaco action).
+  const targetRef = useRef(target);
+  targetRef.current = target;
   const [refused, setRefused] = useState(false);
   const mutation = useMutation({
     ...evaluateRunMutation(),
@@ -51,7 +55,7 @@ export function useRun(listedModels: readonly string[], targetId: string): RunCo
       if (isPendingRef.current) return;
       const store = useWorkbench.getState();
       const listed = listedKey ? listedKey.split('\u0000') : [];
-      const checked = checkDoc(store.doc, listed);
+      const checked = checkDoc(store.doc, listed, [], { mode: 'single' }, targetRef.current);
       const body = checked.draft.body;
       if (!body || (checked.blocked && !force)) {
         setRefused(true);

@@ -1,0 +1,275 @@
+// Servers of both dialects side by side, through the proxy, as a user meets them: a /v1/systemone target and a
+// Decisions-dialect target compared on one rubric with confidences computed the same way, a refusal on its card, a
+// 400 from a Decisions server on the right editor line, a target's own question limit before sending, and a quota
+// stop read as a plain sentence. The servers are stand-ins (tests/helpers/standins, docs/dialects.md).
+import { Hono } from 'hono';
+import type { Page, Response } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EvaluateResponseSchema, choiceConfidence, scoreConfidence } from '../../src/contract';
+import type { EvaluateResponse } from '../../src/contract';
+import { serveCloudflareStandin } from '../helpers/standins/cloudflareServer';
+import { serveDecisionsStandin } from '../helpers/standins/decisionsServer';
+import { listenStandin, readBody, referenceBackend } from '../helpers/standins/dialectListen';
+import type { RunningStandin } from '../helpers/standins/dialectListen';
+import { useBrowser } from './harness/browser';
+import { startWorkbenchProcess } from './harness/server';
+import type { WorkbenchProcess } from './harness/server';
+import { CompareArea } from './pages/CompareArea';
+import { WorkbenchPage } from './pages/WorkbenchPage';
+
+const KEY = `dialects-${Math.random().toString(36).slice(2)}`;
+let systemone: RunningStandin;
+let luna: RunningStandin;
+let clef: RunningStandin;
+// Two workbenches: the direct and gateway targets are the ones the environment can describe (EVAL_*).
+let twoDialects: WorkbenchProcess;
+let cloudflare: WorkbenchProcess;
+
+/** A server of the interface's own form on /v1/systemone (TypeSafe's route), answered by the reference judge. */
+async function serveSystemOne(): Promise<RunningStandin> {
+  const judge = referenceBackend();
+  const received: unknown[] = [];
+  const app = new Hono();
+  app.post('/v1/systemone', async (c) => {
+    if (c.req.header('authorization') !== `Bearer ${KEY}`)
+      return c.json({ detail: 'Not authenticated' }, 401);
+    const { json } = await readBody(c.req.raw);
+    received.push(json);
+    const reply = await judge(json);
+    return c.json(reply.json as object, reply.status as 200);
+  });
+  return listenStandin(app, received);
+}
+
+beforeAll(async () => {
+  systemone = await serveSystemOne();
+  // A LiteLLM proxy's /v1/decisions: `model` is the proxy's own alias for the deployment (docs/dialects.md).
+  luna = await serveDecisionsStandin({
+    apiKey: KEY,
+    models: { 'model-1.13.0': 'model-1.13.0' },
+    refuse: /password/i,
+    costHeaderPricePerMillion: 0.1,
+    maxChoices: 208,
+  });
+  clef = await serveCloudflareStandin({ apiKey: KEY, dailyAllocation: 0 });
+  [twoDialects, cloudflare] = await Promise.all([
+    startWorkbenchProcess({
+      EVAL_BASE_URL: systemone.url,
+      EVAL_API_KEY: KEY,
+      EVAL_EVALUATE_PATH: '/v1/systemone',
+      EVAL_GATEWAY_URL: luna.url,
+      EVAL_GATEWAY_KEY: KEY,
+      EVAL_GATEWAY_EVALUATE_PATH: '/v1/decisions',
+      EVAL_GATEWAY_DIALECT: 'decisions',
+    }),
+    startWorkbenchProcess({
+      EVAL_BASE_URL: clef.url,
+      EVAL_API_KEY: KEY,
+      EVAL_EVALUATE_PATH: '/client/v4/accounts/acct/ai/run/@cf/cloudflare/{model}',
+      EVAL_ENVELOPE: 'cloudflare',
+      EVAL_MODEL_IN_PATH: 'true',
+      EVAL_LIMITS: 'questions=64',
+    }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([twoDialects?.stop(), cloudflare?.stop()]);
+  await Promise.all([systemone?.close(), luna?.close(), clef?.close()]);
+});
+
+const browser = useBrowser();
+
+/** The interface responses the page received, by target id. */
+function responsesByTarget(page: Page): Map<string, EvaluateResponse> {
+  const seen = new Map<string, EvaluateResponse>();
+  page.on('response', (response: Response) => {
+    const match = /\/api\/targets\/([^/]+)\/v1\/evaluate$/.exec(new URL(response.url()).pathname);
+    if (!match || response.status() !== 200) return;
+    void response.json().then((body: unknown) => seen.set(match[1]!, EvaluateResponseSchema.parse(body)));
+  });
+  return seen;
+}
+
+const RUBRIC = {
+  is_urgent: {
+    type: 'noul',
+    instructions: 'Does this convey urgency?',
+    criteria: { true: 'Explicitly time-sensitive', false: 'No urgency expressed' },
+  },
+  department: {
+    type: 'choice',
+    instructions: 'Which team should handle this?',
+    criteria: { billing: 'Payments, payouts and refunds', technical: 'Bugs and integrations', other: null },
+  },
+  frustration: {
+    type: 'score',
+    instructions: 'How frustrated is the customer?',
+    criteria: ['Calm, just stating facts', 'Frustrated but civil', 'Angry or threatening to leave'],
+  },
+};
+
+/** Replaces the questions editor's text; clicks its first line, which is always inside the visible editor. */
+async function replaceQuestions(workbench: WorkbenchPage, text: string): Promise<void> {
+  await workbench.editor.monaco('questions').locator('.view-line').first().click();
+  await workbench.page.keyboard.press('ControlOrMeta+A');
+  await workbench.page.keyboard.press('Delete');
+  await workbench.editor.paste(text);
+}
+
+/** Opens the workbench on a target with the given questions, then types the model (the picker keeps the focus). */
+async function openOn(
+  server: WorkbenchProcess,
+  page: Page,
+  target: string,
+  model: string,
+  questions: string,
+): Promise<WorkbenchPage> {
+  const workbench = new WorkbenchPage(page, server.url);
+  await workbench.open();
+  await workbench.shell.selectTarget(target);
+  await workbench.editor.waitReady();
+  await replaceQuestions(workbench, questions);
+  await workbench.editor.model.fill(model);
+  await workbench.editor.model.press('Tab');
+  return workbench;
+}
+
+describe('two dialects through the proxy', () => {
+  it('compares a /v1/systemone target with a Decisions target on one rubric, confidences computed the same way', async () => {
+    const page = browser.page();
+    const received = responsesByTarget(page);
+    await openOn(twoDialects, page, 'direct', 'model-1.13.0', JSON.stringify(RUBRIC, null, 2));
+    const compare = new CompareArea(page);
+    await compare.open();
+    await compare.column(0).getByTestId('compare.target').selectOption('direct');
+    await compare.setModel(0, 'model-1.13.0');
+    await compare.column(1).getByTestId('compare.target').selectOption('gateway');
+    await compare.setModel(1, 'model-1.13.0');
+    await compare.runAll.click();
+    await compare.waitPhase(0, 'answered');
+    await compare.waitPhase(1, 'answered');
+    await expect.poll(() => received.size).toBe(2);
+    expect((await compare.questionNames()).sort()).toEqual(Object.keys(RUBRIC).sort());
+
+    const s1 = received.get('direct')!;
+    const decisions = received.get('gateway')!;
+    // The Decisions server got its own form; the page read both in the interface's.
+    const sent = luna.received.at(-1) as { input: unknown; questions: { type: string; name: string }[] };
+    expect(sent.questions.map((q) => `${q.type}:${q.name}`)).toEqual([
+      'choice:is_urgent',
+      'choice:department',
+      'score:frustration',
+    ]);
+    expect(decisions.model).toBe('model-1.13.0');
+    expect(decisions.requested_model).toBe('model-1.13.0');
+    for (const response of [s1, decisions]) {
+      for (const answer of Object.values(response.answers)) {
+        if (answer.type === 'choice') {
+          const p = Object.values(answer.probabilities);
+          expect(p.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
+          expect(answer.confidence).toBeCloseTo(choiceConfidence(p), 12);
+        }
+        if (answer.type === 'score') {
+          const p = ['0', '1', '2'].map((k) => answer.probabilities[k]!);
+          expect(answer.confidence).toBeCloseTo(scoreConfidence(p), 12);
+          expect(answer.score).toBeCloseTo(p[1]! + 2 * p[2]!, 12);
+        }
+      }
+    }
+    // The same judge behind both: the same choice, now on the same footing.
+    const a = s1.answers.department!;
+    const b = decisions.answers.department!;
+    if (a.type !== 'choice' || b.type !== 'choice') throw new Error('choices expected');
+    expect(b.choice).toBe(a.choice);
+    expect(b.confidence).toBeCloseTo(a.confidence, 2);
+  });
+
+  it('shows a refused question as a refusal on its card, never as a probability, and the cost the server reported', async () => {
+    const page = browser.page();
+    const workbench = await openOn(
+      twoDialects,
+      page,
+      'gateway',
+      'model-1.13.0',
+      JSON.stringify(
+        { ...RUBRIC, leak: { type: 'noul', instructions: 'Does the message contain a password?' } },
+        null,
+        2,
+      ),
+    );
+    await workbench.editor.run.click();
+    await workbench.answers.waitAnswered();
+    const card = workbench.answers.card('leak');
+    expect(await card.getAttribute('data-kind')).toBe('refusal');
+    expect(await card.getByTestId('answers.refusal').textContent()).toContain(
+      'declined to answer the noul question “leak”: this is a refusal, not a probability',
+    );
+    expect(await card.locator('.recharts-bar-rectangle').count()).toBe(0);
+    expect(await workbench.answers.card('department').getAttribute('data-kind')).toBe('choice');
+    expect(await workbench.answers.fact('cost')).toContain(
+      'reported by the server in the x-litellm-response-cost header',
+    );
+  });
+
+  it('puts a 400 validation error from a Decisions server on the right editor line', async () => {
+    const page = browser.page();
+    const labels = Object.fromEntries(Array.from({ length: 209 }, (_, i) => [`label_${i}`, `Label ${i}`]));
+    const text = JSON.stringify(
+      {
+        is_urgent: RUBRIC.is_urgent,
+        topic: { type: 'choice', instructions: 'Which topic?', criteria: labels },
+      },
+      null,
+      2,
+    );
+    const workbench = await openOn(twoDialects, page, 'gateway', 'model-1.13.0', text);
+    await workbench.editor.run.click();
+    await workbench.answers.waitStatus('failed');
+    expect(await workbench.answers.error.getAttribute('data-kind')).toBe('validation');
+    expect(await workbench.answers.error.textContent()).toContain(
+      'The request failed validation (400) at questions.topic.criteria: Provide between 2 and 208 choices',
+    );
+    const lines = text.split('\n');
+    const topic = lines.findIndex((l) => l.includes('"topic"'));
+    const line = lines.findIndex((l, i) => i > topic && l.trim().startsWith('"criteria"')) + 1;
+    // The error names the field; following it brings the line into view, marked.
+    await workbench.answers.error.getByRole('button', { name: 'questions.topic.criteria' }).click();
+    await workbench.editor.waitMarker('questions', line);
+  });
+
+  it('flags 65 questions for a 64-question target before sending, and reads a quota stop as a plain sentence', async () => {
+    const page = browser.page();
+    const many = Object.fromEntries(
+      Array.from({ length: 65 }, (_, i) => [
+        `q${i}`,
+        { type: 'noul', instructions: `Is point ${i} raised?` },
+      ]),
+    );
+    const workbench = await openOn(cloudflare, page, 'direct', 'clef', JSON.stringify(many, null, 2));
+    await workbench.editor.expandProblems();
+    await expect
+      .poll(() => workbench.editor.problemTexts().then((t) => t.join('\n')))
+      .toContain(
+        `Evaluation Service (${new URL(clef.url).host}) takes at most 64 questions per request; this one has 65.`,
+      );
+    const before = clef.received.length;
+    await workbench.editor.run.click();
+    expect(await workbench.editor.refused.isVisible()).toBe(true);
+    expect(clef.received.length).toBe(before);
+
+    await replaceQuestions(workbench, JSON.stringify(RUBRIC, null, 2));
+    await workbench.editor.run.click();
+    // Before issue 11's model rules, an id such as "clef" is not recognised: the user sends it anyway.
+    if (await workbench.editor.sendAnyway.isVisible()) await workbench.editor.sendAnyway.click();
+    await workbench.answers.waitStatus('failed');
+    expect(await workbench.answers.error.getAttribute('data-kind')).toBe('quota');
+    const said = (await workbench.answers.error.textContent()) ?? '';
+    expect(said).toContain(
+      "The target's quota is used up (429, code 4006: you have used up your daily free allocation of 10,000 neurons",
+    );
+    expect(said).toContain('so nothing more is sent');
+    // One attempt: a quota that will not reset soon is not retried.
+    expect(await workbench.answers.attempts.count()).toBe(1);
+    expect(clef.received.length).toBe(before + 1);
+  });
+});

@@ -1,0 +1,66 @@
+// The editor's checks on the chosen target: its own limits and what its dialect can carry, on the right line.
+import { describe, expect, it } from 'vitest';
+import { exampleDoc } from '../../../src/core/example';
+import { checkDoc } from '../../../src/core/runDraft';
+import type { SessionDoc } from '../../../src/core/session';
+
+const questions = (n: number) =>
+  JSON.stringify(
+    Object.fromEntries(
+      Array.from({ length: n }, (_, i) => [`q${i}`, { type: 'noul', instructions: `Question ${i}?` }]),
+    ),
+    null,
+    2,
+  );
+const doc = (over: Partial<SessionDoc>): SessionDoc => ({ ...exampleDoc(), ...over });
+
+describe('checks on the chosen target', () => {
+  it('flags 65 questions for a 64-question target before sending, and lets 64 through', () => {
+    const cloudflare = { label: 'Cloudflare Clef', limits: { questions: 64 } };
+    const over = checkDoc(doc({ questionsText: questions(65) }), [], [], { mode: 'single' }, cloudflare);
+    expect(over.blocked).toBe(true);
+    expect(over.problems.filter((p) => p.source === 'target').map((p) => [p.loc, p.message])).toEqual([
+      [
+        ['questions'],
+        'Cloudflare Clef takes at most 64 questions per request; this one has 65. Split it or choose another target.',
+      ],
+    ]);
+    const fits = checkDoc(doc({ questionsText: questions(64) }), [], [], { mode: 'single' }, cloudflare);
+    expect(fits.problems.filter((p) => p.source === 'target')).toEqual([]);
+    // The same 65 questions on a target without that limit are fine.
+    const local = checkDoc(doc({ questionsText: questions(65) }), [], [], { mode: 'single' });
+    expect(local.problems.filter((p) => p.source === 'target')).toEqual([]);
+  });
+
+  it('flags too many levels or options for the target on the question’s own line', () => {
+    const text = JSON.stringify(
+      { tone: { type: 'score', instructions: 'Tone?', criteria: ['a', 'b', 'c', 'd'] } },
+      null,
+      2,
+    );
+    const checked = checkDoc(
+      doc({ questionsText: text }),
+      [],
+      [],
+      { mode: 'single' },
+      { label: 'T', limits: { levels: 3 } },
+    );
+    const problem = checked.problems.find((p) => p.source === 'target')!;
+    expect(problem.loc).toEqual(['questions', 'tone', 'criteria']);
+    expect(text.slice(problem.span!.offset, problem.span!.offset + 8)).toBe('"criteria"'.slice(0, 8));
+  });
+
+  it('flags what the Decisions form cannot carry, at the field', () => {
+    const text = JSON.stringify({ bare: { type: 'noul', criteria: { true: 'yes' } } }, null, 2);
+    const checked = checkDoc(
+      doc({ questionsText: text }),
+      [],
+      [],
+      { mode: 'single' },
+      { label: 'Luna', dialect: 'decisions' },
+    );
+    expect(checked.problems.filter((p) => p.source === 'dialect').map((p) => p.loc)).toEqual([
+      ['questions', 'bare', 'instructions'],
+    ]);
+  });
+});
