@@ -115,7 +115,10 @@ describe('the main screen on the local target', () => {
     expect(await answers.target.textContent()).toBe('local: lexical, not a language model');
     expect(await answers.fact('resolvedModel')).toBe(`model-latest → ${response.model}`);
     expect(await answers.fact('tokens')).toBe(response.usage.input_tokens.toLocaleString('en-US'));
-    expect(await answers.fact('cost')).toMatch(/^≈ 0\.0+\d+$/);
+    // The cost says where its figure came from: here the estimate from the list price.
+    expect(await answers.fact('cost')).toMatch(
+      /^≈ 0\.0+\d+ \(estimated from \d[\d,]* input tokens at the list price of 0\.042 per million; output is free\)$/,
+    );
     expect(browser.pageErrors()).toEqual([]);
   });
 
