@@ -1,9 +1,8 @@
 // The rows screen: import a file, map it, check the estimate, run it paced with the session's questions and model,
 // watch it, and read, filter, chart and export the results. Wiring only: the logic is in src/core/rows.
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { pacingFor } from '../../../core/rows/pacer';
-import { targetFactsOf, targetsQueryOptions } from '../../queries/targets';
+import { targetFactsOf } from '../../queries/targets';
 import type { TargetInfo } from '../../queries/targets';
 import { useResumeOffer } from '../../stores/resumeOffer';
 import { useRows } from '../../stores/rows';
@@ -38,9 +37,8 @@ export interface RowsScreenProps {
 /** The whole rows screen. */
 export function RowsScreen({ targetId, targetLabel, target }: RowsScreenProps) {
   const rows = useRows();
-  const targets = useQuery(targetsQueryOptions());
-  const info = targets.data?.find((t) => t.id === targetId);
-  const facts = useMemo(() => targetFactsOf(info), [info]);
+  // The target's dialect and limits flag what it would refuse before the run; App passes the picked target.
+  const facts = useMemo(() => targetFactsOf(target), [target]);
   const session = useSessionQuestions(facts);
   const sessionId = useSessions((s) => s.openId);
   const [creating, setCreating] = useState(false);
