@@ -368,19 +368,20 @@ export async function evaluate(
   };
 }
 
-/** GETs a JSON resource under `target.baseUrl` with the same attempt loop, parsed by `schema`. */
-export async function getJson<T>(
+/** One JSON call under `target.baseUrl` with the same attempt loop, its answer parsed by `schema`. */
+async function jsonCall<T>(
   target: ClientTarget,
-  path: string,
+  request: { method: 'GET' | 'POST'; path: string; body?: unknown; billable: boolean },
   schema: z.ZodType<T>,
-  options: CallOptions = {},
+  options: CallOptions,
 ): Promise<GetJsonResult<T>> {
   const result = await call(
     target,
     {
-      method: 'GET',
-      url: joinUrl(target.baseUrl, path),
-      billable: false,
+      method: request.method,
+      url: joinUrl(target.baseUrl, request.path),
+      ...(request.body !== undefined && { body: JSON.stringify(request.body) }),
+      billable: request.billable,
       what: 'JSON document',
       parse: bySchema(schema),
     },
@@ -394,36 +395,26 @@ export async function getJson<T>(
   };
 }
 
+/** GETs a JSON resource under `target.baseUrl` with the same attempt loop, parsed by `schema`. */
+export const getJson = <T>(
+  target: ClientTarget,
+  path: string,
+  schema: z.ZodType<T>,
+  options: CallOptions = {},
+): Promise<GetJsonResult<T>> => jsonCall(target, { method: 'GET', path, billable: false }, schema, options);
+
 /**
  * POSTs a JSON body and parses the answer with `schema`. Counted as billable: the proxy's target check sends evaluate
  * requests on the caller's behalf.
  */
-export async function postJson<T>(
+export const postJson = <T>(
   target: ClientTarget,
   path: string,
   body: unknown,
   schema: z.ZodType<T>,
   options: CallOptions = {},
-): Promise<GetJsonResult<T>> {
-  const result = await call(
-    target,
-    {
-      method: 'POST',
-      url: joinUrl(target.baseUrl, path),
-      body: JSON.stringify(body),
-      billable: true,
-      what: 'JSON document',
-      parse: bySchema(schema),
-    },
-    options,
-  );
-  return {
-    data: result.value,
-    attempts: result.attempts,
-    requestId: result.requestId,
-    latencyMs: result.latencyMs,
-  };
-}
+): Promise<GetJsonResult<T>> =>
+  jsonCall(target, { method: 'POST', path, body, billable: true }, schema, options);
 
 /** Lists the model aliases the target offers: GET {baseUrl}/v1/models. */
 export async function listModels(target: ClientTarget, options: CallOptions = {}): Promise<ModelList> {
