@@ -141,3 +141,64 @@ it('lists every line a stray quote swallowed, and reads the file line by line on
   expect(await page.getByTestId('rows.literalQuotes').isChecked()).toBe(true);
   expect(browser.pageErrors()).toEqual([]);
 });
+
+it('exports one line per input line when asked for the lines left out', async () => {
+  const page = browser.page();
+  const workbench = new WorkbenchPage(page, server.url);
+  await workbench.open();
+  const rows = new RowsArea(page);
+  await rows.open();
+  // Nested deeper than the service takes (64 levels): sent, and refused by the service with a 422.
+  let nested: unknown = 'deep';
+  for (let i = 0; i < 70; i++) nested = { a: nested };
+  const input = [
+    JSON.stringify({ id: 'j1', text: TEXTS[0] }),
+    '{"id":"j2","text":"The refund never came}',
+    JSON.stringify({ id: 'j3', text: TEXTS[1] }),
+    JSON.stringify({ id: 'j4', text: 'word '.repeat(40_000) }),
+    JSON.stringify({ id: 'j5', text: nested }),
+    JSON.stringify({ id: 'j6', text: TEXTS[2] }),
+  ];
+  await rows.pick('mixed.jsonl', `${input.join('\n')}\n`);
+  await rows.mapWholeRow();
+  await expect.poll(() => page.getByTestId('rows.plan.rows').textContent()).toBe('4');
+  await rows.start.click();
+  await rows.waitFinished();
+  await rows.retryUntilAnswered();
+  expect(await rows.count('done')).toBe(3);
+  expect(await rows.count('invalid')).toBe(1);
+
+  await rows.exportLeftOut.check();
+  const jsonl = await rows.export('jsonl');
+  const records = jsonl.text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { line: number; status: string; row_id?: string; reason?: string });
+  expect(records).toHaveLength(input.length);
+  expect(records.map((r) => [r.line, r.status])).toEqual([
+    [1, 'done'],
+    [2, 'left_out'],
+    [3, 'done'],
+    [4, 'left_out'],
+    [5, 'invalid'],
+    [6, 'done'],
+  ]);
+  expect(records[3]!.reason).toMatch(/^Too large/);
+
+  const csv = await rows.export('csv');
+  const parsed = Papa.parse<Record<string, string>>(csv.text.replace(/^\ufeff/, ''), {
+    header: true,
+    skipEmptyLines: true,
+  });
+  expect(parsed.errors).toEqual([]);
+  expect(parsed.data.map((r) => [r.line, r.status, r.row_id])).toEqual([
+    ['1', 'done', 'j1'],
+    ['2', 'left_out', ''],
+    ['3', 'done', 'j3'],
+    ['4', 'left_out', ''],
+    ['5', 'invalid', 'j5'],
+    ['6', 'done', 'j6'],
+  ]);
+  expect(parsed.data[4]!.error).toMatch(/refused this row \(422\)/);
+  expect(browser.pageErrors().filter((e) => e.startsWith('pageerror'))).toEqual([]);
+});

@@ -13,7 +13,7 @@ import { DEFAULT_PACING } from '../../core/rows/pacer';
 import { ROWS_SCHEMA_VERSION } from '../../core/rows/records';
 import type { LabelValue } from '../../core/alignment/types';
 import type { RowItem, RowRun, StoredAnswer } from '../../core/rows/records';
-import { csvChunks, exportInputColumns, jsonlChunks } from '../../core/rows/results';
+import { csvChunks, exportInputColumns, jsonlChunks, leftOutLines } from '../../core/rows/results';
 import type { ResultRow } from '../../core/rows/results';
 import { plannedFromItems, sortIssues } from '../../core/rows/runPlan';
 import type { EvaluateFn, RunProgress } from '../../core/rows/runner';
@@ -118,8 +118,14 @@ export interface RowsState {
    * opens it; answers already stored for an unchanged request are reused when it runs. Returns its id.
    */
   createVariant: (spec: RunSpec) => Promise<string | null>;
-  /** The open run's results as a file: CSV (with a BOM, for spreadsheets) or JSONL. */
-  exportRun: (kind: 'csv' | 'jsonl') => Promise<{ fileName: string; type: string; parts: string[] } | null>;
+  /**
+   * The open run's results as a file: CSV (with a BOM, for spreadsheets) or JSONL. With `leftOut`, the lines of the
+   * file that were never sent come too, each with its line number and reason: one export line per input line.
+   */
+  exportRun: (
+    kind: 'csv' | 'jsonl',
+    options?: { leftOut?: boolean },
+  ) => Promise<{ fileName: string; type: string; parts: string[] } | null>;
   dismiss: () => void;
 }
 
@@ -680,14 +686,15 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
         return id;
       },
 
-      async exportRun(kind) {
+      async exportRun(kind, options = {}) {
         const run = get().openRun;
         if (!run) return null;
         const name = `${baseName(run.fileName)}-results`;
+        const leftOut = options.leftOut ? leftOutLines(run.issues) : [];
         const chunks =
           kind === 'csv'
-            ? csvChunks(results, run.questions, exportInputColumns(results, run.columns))
-            : jsonlChunks(results);
+            ? csvChunks(results, run.questions, exportInputColumns(results, run.columns), undefined, leftOut)
+            : jsonlChunks(results, undefined, leftOut);
         // Built a piece at a time with a pause between pieces, so a 100,000-row export never freezes the page.
         const parts: string[] = kind === 'csv' ? ['\ufeff'] : [];
         for (const part of chunks) {

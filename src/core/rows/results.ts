@@ -339,6 +339,23 @@ export interface LeftOutLine {
 /** The status an export gives a line that was never sent. */
 export const LEFT_OUT_STATUS = 'left_out';
 
+/**
+ * The lines of a run's file that never became a sent row, from the run's issues: those it skipped (a warning such as
+ * a repeated id still runs). Two reasons for one line become one line, so the export keeps one line per input line.
+ */
+export function leftOutLines(
+  issues: readonly { line: number; kind: string; severity: 'skip' | 'warn'; reason: string }[],
+): LeftOutLine[] {
+  const byLineNo = new Map<number, LeftOutLine>();
+  for (const issue of issues) {
+    if (issue.severity !== 'skip') continue;
+    const seen = byLineNo.get(issue.line);
+    if (seen) seen.reason = `${seen.reason} ${issue.reason}`;
+    else byLineNo.set(issue.line, { line: issue.line, kind: issue.kind, reason: issue.reason });
+  }
+  return [...byLineNo.values()].sort((a, b) => a.line - b.line);
+}
+
 /** Rows and left-out lines in the order of the file's lines (a row before a left-out line that shares its line). */
 function* byLine(
   rows: readonly ResultRow[],

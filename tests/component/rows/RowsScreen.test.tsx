@@ -266,4 +266,77 @@ describe('RowsScreen', () => {
     expect(sent).toHaveLength(5);
     // A ceiling for a real server, storage and rendering on a busy machine, not a speed expectation.
   }, 30_000);
+
+  it('exports one line per input line with the lines left out: a stray quote, a too-large row, a refused row', async () => {
+    const user = userEvent.setup();
+    // Nested deeper than the service takes (64 levels): the planner sends it, the service refuses it with a 422.
+    let nested: unknown = 'deep';
+    for (let i = 0; i < 70; i++) nested = { a: nested };
+    const input = [
+      JSON.stringify({ id: 'j1', text: TICKETS[0]![1] }),
+      '{"id":"j2","text":"The refund never came}',
+      JSON.stringify({ id: 'j3', text: 'word '.repeat(40_000) }),
+      JSON.stringify({ id: 'j4', text: nested }),
+      '',
+      JSON.stringify({ id: 'j6', text: TICKETS[1]![1] }),
+    ];
+    render(<RowsScreen targetId="local" targetLabel="Local reference" />);
+    await pick(user, `${input.join('\n')}\n`, 'mixed.jsonl');
+    await user.click(
+      within(screen.getByTestId('rows.mapping.mode')).getByLabelText('Whole row as named fields'),
+    );
+    await waitFor(() => expect(screen.getByTestId('rows.plan.rows')).toHaveTextContent('3'), {
+      timeout: 10_000,
+    });
+    await user.click(screen.getByTestId('rows.start'));
+    await waitFor(() => expect(screen.getByTestId('rows.status')).toHaveAttribute('data-phase', 'finished'), {
+      timeout: 10_000,
+    });
+    expect(screen.getByTestId('rows.count.done')).toHaveAttribute('data-value', '2');
+    expect(screen.getByTestId('rows.count.invalid')).toHaveAttribute('data-value', '1');
+
+    // Without the option, the sent rows only; with it, every line of the file in order, each once.
+    await user.click(screen.getByTestId('rows.export.jsonl'));
+    await waitFor(() => expect(downloads).toHaveLength(1));
+    expect(downloads[0]!.text.trim().split('\n')).toHaveLength(3);
+    const option = screen.getByTestId('rows.export.leftOut');
+    expect(option.closest('label')).toHaveTextContent('with the 3 line(s) left out');
+    await user.click(option);
+    await user.click(screen.getByTestId('rows.export.jsonl'));
+    await waitFor(() => expect(downloads).toHaveLength(2));
+    const lines = downloads[1]!.text
+      .trim()
+      .split('\n')
+      .map(
+        (l) => JSON.parse(l) as { line: number; status: string; reason?: string; error?: { status: number } },
+      );
+    expect(lines.map((l) => [l.line, l.status])).toEqual([
+      [1, 'done'],
+      [2, 'left_out'],
+      [3, 'left_out'],
+      [4, 'invalid'],
+      [5, 'left_out'],
+      [6, 'done'],
+    ]);
+    expect(lines).toHaveLength(input.length);
+    expect(lines[2]!.reason).toMatch(/^Too large/);
+    expect(lines[3]!.error!.status).toBe(422);
+
+    await user.click(screen.getByTestId('rows.export.csv'));
+    await waitFor(() => expect(downloads).toHaveLength(3));
+    const csv = Papa.parse<Record<string, string>>(downloads[2]!.text.replace(/^\ufeff/, ''), {
+      header: true,
+      skipEmptyLines: true,
+    });
+    expect(csv.errors).toEqual([]);
+    expect(csv.data.map((r) => [r.line, r.status, r.row_id])).toEqual([
+      ['1', 'done', 'j1'],
+      ['2', 'left_out', ''],
+      ['3', 'left_out', ''],
+      ['4', 'invalid', 'j4'],
+      ['5', 'left_out', ''],
+      ['6', 'done', 'j6'],
+    ]);
+    expect(csv.data[4]!.error).not.toBe('');
+  }, 30_000);
 });

@@ -15,6 +15,8 @@ export class RowsArea {
   readonly retryFailed: Locator;
   readonly message: Locator;
   readonly rpm: Locator;
+  /** The export option that adds the lines never sent, so the export has one line per line of the file. */
+  readonly exportLeftOut: Locator;
 
   constructor(readonly page: Page) {
     this.screen = page.getByTestId('rows.screen');
@@ -29,6 +31,7 @@ export class RowsArea {
     this.retryFailed = page.getByTestId('rows.retry.failed');
     this.message = page.getByTestId('rows.message');
     this.rpm = page.getByTestId('rows.pacing.rpm');
+    this.exportLeftOut = page.getByTestId('rows.export.leftOut');
   }
 
   /** Opens the rows screen from the app's navigation. */
@@ -41,6 +44,11 @@ export class RowsArea {
   async pick(name: string, text: string): Promise<void> {
     await this.file.setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(text, 'utf8') });
     await this.page.getByTestId('rows.preview').waitFor();
+  }
+
+  /** Maps the whole row as named fields (every column but the id is sent). */
+  async mapWholeRow(): Promise<void> {
+    await this.page.getByTestId('rows.mapping.mode').getByLabel('Whole row as named fields').check();
   }
 
   /** Sets requests per minute (committed with Enter). */

@@ -12,6 +12,7 @@ import {
   exportJsonl,
   filterRows,
   histogram,
+  leftOutLines,
 } from '../../../src/core/rows/results';
 
 const questions: Questions = {
@@ -268,5 +269,23 @@ describe('exports that join back to the source', () => {
     expect(exportCsv(rows, questions, ['id'], 2).join('')).toBe(
       exportCsv(rows, questions, ['id'], 2, []).join(''),
     );
+  });
+
+  it("takes a run's skipped issues as left-out lines: warnings still run, two reasons for a line make one line", () => {
+    const issues = [
+      { line: 9, kind: 'too_large', severity: 'skip' as const, reason: 'Too large: 70000 input tokens.' },
+      { line: 4, kind: 'duplicate_id', severity: 'warn' as const, reason: 'The id "a" was already used.' },
+      { line: 3, kind: 'malformed', severity: 'skip' as const, reason: 'Lines 3-5 were read as one field.' },
+      { line: 3, kind: 'malformed', severity: 'skip' as const, reason: 'The quote is never closed.' },
+    ];
+    expect(leftOutLines(issues)).toEqual([
+      {
+        line: 3,
+        kind: 'malformed',
+        reason: 'Lines 3-5 were read as one field. The quote is never closed.',
+      },
+      { line: 9, kind: 'too_large', reason: 'Too large: 70000 input tokens.' },
+    ]);
+    expect(leftOutLines([])).toEqual([]);
   });
 });

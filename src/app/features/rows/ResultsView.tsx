@@ -16,13 +16,16 @@ export interface ResultsViewProps {
   rows: readonly ResultRow[];
   /** Changes whenever rows change (they are updated in place). */
   version: number;
-  onExport: (kind: 'csv' | 'jsonl') => void;
+  /** `leftOut`: the lines never sent come too, so the export has one line per line of the file. */
+  onExport: (kind: 'csv' | 'jsonl', options: { leftOut: boolean }) => void;
 }
 
 /** Tabs over the results of one run. */
 export function ResultsView({ run, rows, version, onExport }: ResultsViewProps) {
   const [tab, setTab] = useState<Tab>('table');
   const [filter, setFilter] = useState<ResultFilter>(NO_FILTER);
+  const [withLeftOut, setWithLeftOut] = useState(false);
+  const skipped = useMemo(() => run.issues.filter((i) => i.severity === 'skip').length, [run.issues]);
   const columns = useMemo(() => answerColumns(run.questions), [run.questions]);
   // Rows are updated in place: a snapshot per version gives the memos an identity that changes when they do.
   const deferredVersion = useDeferredValue(version);
@@ -65,12 +68,30 @@ export function ResultsView({ run, rows, version, onExport }: ResultsViewProps) 
         />
         <span className="rows-results__export">
           Export with row ids, model and usage:
-          <button type="button" onClick={() => onExport('csv')} data-testid="rows.export.csv">
+          <button
+            type="button"
+            onClick={() => onExport('csv', { leftOut: withLeftOut })}
+            data-testid="rows.export.csv"
+          >
             CSV
           </button>
-          <button type="button" onClick={() => onExport('jsonl')} data-testid="rows.export.jsonl">
+          <button
+            type="button"
+            onClick={() => onExport('jsonl', { leftOut: withLeftOut })}
+            data-testid="rows.export.jsonl"
+          >
             JSONL
           </button>
+          <label title="Adds a line for each line of the file that was not sent, with its line number and reason, so the export joins back to the file line by line.">
+            <input
+              type="checkbox"
+              checked={withLeftOut}
+              disabled={skipped === 0}
+              onChange={(e) => setWithLeftOut(e.target.checked)}
+              data-testid="rows.export.leftOut"
+            />
+            with the {skipped} line(s) left out
+          </label>
         </span>
       </div>
       {tab !== 'issues' && (

@@ -94,8 +94,8 @@ export function RowsScreen({ targetId, targetLabel, target }: RowsScreenProps) {
     }
   };
 
-  const exportRun = async (kind: 'csv' | 'jsonl') => {
-    const file = await rows.exportRun(kind);
+  const exportRun = async (kind: 'csv' | 'jsonl', options: { leftOut: boolean }) => {
+    const file = await rows.exportRun(kind, options);
     if (file) downloadParts(file.fileName, file.type, file.parts);
   };
 
@@ -242,7 +242,7 @@ export function RowsScreen({ targetId, targetLabel, target }: RowsScreenProps) {
               run={open}
               rows={rows.results()}
               version={rows.resultsVersion}
-              onExport={(kind) => void exportRun(kind)}
+              onExport={(kind, options) => void exportRun(kind, options)}
             />
           </>
         )}
