@@ -1,16 +1,15 @@
 // Bench section "cardRender": a 255-option choice card rendered in Chromium (the app's own build of the card), first
 // with its top 20 bars and its 255-row table, then after "show all" (all 255 options in a scrolling chart). Target:
 // under 50 ms each (median after warm-up).
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
 import react from '@vitejs/plugin-react';
 import type { SectionResult } from './lib/section';
+import { serveDirectory } from './lib/staticServer';
 import { printTable } from './lib/table';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -20,34 +19,6 @@ const TARGET_MS = 50;
 /** Rounds thrown away while the JIT warms up, then rounds measured. */
 const WARMUP = 5;
 const ROUNDS = 25;
-
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
-
-/** Serves a directory on a free loopback port. */
-function serve(dir: string): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(
-      /^(\.\.[/\\])+/,
-      '',
-    );
-    const file = join(dir, path === '/' ? 'index.html' : path);
-    if (!file.startsWith(dir) || !existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res
-      .writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' })
-      .end(readFileSync(file));
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-        close: () => new Promise<void>((done) => server.close(() => done())),
-      }),
-    ),
-  );
-}
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -71,7 +42,7 @@ export async function run(): Promise<SectionResult> {
       // The page bundles React, recharts and the card in one chunk on purpose: no size warning for it.
       build: { outDir, emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 4096 },
     });
-    const server = await serve(outDir);
+    const server = await serveDirectory(outDir);
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu'],

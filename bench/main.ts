@@ -7,6 +7,7 @@ const SECTIONS: Record<string, () => Promise<{ run(): Promise<SectionResult> }>>
   reference: () => import('./reference'),
   hostile: () => import('./hostile'),
   rows: () => import('./rows'),
+  reuse: () => import('./reuse'),
   proxy: () => import('./proxy'),
   bundle: () => import('./bundle'),
   cardRender: () => import('./cardRender'),
