@@ -56,8 +56,8 @@ class MemoryStore implements RunStore {
     this.answers.set(a.key, a);
     this.outcomes.set(n, o);
   }
-  async findAnswer(key: string): Promise<StoredAnswer | undefined> {
-    return this.answers.get(key);
+  async findAnswers(keys: readonly string[]): Promise<Map<string, StoredAnswer>> {
+    return new Map(keys.flatMap((k) => (this.answers.has(k) ? [[k, this.answers.get(k)!] as const] : [])));
   }
 }
 

@@ -13,6 +13,7 @@ import { RowsRepo } from '../../src/app/persistence/rowsRepo';
 import { createRowsParser } from '../../src/app/features/rows/rowsParser';
 import { createBrowserClock } from '../../src/app/features/rows/clock';
 import { createRowsStore } from '../../src/app/stores/rows';
+import { reuseText } from '../../src/app/features/rows/format';
 import { MODEL, TEXTS } from './fixture';
 
 export interface ReuseResult {
@@ -116,6 +117,6 @@ window.runReuseBench = async (n, answersJson) => {
     reused: end.reused,
     sentInReuse: sent,
     settledStored,
-    progressLine: '',
+    progressLine: reuseText(end),
   };
 };

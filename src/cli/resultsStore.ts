@@ -111,8 +111,13 @@ export class ResultsStore implements RunStore {
     return Promise.resolve();
   }
 
-  findAnswer(key: string): Promise<StoredAnswer | undefined> {
-    return Promise.resolve(this.answerSync(key));
+  findAnswers(keys: readonly string[]): Promise<Map<string, StoredAnswer>> {
+    const out = new Map<string, StoredAnswer>();
+    for (const key of keys) {
+      const answer = this.answerSync(key);
+      if (answer) out.set(key, answer);
+    }
+    return Promise.resolve(out);
   }
 
   private answerSync(key: string | undefined): StoredAnswer | undefined {

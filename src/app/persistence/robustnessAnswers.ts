@@ -39,14 +39,20 @@ export function robustnessRunStore(
         options.onSaveError?.(error);
       }
     },
-    async findAnswer(key) {
-      const seeded = options.seeds?.get(key);
-      if (seeded) return seeded;
+    async findAnswers(keys) {
+      const out = new Map<string, StoredAnswer>();
+      const unseeded = keys.filter((key) => {
+        const seeded = options.seeds?.get(key);
+        if (seeded) out.set(key, seeded);
+        return !seeded;
+      });
+      if (unseeded.length === 0) return out;
       try {
-        return (await findStoredAnswers(db, [key])).get(key);
+        for (const [key, answer] of await findStoredAnswers(db, unseeded)) out.set(key, answer);
       } catch {
-        return undefined; // unreadable storage means "not stored": the request is sent
+        // unreadable storage means "not stored": the requests are sent
       }
+      return out;
     },
   };
 }

@@ -19,6 +19,8 @@ const CREATE_CHUNK = 5000;
 const WRITE_SLICE = 500;
 /** Outcomes that are final: the row was answered (billed, or reused for free) and is never written again. */
 const ANSWERED: ReadonlySet<RowOutcome['status']> = new Set(['done', 'reused']);
+/** Rows in a batch of outcomes from which a read of their key range beats one read per row. */
+const RANGE_READ_MIN = 16;
 /** Rows parsed between two pauses when a run is read back. */
 const PARSE_CHUNK = 5000;
 
@@ -191,6 +193,27 @@ export class RowsRepo {
     let queue: Write[] = [];
     let committing = false;
 
+    /**
+     * The stored rows of these numbers, in their order. Rows close together (a chunk of reused rows) are read as one
+     * key range, a single IndexedDB request; scattered ones (rows answered one by one) by key.
+     */
+    const readItems = async (numbers: readonly number[]): Promise<(RowItem | undefined)[]> => {
+      let low = Infinity;
+      let high = -Infinity;
+      for (const n of numbers) {
+        low = Math.min(low, n);
+        high = Math.max(high, n);
+      }
+      if (numbers.length < RANGE_READ_MIN || high - low + 1 > 2 * numbers.length)
+        return db.rowItems.bulkGet(numbers.map((n) => [runId, n] as [string, number]));
+      const range = await db.rowItems
+        .where('[runId+number]')
+        .between([runId, low], [runId, high], true, true)
+        .toArray();
+      const byNumber = new Map(range.map((item) => [item.number, item]));
+      return numbers.map((n) => byNumber.get(n));
+    };
+
     // NOTE: a batch may be started from code that runs inside another Dexie transaction's zone (a lookup that just
     // finished); ignoreTransaction keeps it a transaction of its own instead of a nested one.
     const commit = (batch: Write[]): Promise<void> =>
@@ -201,17 +224,18 @@ export class RowsRepo {
           // The last write of a row in the batch is the one that counts.
           const latest = new Map<number, RowOutcome>();
           for (const w of batch) latest.set(w.number, w.outcome);
-          const keys = [...latest.keys()].map((n) => [runId, n] as [string, number]);
-          const stored = await db.rowItems.bulkGet(keys);
+          const stored = await readItems([...latest.keys()]);
           if (stored.some((item) => item === undefined))
             throw new Error(`Some rows of run ${runId} are no longer stored.`);
           // An answered row is final: a writer that read it before it was answered (another tab) never rewrites it.
-          const updates = [...latest].flatMap(([number, outcome], i) => {
-            const previous = RowOutcomeSchema.safeParse(stored[i]?.outcome);
-            if (previous.success && ANSWERED.has(previous.data.status)) return [];
-            return [{ key: [runId, number] as [string, number], changes: { outcome } }];
+          // The rows just read are written back whole with their new outcome (a put, not an update that reads again).
+          const next = [...latest].flatMap(([number, outcome], i) => {
+            // Only the stored status matters here (as in countSettled); the whole record is parsed when read back.
+            const status: unknown = stored[i]?.outcome?.status;
+            if (typeof status === 'string' && ANSWERED.has(status as RowOutcome['status'])) return [];
+            return [{ ...stored[i]!, runId, number, outcome }];
           });
-          if (updates.length > 0) await db.rowItems.bulkUpdate(updates);
+          if (next.length > 0) await db.rowItems.bulkPut(next);
         }),
       );
 
@@ -251,13 +275,8 @@ export class RowsRepo {
     return {
       saveOutcome: (number, outcome) => enqueue(number, outcome),
       saveAnswered: (number, outcome, answer) => enqueue(number, outcome, answer),
-      async findAnswer(key) {
-        const raw = await db.rowAnswers.get(key);
-        if (raw === undefined) return undefined;
-        const parsed = StoredAnswerSchema.safeParse(raw);
-        // An answer that no longer parses is not reused: the row is sent again rather than trusted blindly.
-        return parsed.success ? parsed.data : undefined;
-      },
+      // One bulkGet per look-ahead chunk; an answer that no longer parses is not reused (the row is sent again).
+      findAnswers: (keys) => this.answers(keys),
     };
   }
 }

@@ -40,6 +40,8 @@ export const RowOutcomeSchema = z.object({
   requeues: z.number().int().min(0).default(0),
   latencyMs: z.number().min(0).optional(),
   requestId: z.string().optional(),
+  /** A reused row's answer: stored by an earlier run, or the answer of the same request in this run. */
+  reusedFrom: z.enum(['earlier', 'run']).optional(),
   /** Key of the answer in the answers table (done and reused rows). */
   answerKey: z.string().optional(),
   /** The resolved versioned model that answered. */

@@ -22,6 +22,8 @@ export const RunProgressSchema = z.object({
   total: count,
   done: count,
   reused: count,
+  // Absent from a tab of an older build.
+  reusedEarlier: count.default(0),
   invalid: count,
   failed: count,
   unknown: count,

@@ -262,6 +262,9 @@ describe('RowsScreen', () => {
       timeout: 10_000,
     });
     expect(screen.getByTestId('rows.count.reused')).toHaveAttribute('data-value', '5');
+    expect(screen.getByTestId('rows.reuse')).toHaveTextContent(
+      '5 answers reused from earlier runs, not billed.',
+    );
     expect(screen.getByTestId('rows.cost')).toHaveTextContent(/^0/);
     expect(sent).toHaveLength(5);
     // A ceiling for a real server, storage and rendering on a busy machine, not a speed expectation.

@@ -16,6 +16,7 @@ const progress = (over: Partial<RunProgress> = {}): RunProgress => ({
   total: 400,
   done: 121,
   reused: 0,
+  reusedEarlier: 0,
   invalid: 0,
   failed: 0,
   unknown: 0,

@@ -172,9 +172,9 @@ describe('the results store', () => {
         { ...done, answerKey: 'k1' },
         { key: 'k1', targetId: 'local', model: 'model-1.13.0', response, at: 1 },
       );
-      const found = await store.findAnswer('k1');
-      expect(found?.response).toEqual(response);
-      expect(await store.findAnswer('nope')).toBeUndefined();
+      const found = await store.findAnswers(['k1', 'nope']);
+      expect(found.get('k1')?.response).toEqual(response);
+      expect([...found.keys()]).toEqual(['k1']);
       await store.saveOutcome(2, { ...done, status: 'reused', answerKey: 'k1', inputTokens: 0 });
       const read = readResults(readFileSync(out, 'utf8'));
       if (!read.ok) throw new Error(read.message);

@@ -24,7 +24,16 @@ export class MemoryStore implements RunStore {
     await this.saveOutcome(number, outcome);
   }
 
-  async findAnswer(key: string): Promise<StoredAnswer | undefined> {
-    return this.answers.get(key);
+  /** Every findAnswers call's keys, in order. */
+  readonly lookups: string[][] = [];
+
+  async findAnswers(keys: readonly string[]): Promise<Map<string, StoredAnswer>> {
+    this.lookups.push([...keys]);
+    const out = new Map<string, StoredAnswer>();
+    for (const key of keys) {
+      const answer = this.answers.get(key);
+      if (answer) out.set(key, answer);
+    }
+    return out;
   }
 }

@@ -149,9 +149,8 @@ describe('RowsRepo', () => {
     const store = repo.runStore('a');
     await store.saveAnswered(1, outcome('done', { answerKey: 'good' }), answer('good'));
     await db.rowAnswers.put({ ...answer('bad'), response: { model: '' } } as never);
-    expect(await store.findAnswer('good')).toEqual(answer('good'));
-    expect(await store.findAnswer('bad')).toBeUndefined();
-    expect(await store.findAnswer('missing')).toBeUndefined();
+    const found = await store.findAnswers(['good', 'bad', 'missing', 'good']);
+    expect([...found]).toEqual([['good', answer('good')]]);
   });
 
   it('deletes a run and its rows but keeps the answers every run shares', async () => {

@@ -7,7 +7,7 @@ import { toEvaluationError } from '../../../src/client';
 import type { RowOutcome } from '../../../src/core/rows/records';
 import type { PlannedRow } from '../../../src/core/rows/runPlan';
 import type { RunnerInput } from '../../../src/core/rows/runner';
-import { FAILING_STREAK, MAX_REQUEUES, RowRunner } from '../../../src/core/rows/runner';
+import { FAILING_STREAK, LOOKUP_CHUNK, MAX_REQUEUES, RowRunner } from '../../../src/core/rows/runner';
 import { ManualClock, flush } from './manualClock';
 import { MemoryStore } from './memoryStore';
 
@@ -410,6 +410,40 @@ describe('RowRunner', () => {
       const alias = setup(['a', 'a'], () => 'ok', { model: 'model-latest' }, store);
       await alias.clock.runUntil(alias.runner.run());
       expect(alias.service.sends).toEqual(['a', 'a']);
+    });
+
+    it('reads stored answers a chunk of rows at a time, reuses them without sending, and counts them as earlier', async () => {
+      const n = 2 * LOOKUP_CHUNK + 200;
+      const states = Array.from({ length: n }, (_, i) => `row ${i}`);
+      const store = new MemoryStore();
+      for (const state of states) {
+        const key = await keyOf({ targetId: 'local', model: 'model-1.13.0', state });
+        const response = {
+          model: 'model-1.13.0',
+          answers: { q: { type: 'noul' as const, noul: 0.5 } },
+          usage: { input_tokens: 100 },
+        };
+        store.answers.set(key, { key, targetId: 'local', model: 'model-1.13.0', response, at: -1 });
+      }
+      const { clock, runner, service } = setup(states, () => 'ok', { model: 'model-1.13.0' }, store);
+      const end = await clock.runUntil(runner.run());
+      expect(service.sends).toEqual([]);
+      expect(store.lookups.map((keys) => keys.length)).toEqual([LOOKUP_CHUNK, LOOKUP_CHUNK, 200]);
+      expect(end).toMatchObject({ reused: n, reusedEarlier: n, done: 0, cost: 0, pending: 0 });
+      expect(store.outcomes.get(n)).toMatchObject({
+        status: 'reused',
+        reusedFrom: 'earlier',
+        inputTokens: 0,
+      });
+    });
+
+    it('a row looked up before an identical row was answered reuses that answer instead of being sent', async () => {
+      // One at a time: the third row was looked up (nothing stored) before the first was sent and answered.
+      const { clock, runner, store, service } = setup(['a', 'b', 'a'], () => 'ok', { model: 'model-1.13.0' });
+      const end = await clock.runUntil(runner.run());
+      expect(service.sends).toEqual(['a', 'b']);
+      expect(end).toMatchObject({ done: 2, reused: 1, reusedEarlier: 0 });
+      expect(store.outcomes.get(3)).toMatchObject({ status: 'reused', reusedFrom: 'run' });
     });
 
     it('a row waiting on an identical row that fails is sent itself', async () => {

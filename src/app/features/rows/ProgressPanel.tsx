@@ -1,7 +1,7 @@
 // The run as it goes: a bar of done, failed and remaining rows, the rate, the ETA, tokens and cost so far, and the
 // controls (start or resume, pause, cancel, retry on request). Why the run stopped is said in one sentence.
 import type { RunProgress } from '../../../core/rows/runner';
-import { formatCost, formatCount, formatDuration } from './format';
+import { formatCost, formatCount, formatDuration, reuseText } from './format';
 
 export interface ProgressPanelProps {
   progress: RunProgress;
@@ -99,6 +99,11 @@ export function ProgressPanel({
           </li>
         ))}
       </ul>
+      {p.reused > 0 && (
+        <p className="muted" data-testid="rows.reuse">
+          {reuseText(p)}
+        </p>
+      )}
       <p
         className={`rows-status${haltClass}`}
         role="status"
