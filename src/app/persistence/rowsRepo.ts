@@ -46,9 +46,14 @@ export class RowsRepo {
     run: RowRun,
     items: readonly RowItem[],
     onProgress?: (written: number) => void,
+    /** Answers that come with the rows (a results file of the command line), stored in the same transaction. */
+    answers: readonly StoredAnswer[] = [],
   ): Promise<void> {
     const parsedRun = RowRunSchema.parse(run);
-    await this.db.transaction('rw', this.db.rowRuns, this.db.rowItems, async () => {
+    const parsedAnswers = answers.map((a) => StoredAnswerSchema.parse(a));
+    await this.db.transaction('rw', this.db.rowRuns, this.db.rowItems, this.db.rowAnswers, async () => {
+      for (let i = 0; i < parsedAnswers.length; i += WRITE_SLICE)
+        await this.db.rowAnswers.bulkPut(parsedAnswers.slice(i, i + WRITE_SLICE));
       for (let i = 0; i < items.length; i += WRITE_SLICE) {
         const end = Math.min(items.length, i + WRITE_SLICE);
         await this.db.rowItems.bulkAdd(items.slice(i, end));

@@ -16,6 +16,8 @@ import type { RowItem, RowRun, StoredAnswer } from '../../core/rows/records';
 import { csvChunks, exportInputColumns, jsonlChunks, leftOutLines } from '../../core/rows/results';
 import type { ResultRow } from '../../core/rows/results';
 import { plannedFromItems, sortIssues } from '../../core/rows/runPlan';
+import { runFromResults, unreadableSentence } from '../../core/rows/importResults';
+import { readResults } from '../../core/rows/resultsFile';
 import type { EvaluateFn, RunProgress } from '../../core/rows/runner';
 import { RowRunner } from '../../core/rows/runner';
 import { evaluate } from '../../client';
@@ -27,7 +29,7 @@ import { RowsRepo } from '../persistence/rowsRepo';
 import { browserLocks, heldNames, openChannel } from '../persistence/tabs';
 import type { TabChannel, TabLocks } from '../persistence/tabs';
 import { createBrowserClock } from '../features/rows/clock';
-import { createRowsParser } from '../features/rows/rowsParser';
+import { createRowsParser, fileText } from '../features/rows/rowsParser';
 import type { ParseOptions, ParseProgress, RowsParser } from '../features/rows/rowsParser';
 import { proxyTarget } from '../queries/targets';
 
@@ -118,6 +120,11 @@ export interface RowsState {
    * opens it; answers already stored for an unchanged request are reused when it runs. Returns its id.
    */
   createVariant: (spec: RunSpec) => Promise<string | null>;
+  /**
+   * Opens a results file written by the command line (`evaluate-workbench run --out`) as a stored run, as if it had
+   * been made here; its answers join the shared store. Returns the run's id, or null with a sentence in `error`.
+   */
+  openResultsFile: (file: File) => Promise<string | null>;
   /**
    * The open run's results as a file: CSV (with a BOM, for spreadsheets) or JSONL. With `leftOut`, the lines of the
    * file that were never sent come too, each with its line number and reason: one export line per input line.
@@ -680,6 +687,54 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
           attach(run, items, new Map(), 0);
         } catch (error) {
           set({ error: `The variant could not be stored: ${errorText(error)}` });
+          return null;
+        }
+        await get().refreshRuns();
+        return id;
+      },
+
+      async openResultsFile(file) {
+        if (get().running) return null;
+        set({ error: null, notice: null });
+        let text: string;
+        try {
+          text = await fileText(file);
+        } catch (error) {
+          set({ error: `${file.name} could not be read: ${errorText(error)}` });
+          return null;
+        }
+        const now = deps.clock.now();
+        const read = readResults(text, now);
+        if (!read.ok) {
+          set({ error: `${file.name}: ${read.message}` });
+          return null;
+        }
+        if (read.results.rows.length === 0) {
+          set({
+            error: `${file.name} has no row results yet (the command line writes one line per row as it settles): nothing to open.`,
+          });
+          return null;
+        }
+        const id = deps.newId();
+        try {
+          // Loaded on demand, as the file reader does: the tokenizer is large and most sessions never import results.
+          const { requestTokens } = await import('../../core/tokens');
+          const imported = runFromResults(read.results, {
+            runId: id,
+            now,
+            tokensOf: (state, questions) => requestTokens({ state, questions }).total,
+          });
+          await deps.repo.createRun(imported.run, imported.items, undefined, imported.answers);
+          lastOwnWrite.set(id, now);
+          stopWatching();
+          attach(imported.run, imported.items, new Map(imported.answers.map((a) => [a.key, a])), 0);
+          const skipped = unreadableSentence(file.name, read.results.unreadable);
+          set({
+            notice: `Opened ${file.name}, the command line's results for ${imported.run.fileName}: ${imported.items.length} row(s).${skipped ? ` ${skipped}` : ''}`,
+          });
+          post({ type: 'listChanged' });
+        } catch (error) {
+          set({ error: `The results of ${file.name} could not be stored: ${errorText(error)}` });
           return null;
         }
         await get().refreshRuns();

@@ -12,6 +12,8 @@ import type { EvaluateFn } from '../../../src/core/rows/runner';
 import { requestTokens } from '../../../src/core/tokens';
 import { EXAMPLE_REQUEST, exampleDoc } from '../../../src/core/example';
 import { newId } from '../../../src/core/ids';
+import { dedupKey } from '../../../src/core/rows/dedup';
+import { headerLine, resultLine, RESULTS_FORMAT } from '../../../src/core/rows/resultsFile';
 import { WorkbenchDb } from '../../../src/app/persistence/db';
 import { RowsRepo } from '../../../src/app/persistence/rowsRepo';
 import { createInlineParser } from '../../../src/app/features/rows/rowsParser';
@@ -341,5 +343,104 @@ describe('RowsScreen', () => {
       ['6', 'done', 'j6'],
     ]);
     expect(csv.data[4]!.error).not.toBe('');
+  }, 30_000);
+
+  it('opens a results file of the command line as a finished run, with its labels, and says which lines it left out', async () => {
+    const user = userEvent.setup();
+    const questions = EXAMPLE_REQUEST.questions;
+    const model = 'model-1.13.0';
+    const target = { baseUrl: reference.url, headers: { Authorization: `Bearer ${DEFAULT_API_KEY}` } };
+    // The lines the command line writes, with answers the reference gave for each row.
+    const lines = [
+      headerLine({
+        format: RESULTS_FORMAT,
+        version: 1,
+        createdAt: new Date().toISOString(),
+        rowsFile: 'tickets.csv',
+        columns: ['id', 'text', 'human'],
+        targetId: 'local',
+        model,
+        questions,
+        mapping: { mode: 'text', column: 'text', idColumn: 'id' },
+        labels: { department: 'human' },
+      }),
+    ];
+    for (const [i, [id, text]] of TICKETS.slice(0, 3).entries()) {
+      const result = await evaluate(target, { state: text!, model, questions }, {});
+      const key = await dedupKey({ targetId: 'local', model, state: text!, questions });
+      lines.push(
+        resultLine({
+          number: i + 1,
+          line: i + 2,
+          id: id!,
+          data: { id: id!, text: text!, human: i === 0 ? 'billing' : 'technical' },
+          outcome: {
+            status: 'done',
+            at: Date.now(),
+            attempts: 1,
+            possiblyBilledAttempts: 0,
+            requeues: 0,
+            answerKey: key,
+            model: result.response.model,
+            inputTokens: result.response.usage.input_tokens,
+          },
+          response: result.response,
+        }),
+      );
+    }
+    lines.splice(3, 0, '{"row":9,"row_id":"cut');
+    const { unmount } = render(<RowsScreen targetId="local" targetLabel="Local reference" />);
+    // A file of rows picked here by mistake is refused in one sentence.
+    const rowsFile = TICKETS.map(([id, text]) => JSON.stringify({ id, text })).join('\n');
+    await user.upload(screen.getByTestId('rows.resultsFile'), file(rowsFile, 'tickets.jsonl'));
+    await waitFor(() =>
+      expect(screen.getByTestId('rows.message')).toHaveTextContent(
+        'tickets.jsonl: This is not a results file of Evaluate Workbench',
+      ),
+    );
+    await user.upload(
+      screen.getByTestId('rows.resultsFile'),
+      new File([`${lines.join('\n')}\n`], 'results.jsonl', { type: 'application/x-ndjson' }),
+    );
+    await waitFor(() => expect(screen.getByTestId('rows.run.title')).toHaveTextContent('tickets.csv'));
+    expect(screen.getByTestId('rows.message')).toHaveTextContent(
+      "Opened results.jsonl, the command line's results for tickets.csv: 3 row(s). 1 line(s) of results.jsonl could not be read and are left out (line 4: The line is not complete JSON",
+    );
+    expect(screen.getByTestId('rows.count.done')).toHaveAttribute('data-value', '3');
+    expect(screen.getByTestId('rows.status')).toHaveTextContent('Finished');
+    const tableRows = await screen.findAllByTestId('rows.table.row');
+    expect(tableRows.map((r) => r.getAttribute('data-row-id'))).toEqual(['t1', 't2', 't3']);
+    expect(
+      within(tableRows[0]!)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toContain('billing');
+    // The labels the command line read from `human` are the run's labels, for the alignment view.
+    expect(
+      (holder.store as ReturnType<typeof makeStore>)
+        .getState()
+        .results()
+        .map((r) => r.labels),
+    ).toEqual([{ department: 'billing' }, { department: 'technical' }, { department: 'technical' }]);
+    await user.click(within(screen.getByTestId('rows.tabs')).getByLabelText('Charts'));
+    expect(await screen.findAllByTestId('rows.chart.card')).toHaveLength(3);
+    expect(sent).toHaveLength(0);
+
+    // Stored as if made here: after a reload it is listed and opens with its answers, and they are reused.
+    unmount();
+    db.close();
+    makeStore();
+    render(<RowsScreen targetId="local" targetLabel="Local reference" />);
+    const run = await screen.findByTestId('rows.run');
+    expect(within(run).getByTestId('rows.run.status')).toHaveTextContent('finished');
+    act(() => useWorkbench.getState().setModel(model));
+    await pick(user, ['id,text', ...TICKETS.slice(0, 3).map(quoted)].join('\n'));
+    await waitFor(() => expect(screen.getByTestId('rows.start')).toBeEnabled());
+    await user.click(screen.getByTestId('rows.start'));
+    await waitFor(() => expect(screen.getByTestId('rows.status')).toHaveAttribute('data-phase', 'finished'), {
+      timeout: 10_000,
+    });
+    expect(screen.getByTestId('rows.count.reused')).toHaveAttribute('data-value', '3');
+    expect(sent).toHaveLength(0);
   }, 30_000);
 });

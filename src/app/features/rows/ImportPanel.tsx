@@ -10,6 +10,8 @@ export interface ImportPanelProps {
   options: ParseOptions;
   onFile: (file: File) => void;
   onOptions: (options: Partial<ParseOptions>) => void;
+  /** A results file written by the command line (`evaluate-workbench run --out`), opened as a finished run. */
+  onResultsFile: (file: File) => void;
   disabled?: boolean;
 }
 
@@ -21,8 +23,16 @@ const FORMATS: { value: ParseOptions['format']; label: string }[] = [
 ];
 
 /** The file picker and its options. */
-export function ImportPanel({ state, options, onFile, onOptions, disabled }: ImportPanelProps) {
+export function ImportPanel({
+  state,
+  options,
+  onFile,
+  onOptions,
+  onResultsFile,
+  disabled,
+}: ImportPanelProps) {
   const inputId = useId();
+  const resultsId = useId();
   const formatId = useId();
   const [over, setOver] = useState(false);
   const onDrop = (event: DragEvent) => {
@@ -101,6 +111,25 @@ export function ImportPanel({ state, options, onFile, onOptions, disabled }: Imp
           CSV: quotes are plain text (one row per line)
         </label>
       </div>
+      <p className="rows-hint">
+        <label htmlFor={resultsId}>
+          Or open a results file written by the command line (evaluate-workbench run --out):
+        </label>{' '}
+        <input
+          id={resultsId}
+          type="file"
+          accept=".jsonl,.ndjson,.json,.txt,application/x-ndjson,application/json"
+          disabled={disabled}
+          data-testid="rows.resultsFile"
+          onClick={(e) => {
+            e.currentTarget.value = '';
+          }}
+          onChange={(e) => {
+            const file = e.currentTarget.files?.[0];
+            if (file) onResultsFile(file);
+          }}
+        />
+      </p>
       {state.phase === 'reading' && (
         <div className="rows-reading" role="status" data-testid="rows.reading">
           Reading {state.fileName}

@@ -140,6 +140,7 @@ export function RowsScreen({ targetId, targetLabel, target }: RowsScreenProps) {
               disabled={creating}
               onFile={(file) => void rows.pickFile(file)}
               onOptions={(o) => void rows.setParseOptions(o)}
+              onResultsFile={(file) => void rows.openResultsFile(file)}
             />
             {ready && summary && (
               <>

@@ -104,7 +104,7 @@ export function createWorkerParser(): RowsParser {
 }
 
 /** A file's text through FileReader, which every browser and jsdom have. */
-function fileText(file: Blob): Promise<string> {
+export function fileText(file: Blob): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(String(reader.result));
