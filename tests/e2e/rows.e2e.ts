@@ -1,10 +1,16 @@
 // A file of rows as a user runs it: import a CSV (with a broken line, listed before the run), run it against the
 // local target with 429/529 faults injected, reload in the middle, resume, finish, export, and compare the export
 // with the input row by row.
+import { spawn } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { EXAMPLE_REQUEST } from '../../src/core/example';
 import { useBrowser } from './harness/browser';
-import { startWorkbenchProcess } from './harness/server';
+import { ROOT, startWorkbenchProcess } from './harness/server';
+import { AlignmentArea } from './pages/AlignmentArea';
 import type { WorkbenchProcess } from './harness/server';
 import { RowsArea } from './pages/RowsArea';
 import { WorkbenchPage } from './pages/WorkbenchPage';
@@ -202,3 +208,102 @@ it('exports one line per input line when asked for the lines left out', async ()
   expect(parsed.data[4]!.error).toMatch(/refused this row \(422\)/);
   expect(browser.pageErrors().filter((e) => e.startsWith('pageerror'))).toEqual([]);
 });
+
+/** Runs `npm run cli -- ...` in the repository with no configured target (so `--target local` is the reference). */
+function runCli(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, WORKBENCH_ENV_FILE: '' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+it('opens a results file written by the command line: rows, charts, filters and the alignment view', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ew-results-'));
+  try {
+    const n = 30;
+    const departments = ['billing', 'technical', 'other', 'billing', 'other'];
+    const csv = [
+      'ticket,message,human_department',
+      ...Array.from(
+        { length: n },
+        (_, i) => `c-${i + 1},"${TEXTS[i % TEXTS.length]} (#${i + 1})",${departments[i % 5]}`,
+      ),
+    ];
+    writeFileSync(join(dir, 'tickets.csv'), `${csv.join('\n')}\n`);
+    writeFileSync(join(dir, 'questions.json'), JSON.stringify(EXAMPLE_REQUEST.questions));
+    const out = join(dir, 'results.jsonl');
+    const ran = await runCli([
+      'run',
+      '--rows',
+      join(dir, 'tickets.csv'),
+      '--questions',
+      join(dir, 'questions.json'),
+      '--model',
+      'model-1.13.0',
+      '--target',
+      'local',
+      '--map',
+      'text=message',
+      '--map',
+      'id=ticket',
+      '--map',
+      'label.department=human_department',
+      '--out',
+      out,
+      '--report',
+      join(dir, 'summary.md'),
+      '--quiet',
+    ]);
+    expect(ran.stderr).toMatch(/Finished/);
+    expect(ran.code).toBe(0);
+    // A process killed mid-write leaves a cut line at the end: it is told and kept out.
+    appendFileSync(out, '{"row":31,"row_id":"c-31","li');
+    const kappa = /\| department\.kappa \| (-?[\d.]+) \|/.exec(
+      readFileSync(join(dir, 'summary.md'), 'utf8'),
+    )?.[1];
+    expect(kappa).toBeDefined();
+
+    const page = browser.page();
+    const workbench = new WorkbenchPage(page, server.url);
+    await workbench.open();
+    const rows = new RowsArea(page);
+    await rows.open();
+    await rows.openResultsFile(out);
+    expect(await page.getByTestId('rows.run.title').textContent()).toBe('tickets.csv');
+    await expect
+      .poll(() => rows.message.textContent())
+      .toMatch(
+        /^Opened results\.jsonl, the command line's results for tickets\.csv: 30 row\(s\)\. 1 line\(s\) of results\.jsonl could not be read and are left out \(line 32: /,
+      );
+    expect(await rows.count('done')).toBe(n);
+    expect(await rows.status.textContent()).toBe('Finished');
+    expect(await page.getByTestId('rows.table.row').first().getAttribute('data-row-id')).toBe('c-1');
+    await page.getByTestId('rows.filter.status').selectOption('problems');
+    await expect.poll(() => page.getByTestId('rows.filter.shown').textContent()).toMatch(/^0 of 30 rows/);
+    await page.getByTestId('rows.filter.status').selectOption('all');
+    await page.getByTestId('rows.tabs').getByLabel('Charts').check();
+    await expect.poll(() => page.getByTestId('rows.chart.card').count()).toBe(3);
+
+    // The alignment view reads the labels the command line read, and finds the command line's kappa.
+    const align = new AlignmentArea(page);
+    await align.open();
+    await expect
+      .poll(() => align.figure('department', 'kappa').textContent(), { timeout: 30_000 })
+      .toMatch(/n = 30$/);
+    const shown = Number(
+      /^(-?\d\.\d\d)/.exec((await align.figure('department', 'kappa').textContent()) ?? '')?.[1],
+    );
+    // Two decimals on screen, three in the summary: the same figure within their rounding.
+    expect(Math.abs(shown - Number(kappa))).toBeLessThanOrEqual(0.0051);
+    expect(browser.pageErrors().filter((e) => e.startsWith('pageerror'))).toEqual([]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 120_000);

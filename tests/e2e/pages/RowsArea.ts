@@ -51,6 +51,12 @@ export class RowsArea {
     await this.page.getByTestId('rows.mapping.mode').getByLabel('Whole row as named fields').check();
   }
 
+  /** Opens a results file written by the command line, from its path, and waits for the run to show. */
+  async openResultsFile(path: string): Promise<void> {
+    await this.page.getByTestId('rows.resultsFile').setInputFiles(path);
+    await this.page.getByTestId('rows.run.title').waitFor();
+  }
+
   /** Sets requests per minute (committed with Enter). */
   async setRate(perMinute: number): Promise<void> {
     await this.rpm.fill(String(perMinute));
