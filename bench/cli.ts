@@ -3,6 +3,8 @@
 // 97% of the configured one and the command's memory must stay flat (RSS growth under 50 MB); with 429/529/reset faults
 // and a SIGKILL halfway, the resumed run (then --retry-unknown, as a user would) must leave no row unanswered, and the
 // service's tally says how many it answered twice (at most the rows left unknown, which --retry-unknown sends again).
+// A run with no pacing (against a service with no limit) comes first: what this machine can do now, so a paced rate
+// below its target can be told apart from a machine too busy to reach it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,7 +63,14 @@ interface Watched {
 }
 
 /** Runs the command, polling its results file and memory every 100 ms; `killAt` SIGKILLs it at that many lines. */
-function runCli(dir: string, url: string, out: string, extra: string[], killAt?: number): Promise<Watched> {
+function runCli(
+  dir: string,
+  url: string,
+  out: string,
+  extra: string[],
+  killAt?: number,
+  rpm = RPM,
+): Promise<Watched> {
   const args = [
     BIN,
     'run',
@@ -78,7 +87,7 @@ function runCli(dir: string, url: string, out: string, extra: string[], killAt?:
     '--map',
     'columns=row_id,text',
     '--rpm',
-    String(RPM),
+    String(rpm),
     '--concurrency',
     String(CONCURRENCY),
     '--quiet',
@@ -137,13 +146,19 @@ export async function run(): Promise<SectionResult> {
   console.log(
     `cli: ${ROWS} rows, configured ${RPM}/min, concurrency ${CONCURRENCY}, the command in its own process`,
   );
-  const server = (faults: string) =>
+  const server = (faults: string, rpm = RPM * 2) =>
     startChildServer(fileURLToPath(new URL('./servers/rowsReference.ts', import.meta.url)), {
-      ROWS_RPM: String(RPM * 2),
+      ROWS_RPM: String(rpm),
       ROWS_FAULTS: faults,
       ROWS_SEED: '11',
     });
   try {
+    // The most the pacer allows (PacingSchema) against a service that never limits: the machine's capacity now.
+    const open = await server('', 1e9);
+    const openRun = await runCli(dir, open.url, join(dir, 'unpaced.jsonl'), [], undefined, 1_000_000);
+    await open.stop();
+    const capacity = ((ROWS - 1) * 60_000) / ((openRun.lastAt ?? NaN) - (openRun.firstAt ?? NaN));
+
     const clean = await server('');
     const cleanRun = await runCli(dir, clean.url, join(dir, 'clean.jsonl'), []);
     const cleanTally = tallyRows(await counts(clean.url), ids);
@@ -165,6 +180,18 @@ export async function run(): Promise<SectionResult> {
     printTable(
       `cli: ${ROWS.toLocaleString('en-US')} rows through the command against the standalone reference`,
       [
+        {
+          run: 'no pacing (capacity now)',
+          'configured/min': '-',
+          'achieved/min': Math.round(capacity),
+          ratio: '-',
+          'RSS at 10% MB': Math.round(openRun.rssEarly ?? NaN),
+          'RSS max MB': Math.round(openRun.rssMax ?? NaN),
+          answered: '-',
+          lost: '-',
+          twice: '-',
+          exit: String(openRun.code),
+        },
         {
           run: 'clean',
           'configured/min': RPM,
@@ -210,6 +237,7 @@ export async function run(): Promise<SectionResult> {
       ok,
       figures: {
         'rate ratio': Number((achieved / RPM).toFixed(3)),
+        'capacity/min': Math.round(capacity),
         'RSS growth MB': Math.round(growth),
         'lost (faults+kill)': faultTally.missing.length,
         'answered twice (faults+kill)': faultTally.twice,

@@ -4,8 +4,10 @@ import type { ClientTarget } from '../client';
 import { DEFAULT_EVALUATE_PATH } from '../contract';
 import type { ServerEnv } from '../server/env';
 import { targetsFromEnv } from '../server/proxy/targets';
+import { inProcessTransport, networkTransportOnce } from '../server/proxy/transport';
 import { createReferenceApp } from '../server/reference/app';
 import { referenceOptionsFromEnv } from '../server/reference/options';
+import { transportFetch } from './transportFetch';
 
 /** A target the command line can send to, and the secret to keep out of everything it prints. */
 export interface CliTarget {
@@ -32,7 +34,7 @@ function localCliTarget(env: ServerEnv): CliTarget {
       baseUrl: LOCAL_ORIGIN,
       evaluatePath: DEFAULT_EVALUATE_PATH,
       headers: { Authorization: `Bearer ${key}` },
-      fetch: (input, init) => Promise.resolve(app.fetch(new Request(input, init))),
+      fetch: transportFetch(inProcessTransport((request) => app.fetch(request))),
     },
     secret: null,
     keyMissing: null,
@@ -52,6 +54,7 @@ export function cliTargets(env: ServerEnv): CliTarget[] {
             evaluatePath: t.evaluatePath,
             // A keyless server (llama.cpp, Ollama) gets no credential header at all.
             headers: t.credential ? { [t.credential.header]: t.credential.value } : {},
+            fetch: transportFetch(networkTransportOnce),
           },
           secret: t.secret === '' ? null : t.secret,
           keyMissing: t.keyMissing,

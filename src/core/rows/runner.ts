@@ -599,7 +599,11 @@ export class RowRunner {
         },
       );
       const response = result.response;
-      const answerKey = await this.keyOf(this.identity(row, response.model));
+      // Answered by the pinned model it was looked up under (the usual case): the same identity, so the same key.
+      const answerKey =
+        key !== null && response.model === this.pinned
+          ? key
+          : await this.keyOf(this.identity(row, response.model));
       answer = {
         key: answerKey,
         targetId: this.input.targetId,

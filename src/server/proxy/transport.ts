@@ -138,6 +138,12 @@ const utf8 = new TextDecoder('utf-8');
 export const networkTransport: Transport = (call) => send(call, true);
 
 /**
+ * The same without the retry on a stale pooled socket, for a caller that counts every attempt itself: the command
+ * line's client reports a reset as "may have been billed" and retries by its own policy, never behind its back.
+ */
+export const networkTransportOnce: Transport = (call) => send(call, false);
+
+/**
  * A Request for an in-process Hono app, without the cost of undici's (a body stream and a followed signal per call,
  * about 17 µs): it has what Hono and the reference read (url, method, headers, signal, the body methods).
  */
