@@ -229,8 +229,10 @@ describe('two dialects through the proxy', () => {
     await workbench.editor.run.click();
     await workbench.answers.waitStatus('failed');
     expect(await workbench.answers.error.getAttribute('data-kind')).toBe('validation');
-    expect(await workbench.answers.error.textContent()).toContain(
-      'The request failed validation (400) at questions.topic.criteria: Provide between 2 and 208 choices',
+    // A 400 that is a validation error reads as a 422 does: the status, then each field with its sentence, once.
+    expect(await workbench.answers.error.locator('.run-error__status').textContent()).toBe('400');
+    expect(await workbench.answers.error.getByTestId('answers.fieldErrors').textContent()).toContain(
+      'questions.topic.criteria: Provide between 2 and 208 choices',
     );
     const lines = text.split('\n');
     const topic = lines.findIndex((l) => l.includes('"topic"'));
