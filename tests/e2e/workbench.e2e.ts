@@ -117,7 +117,7 @@ describe('the main screen on the local target', () => {
     expect(await answers.fact('tokens')).toBe(response.usage.input_tokens.toLocaleString('en-US'));
     // The cost says where its figure came from: here the estimate from the list price.
     expect(await answers.fact('cost')).toMatch(
-      /^≈ 0\.0+\d+ \(estimated from \d[\d,]* input tokens at the list price of 0\.042 per million; output is free\)$/,
+      /^≈ \$0\.0+\d+ \(estimated from \d[\d,]* input tokens at the list price of \$0\.042 per million; output is free\)$/,
     );
     expect(browser.pageErrors()).toEqual([]);
   });

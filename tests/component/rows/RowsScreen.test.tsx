@@ -262,7 +262,7 @@ describe('RowsScreen', () => {
       timeout: 10_000,
     });
     expect(screen.getByTestId('rows.count.reused')).toHaveAttribute('data-value', '5');
-    expect(screen.getByTestId('rows.cost')).toHaveTextContent(/^0/);
+    expect(screen.getByTestId('rows.cost')).toHaveTextContent(/^\$0\.00/);
     expect(sent).toHaveLength(5);
     // A ceiling for a real server, storage and rendering on a busy machine, not a speed expectation.
   }, 30_000);
