@@ -15,7 +15,6 @@ import { useBrowser } from './harness/browser';
 import { startWorkbenchProcess } from './harness/server';
 import type { WorkbenchProcess } from './harness/server';
 import { CompareArea } from './pages/CompareArea';
-import { SessionsArea } from './pages/SessionsArea';
 import { WorkbenchPage } from './pages/WorkbenchPage';
 
 const KEY = `dialects-${Math.random().toString(36).slice(2)}`;
@@ -127,8 +126,7 @@ async function openOn(
 ): Promise<WorkbenchPage> {
   const workbench = new WorkbenchPage(page, server.url);
   await workbench.open();
-  // The first session is made on the first target with a key: choose ours once it exists, or it would take it back.
-  await new SessionsArea(page).waitReady();
+  // Chosen at once, before the first session exists: the user's choice wins over the first target with a key.
   await workbench.shell.selectTarget(target);
   await workbench.editor.waitReady();
   await replaceQuestions(workbench, questions);
