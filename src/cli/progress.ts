@@ -2,7 +2,7 @@
 // rate, time left, tokens and cost; elsewhere (CI logs) one plain line every few seconds. Owns the run's stderr output.
 import { Presets, SingleBar } from 'cli-progress';
 import type { RunProgress } from '../core/rows/runner';
-import { formatCost } from '../core/answerSeries';
+import { formatCost } from '../contract';
 
 export interface ProgressView {
   update(progress: RunProgress): void;

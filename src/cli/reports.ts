@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import junit from 'junit-report-builder';
 import type { RunProgress } from '../core/rows/runner';
-import { formatCost } from '../core/answerSeries';
+import { formatCost } from '../contract';
 import type { Figure } from '../core/alignment';
 import type { GateResult } from './gates';
 

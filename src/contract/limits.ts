@@ -14,6 +14,29 @@ export const MAX_STATE_PLUS_QUESTION_TOKENS = 32_000;
 /** Published rate limits: requests per minute and input tokens per second. */
 export const RATE_LIMIT_REQUESTS_PER_MINUTE = 1200;
 export const RATE_LIMIT_INPUT_TOKENS_PER_SECOND = 250_000;
+/**
+ * Prices and costs are in US dollars: every public price list of the service and its servers quotes $ per million
+ * input tokens (docs/servers.md); a target's configured price is read in the same currency.
+ */
+export const PRICE_CURRENCY = 'USD';
+
+/** Money in the browser's locale: two decimals from a dollar up, two significant digits below (never "0.00"). */
+export function formatCost(cost: number): string {
+  return (cost === 0 || cost >= 1 ? DOLLARS : CENTS_AND_LESS).format(cost);
+}
+const DOLLARS = new Intl.NumberFormat(undefined, {
+  style: 'currency',
+  currency: PRICE_CURRENCY,
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+const CENTS_AND_LESS = new Intl.NumberFormat(undefined, {
+  style: 'currency',
+  currency: PRICE_CURRENCY,
+  minimumSignificantDigits: 2,
+  maximumSignificantDigits: 2,
+});
+
 /** Published input price per million input tokens; output is free. */
 export const PRICE_PER_MILLION_INPUT_TOKENS = 0.042;
 
@@ -37,7 +60,7 @@ export const MODELS_PATH = '/v1/models';
 export function priceNote(pricePerMillion: number | null): string {
   if (pricePerMillion === null) return "Price unknown: this target's price per token is not configured.";
   if (pricePerMillion === 0) return 'Free: a server on this machine.';
-  return `Estimate at ${pricePerMillion} per million input tokens; output is free.`;
+  return `Estimate at ${formatCost(pricePerMillion)} per million input tokens (${PRICE_CURRENCY}); output is free.`;
 }
 
 /** Estimated cost of a number of input tokens at a price per million (default: the published list price). */

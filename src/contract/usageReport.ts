@@ -2,7 +2,7 @@
 // (Alibaba Bailian) or not zero (Ollama, llamacpp-jev); the cost may be in the body (OpenRouter's `usage.cost`) or a
 // header (LiteLLM's `x-litellm-response-cost`); cached tokens come in `input_tokens_details` (OpenAI, OpenRouter).
 import { z } from 'zod';
-import { estimateCost, PRICE_PER_MILLION_INPUT_TOKENS } from './limits';
+import { estimateCost, formatCost, PRICE_PER_MILLION_INPUT_TOKENS } from './limits';
 
 /** A cost the server reported, and where it said it. */
 export const ReportedCostSchema = z.object({
@@ -69,6 +69,6 @@ export function costLine(
   return {
     amount,
     reported: false,
-    source: `estimated from ${response.usage.input_tokens} input tokens at the list price of ${pricePerMillion} per million; output is free`,
+    source: `estimated from ${response.usage.input_tokens.toLocaleString()} input tokens at the list price of ${formatCost(pricePerMillion)} per million; output is free`,
   };
 }

@@ -182,10 +182,3 @@ export function formatLatency(ms: number): string {
 
 /** A token count with thousands separators. */
 export const formatTokens = (n: number): string => n.toLocaleString();
-
-/** An estimated cost with two significant digits, never rounded to zero ("0.000013"). */
-export function formatCost(cost: number): string {
-  if (cost === 0) return '0';
-  if (cost >= 1) return cost.toFixed(2);
-  return Number(cost.toPrecision(2)).toFixed(Math.max(2, 1 - Math.floor(Math.log10(cost))));
-}

@@ -246,6 +246,10 @@ export function mergeProblems(
 /** True when a problem stops the run: any error except what the service said last time (the next run re-asks it). */
 export const blocksRun = (p: DraftProblem): boolean => p.severity === 'error' && p.source !== 'service';
 
+/** The problems the list under the editors shows: a 422 is said in the answers and marked on its line, not a third time. */
+export const listedProblems = (problems: readonly DraftProblem[]): DraftProblem[] =>
+  problems.filter((p) => p.source !== 'service');
+
 /** Applies a lint fix to the session document; each edit applies to the text the previous one produced. */
 export function applyFix(doc: SessionDoc, fix: LintFix): SessionDoc {
   let next = doc;

@@ -15,7 +15,6 @@ import { useBrowser } from './harness/browser';
 import { startWorkbenchProcess } from './harness/server';
 import type { WorkbenchProcess } from './harness/server';
 import { CompareArea } from './pages/CompareArea';
-import { SessionsArea } from './pages/SessionsArea';
 import { WorkbenchPage } from './pages/WorkbenchPage';
 
 const KEY = `dialects-${Math.random().toString(36).slice(2)}`;
@@ -127,8 +126,7 @@ async function openOn(
 ): Promise<WorkbenchPage> {
   const workbench = new WorkbenchPage(page, server.url);
   await workbench.open();
-  // The first session is made on the first target with a key: choose ours once it exists, or it would take it back.
-  await new SessionsArea(page).waitReady();
+  // Chosen at once, before the first session exists: the user's choice wins over the first target with a key.
   await workbench.shell.selectTarget(target);
   await workbench.editor.waitReady();
   await replaceQuestions(workbench, questions);
@@ -229,8 +227,10 @@ describe('two dialects through the proxy', () => {
     await workbench.editor.run.click();
     await workbench.answers.waitStatus('failed');
     expect(await workbench.answers.error.getAttribute('data-kind')).toBe('validation');
-    expect(await workbench.answers.error.textContent()).toContain(
-      'The request failed validation (400) at questions.topic.criteria: Provide between 2 and 208 choices',
+    // A 400 that is a validation error reads as a 422 does: the status, then each field with its sentence, once.
+    expect(await workbench.answers.error.locator('.run-error__status').textContent()).toBe('400');
+    expect(await workbench.answers.error.getByTestId('answers.fieldErrors').textContent()).toContain(
+      'questions.topic.criteria: Provide between 2 and 208 choices',
     );
     const lines = text.split('\n');
     const topic = lines.findIndex((l) => l.includes('"topic"'));

@@ -4,7 +4,7 @@
 import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { estimateCost, EvaluateResponseSchema } from '../../src/contract';
-import { formatCost } from '../../src/core/answerSeries';
+import { formatCost } from '../../src/contract';
 import { useBrowser } from './harness/browser';
 import { startWorkbenchProcess } from './harness/server';
 import type { WorkbenchProcess } from './harness/server';
@@ -80,7 +80,7 @@ describe('robustness check', () => {
     expect(verdicts.frustration).toBe('stable');
 
     // Costs what it said: the budget's price is the price of the tokens the service billed.
-    const price = `$${formatCost(estimateCost(sent.reduce((a, b) => a + b, 0)))}`;
+    const price = `${formatCost(estimateCost(sent.reduce((a, b) => a + b, 0)))}`;
     expect(budget).toContain(`about ${price} on`);
     expect(await check.billed.textContent()).toBe(`about ${price}`);
   });
@@ -171,7 +171,7 @@ describe('robustness check', () => {
     const sent = log.tokens.slice(before);
     // The file run used the alias model-latest: nothing stored can be reused, every request is sent.
     expect(sent).toHaveLength(requests);
-    expect(budget).toContain(`about $${formatCost(estimateCost(sent.reduce((a, b) => a + b, 0)))} on`);
+    expect(budget).toContain(`about ${formatCost(estimateCost(sent.reduce((a, b) => a + b, 0)))} on`);
     expect(await page.getByTestId('robustness.reportMeta').textContent()).toMatch(
       /^2 of 6 rows of “tickets\.csv”/,
     );

@@ -23,13 +23,16 @@ export function brierRow(probabilities: ArrayLike<number>, truth: number): numbe
 /** Log loss of one row: -ln(max(p_truth, floor)). */
 export const logLossRow = (pTruth: number, floor: number): number => -Math.log(Math.max(pTruth, floor));
 
-/** Mean of a per-row value over the given rows; null without rows. */
-export function meanOf(values: ArrayLike<number>, indices: ArrayLike<number> | null): number | null {
-  const n = indices ? indices.length : values.length;
-  if (n === 0) return null;
+/** Mean of a per-row value over a resample given as row weights (every row once when null); null without rows. */
+export function meanOf(values: ArrayLike<number>, weights: ArrayLike<number> | null): number | null {
+  let n = 0;
   let s = 0;
-  for (let j = 0; j < n; j++) s += values[indices ? indices[j]! : j]!;
-  return s / n;
+  for (let i = 0; i < values.length; i++) {
+    const w = weights === null ? 1 : weights[i]!;
+    n += w;
+    s += w * values[i]!;
+  }
+  return n === 0 ? null : s / n;
 }
 
 /** One bin of the reliability diagram: mean predicted probability against the observed frequency. */

@@ -271,8 +271,8 @@ function questionReport(
     statNames.indexOf(`se.${data.classes[classIndex(c)]}`),
   );
   const scratch = scratchFor(data);
-  const draws = bootstrap(n, B, seed, [...statNames, ...correctedKeys], (idx, out) => {
-    statsInto(data, idx, scratch, out);
+  const draws = bootstrap(n, B, seed, [...statNames, ...correctedKeys], (weights, out) => {
+    statsInto(data, weights, scratch, out);
     // The judge's share over the whole file, resampled alongside: row by row when affordable.
     if (exactApparent) {
       allIdxCounts.fill(0);

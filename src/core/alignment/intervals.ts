@@ -1,5 +1,5 @@
 // Intervals: Wilson's score interval for proportions and the seeded percentile bootstrap for everything else.
-import { resampleIndices, seededRandom } from './rng';
+import { resampleCounts, seededStream } from './rng';
 
 /** z for a two-sided 95% interval. */
 export const Z95 = 1.959963984540054;
@@ -44,21 +44,22 @@ export interface BootstrapDraws {
 }
 
 /**
- * Draws B resamples of n rows (seeded) and evaluates every statistic on each: `fill` gets the resample's row indices
- * and writes one value per key into `out` (NaN where undefined, e.g. kappa with one class).
+ * Draws B resamples of n rows (seeded) and evaluates every statistic on each: `fill` gets the resample as row weights
+ * (how many times each row was drawn) and writes one value per key into `out` (NaN where undefined, e.g. kappa with
+ * one class).
  */
 export function bootstrap(
   n: number,
   B: number,
   seed: number,
   keys: readonly string[],
-  fill: (indices: Uint32Array, out: Float64Array, draw: number) => void,
+  fill: (weights: Uint32Array, out: Float64Array, draw: number) => void,
 ): BootstrapDraws {
-  const random = seededRandom(seed);
-  const indices = new Uint32Array(n);
+  const stream = seededStream(seed);
+  const weights = new Uint32Array(n);
   const values = new Float64Array(B * keys.length).fill(Number.NaN);
   for (let b = 0; b < B && n > 0; b++)
-    fill(resampleIndices(n, random, indices), values.subarray(b * keys.length, (b + 1) * keys.length), b);
+    fill(resampleCounts(n, stream, weights), values.subarray(b * keys.length, (b + 1) * keys.length), b);
   return { B, seed, keys, values };
 }
 

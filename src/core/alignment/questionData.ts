@@ -1,5 +1,5 @@
 // One question's labelled and answered rows as flat typed arrays, so every figure and every bootstrap resample is a
-// pass over numbers, and the statistics of any set of row indices.
+// pass over numbers, and the statistics of any resample of them (row weights).
 import type { Question } from '../../contract';
 import { macroF1Of, precisionOf, recallOf } from './choiceAgreement';
 import { binOf, brierRow, logLossRow } from './calibration';
@@ -256,19 +256,20 @@ export function scratchFor(data: QuestionData): Scratch {
 }
 
 /**
- * Every statistic of the question over the given rows (all when null), written into `out` in statKeys order (NaN
- * where undefined). One fused pass over the rows (a second for Spearman): what point estimates and every bootstrap
- * resample use, so the two never disagree on a definition. Also per class the sensitivity and specificity that the
- * prevalence correction needs.
+ * Every statistic of the question over a resample given as row weights (how many times each row was drawn; every row
+ * once when null), written into `out` in statKeys order (NaN where undefined). Weights instead of drawn indices keep
+ * each pass sequential over the rows, which is what makes a thousand resamples cheap. One fused pass (a second for
+ * Spearman): what point estimates and every bootstrap resample use, so the two never disagree on a definition. Also
+ * per class the sensitivity and specificity that the prevalence correction needs.
  */
 export function statsInto(
   data: QuestionData,
-  indices: ArrayLike<number> | null,
+  weights: Uint32Array | null,
   s: Scratch,
   out: Float64Array,
 ): void {
   const K = data.K;
-  const n = indices ? indices.length : data.ids.length;
+  const rows = data.ids.length;
   const { m, sumP, sumHit, count, codeCounts, codeNeg } = s;
   m.fill(0);
   sumP.fill(0);
@@ -276,6 +277,7 @@ export function statsInto(
   count.fill(0);
   codeCounts.fill(0);
   codeNeg.fill(0);
+  let n = 0;
   let brier = 0;
   let logLoss = 0;
   let absErr = 0;
@@ -283,31 +285,32 @@ export function statsInto(
   const brierRows = data.brier;
   const lossRows = data.logLoss;
   // The shared pass, with every array in a local so the loop stays monomorphic.
-  for (let j = 0; j < n; j++) {
-    const i = indices ? indices[j]! : j;
-    m[y[i]! * K + pred[i]!]! += 1;
-    brier += brierRows[i]!;
-    logLoss += lossRows[i]!;
+  for (let i = 0; i < rows; i++) {
+    const w = weights === null ? 1 : weights[i]!;
+    n += w;
+    m[y[i]! * K + pred[i]!]! += w;
+    brier += w * brierRows[i]!;
+    logLoss += w * lossRows[i]!;
     const b = bin[i]!;
-    sumP[b]! += calP[i]!;
-    sumHit[b]! += calHit[i]!;
-    count[b]! += 1;
+    sumP[b]! += w * calP[i]!;
+    sumHit[b]! += w * calHit[i]!;
+    count[b]! += w;
   }
   // The type's own pass: expected-score ranks and error, or yes/no counts per distinct P(yes).
   if (data.type === 'score') {
     const codes = data.expectedCodes.codes;
     const expected = data.expected;
-    for (let j = 0; j < n; j++) {
-      const i = indices ? indices[j]! : j;
-      codeCounts[codes[i]!]! += 1;
-      absErr += Math.abs(expected[i]! - y[i]!);
+    for (let i = 0; i < rows; i++) {
+      const w = weights === null ? 1 : weights[i]!;
+      codeCounts[codes[i]!]! += w;
+      absErr += w * Math.abs(expected[i]! - y[i]!);
     }
   } else if (data.type === 'noul') {
     const codes = data.pCodes.codes;
-    for (let j = 0; j < n; j++) {
-      const i = indices ? indices[j]! : j;
-      if (y[i] === 0) codeNeg[codes[i]!]! += 1;
-      else codeCounts[codes[i]!]! += 1;
+    for (let i = 0; i < rows; i++) {
+      const w = weights === null ? 1 : weights[i]!;
+      if (y[i] === 0) codeNeg[codes[i]!]! += w;
+      else codeCounts[codes[i]!]! += w;
     }
   }
   const nan = Number.NaN;
@@ -331,7 +334,7 @@ export function statsInto(
   } else if (data.type === 'score') {
     put(none ? null : diag / n);
     put(kappaOf(m, K, data.weights));
-    put(spearmanFromCounts(data, indices, n, s));
+    put(spearmanFromCounts(data, weights, n, s));
     put(none ? null : absErr / n);
   } else {
     put(none ? null : diag / n);
@@ -365,7 +368,7 @@ export function statsInto(
 /** Spearman of the expected score with the label, from the counts statsInto gathered (midranks, ties averaged). */
 function spearmanFromCounts(
   data: ScoreData,
-  indices: ArrayLike<number> | null,
+  weights: Uint32Array | null,
   n: number,
   s: Scratch,
 ): number | null {
@@ -388,25 +391,23 @@ function spearmanFromCounts(
   let sab = 0;
   let saa = 0;
   let sbb = 0;
-  for (let j = 0; j < n; j++) {
-    const i = indices ? indices[j]! : j;
+  const rows = data.ids.length;
+  for (let i = 0; i < rows; i++) {
+    const w = weights === null ? 1 : weights[i]!;
     const x = s.ranksA[codes[i]!]! - mean;
     const yy = s.ranksB[data.y[i]!]! - mean;
-    sab += x * yy;
-    saa += x * x;
-    sbb += yy * yy;
+    sab += w * x * yy;
+    saa += w * x * x;
+    sbb += w * yy * yy;
   }
   if (saa === 0 || sbb === 0) return null;
   return sab / Math.sqrt(saa * sbb);
 }
 
 /** Every statistic of the question over the given rows, by name (null where undefined). */
-export function statsOf(
-  data: QuestionData,
-  indices: ArrayLike<number> | null,
-): Record<string, number | null> {
+export function statsOf(data: QuestionData, weights: Uint32Array | null): Record<string, number | null> {
   const keys = statKeys(data);
   const out = new Float64Array(keys.length);
-  statsInto(data, indices, scratchFor(data), out);
+  statsInto(data, weights, scratchFor(data), out);
   return Object.fromEntries(keys.map((k, i) => [k, Number.isNaN(out[i]!) ? null : out[i]!]));
 }

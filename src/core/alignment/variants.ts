@@ -126,9 +126,9 @@ export function compareVariants(
     const outB = new Float64Array(namesB.length);
     const scratchA = scratchFor(da);
     const scratchB = scratchFor(db);
-    const draws = bootstrap(n, B, seed, keys, (idx, out) => {
-      statsInto(da, idx, scratchA, outA);
-      statsInto(db, idx, scratchB, outB);
+    const draws = bootstrap(n, B, seed, keys, (weights, out) => {
+      statsInto(da, weights, scratchA, outA);
+      statsInto(db, weights, scratchB, outB);
       // NaN (undefined on either side) stays NaN through the subtraction.
       for (let k = 0; k < keys.length; k++) out[k] = outB[posB[k]!]! - outA[posA[k]!]!;
     });

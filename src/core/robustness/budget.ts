@@ -1,6 +1,6 @@
 // What a check will cost before it runs: requests, input tokens and the estimate, with stored answers reused for free.
 import { estimateCost } from '../../contract';
-import { formatCost } from '../answerSeries';
+import { formatCost } from '../../contract';
 import type { TokenCounter } from '../rows/runPlan';
 import type { Probe } from './plan';
 
@@ -42,11 +42,11 @@ export function budgetOf(probes: readonly { tokens: number; reused: boolean }[])
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** "12 requests, about $0.0001", and how many are reused when some are. */
+/** "12 requests, about $0.00010", and how many are reused when some are. */
 export function describeBudget(budget: Budget): string {
   const reused =
     budget.reused > 0
       ? ` (${budget.reused === budget.requests ? 'all' : budget.reused} answered from stored answers, not billed)`
       : '';
-  return `${plural(budget.requests, 'request')}${reused}, about $${formatCost(budget.cost)}`;
+  return `${plural(budget.requests, 'request')}${reused}, about ${formatCost(budget.cost)}`;
 }

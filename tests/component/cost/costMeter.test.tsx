@@ -4,7 +4,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { estimateCost } from '../../../src/contract';
-import { formatCost } from '../../../src/core/answerSeries';
+import { formatCost } from '../../../src/contract';
 import { costBreakdown } from '../../../src/core/cost';
 import { exampleDoc, EXAMPLE_REQUEST } from '../../../src/core/example';
 import { CostMeter } from '../../../src/app/features/cost/CostMeter';

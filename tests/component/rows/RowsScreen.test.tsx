@@ -267,7 +267,7 @@ describe('RowsScreen', () => {
     expect(screen.getByTestId('rows.reuse')).toHaveTextContent(
       '5 answers reused from earlier runs, not billed.',
     );
-    expect(screen.getByTestId('rows.cost')).toHaveTextContent(/^0/);
+    expect(screen.getByTestId('rows.cost')).toHaveTextContent(/^\$0\.00/);
     expect(sent).toHaveLength(5);
     // A ceiling for a real server, storage and rendering on a busy machine, not a speed expectation.
   }, 30_000);

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ClientTarget } from '../../../src/client';
 import { estimateCost } from '../../../src/contract';
-import { formatCost } from '../../../src/core/answerSeries';
+import { formatCost } from '../../../src/contract';
 import { exampleDoc } from '../../../src/core/example';
 import { TaxonomyScreen } from '../../../src/app/features/taxonomy/TaxonomyScreen';
 import { useTaxonomy } from '../../../src/app/features/taxonomy/taxonomyStore';

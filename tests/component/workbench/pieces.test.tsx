@@ -233,6 +233,29 @@ describe('ProblemsPanel', () => {
 });
 
 describe('RunErrorView and attempts', () => {
+  it('a 422 with a located field says its sentence once, beside the field that opens its line', async () => {
+    const onReveal = vi.fn();
+    const msg = 'Input should be "noul", "choice" or "score"';
+    render(
+      <RunErrorView
+        error={{
+          kind: 'validation',
+          status: 422,
+          message: `The request failed validation at questions.is_urgent.type: ${msg}.`,
+          fieldErrors: [{ loc: ['questions', 'is_urgent', 'type'], msg }],
+          possiblyBilled: false,
+        }}
+        targetLabel="local"
+        onReveal={onReveal}
+      />,
+    );
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent!.split(msg)).toHaveLength(2);
+    expect(alert).toHaveTextContent('The service refused one field of the request.');
+    await userEvent.click(screen.getByRole('button', { name: 'questions.is_urgent.type' }));
+    expect(onReveal).toHaveBeenCalledWith(['questions', 'is_urgent', 'type']);
+  });
+
   it('a 401 says the key for that target is missing or wrong', () => {
     render(
       <RunErrorView

@@ -4,6 +4,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Answer, Questions } from '../../../src/contract';
 import { computeAlignment } from '../../../src/core/alignment/compute';
+import { questionData, statsOf } from '../../../src/core/alignment/questionData';
+import { resampleCounts, seededStream } from '../../../src/core/alignment/rng';
+import { DEFAULT_OPTIONS } from '../../../src/core/alignment/types';
 import { labelColumnSummary, readLabel, LabelColumnSchema } from '../../../src/core/alignment/labelValues';
 import type { AlignRow } from '../../../src/core/alignment/types';
 import { compareVariants, differenceSentence } from '../../../src/core/alignment/variants';
@@ -366,5 +369,44 @@ describe('label values', () => {
     for (const no of ['No', 'n', 'FALSE', '0', 0, false])
       expect(readLabel(no, urgent, s)).toMatchObject({ value: false });
     expect(readLabel('maybe', urgent, s)).toMatchObject({ kind: 'unmatched' });
+  });
+});
+
+describe('a resample as row weights', () => {
+  it('gives every statistic of the rows written out as many times as they were drawn', () => {
+    fc.assert(
+      fc.property(
+        fc.array(rowArb, { minLength: 1, maxLength: 30 }),
+        fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 30, maxLength: 30 }),
+        (raw, draws) => {
+          const rows = toRows(raw);
+          for (const [name, question] of Object.entries(QUESTIONS)) {
+            const data = questionData(name, question, rows, DEFAULT_OPTIONS);
+            const weights = Uint32Array.from(data.ids, (_, i) => draws[i]!);
+            if (weights.reduce((a, b) => a + b, 0) === 0) continue;
+            // The plain definition: the drawn rows written out, each as many times as it was drawn.
+            const byId = new Map(rows.map((r) => [r.id, r]));
+            const repeated = data.ids.flatMap((id, i) =>
+              Array.from({ length: weights[i]! }, (_, k) => ({ ...byId.get(id)!, id: `${id}#${k}` })),
+            );
+            const plain = statsOf(questionData(name, question, repeated, DEFAULT_OPTIONS), null);
+            const weighted = statsOf(data, weights);
+            for (const [key, value] of Object.entries(plain)) {
+              if (value === null) expect(weighted[key], key).toBeNull();
+              else expect(weighted[key], key).toBeCloseTo(value, 9);
+            }
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('draws n rows in all, the same for a seed', () => {
+    const a = resampleCounts(1000, seededStream(5), new Uint32Array(1000));
+    const b = resampleCounts(1000, seededStream(5), new Uint32Array(1000));
+    expect(a.reduce((s, w) => s + w, 0)).toBe(1000);
+    expect(a).toEqual(b);
+    expect(a).not.toEqual(resampleCounts(1000, seededStream(6), new Uint32Array(1000)));
   });
 });

@@ -159,8 +159,8 @@ describe('intervals', () => {
   });
   it('a seeded bootstrap is the same twice and differs by seed', () => {
     const values = Float64Array.from({ length: 50 }, (_, i) => (i * 37) % 11);
-    const mean = (idx: Uint32Array, out: Float64Array) => {
-      out[0] = meanOf(values, idx)!;
+    const mean = (weights: Uint32Array, out: Float64Array) => {
+      out[0] = meanOf(values, weights)!;
     };
     const a = percentileInterval(bootstrap(50, 200, 7, ['mean'], mean), 'mean');
     const b = percentileInterval(bootstrap(50, 200, 7, ['mean'], mean), 'mean');

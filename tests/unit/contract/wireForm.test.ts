@@ -187,7 +187,7 @@ describe('usage and cost as each server reports them', () => {
     expect(costLine({ usage: { input_tokens: 1_000_000 } })).toEqual({
       amount: 0.042,
       reported: false,
-      source: 'estimated from 1000000 input tokens at the list price of 0.042 per million; output is free',
+      source: 'estimated from 1,000,000 input tokens at the list price of $0.042 per million; output is free',
     });
     expect(
       costLine({

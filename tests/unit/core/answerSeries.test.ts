@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { formatCost } from '../../../src/contract';
 import {
   BAR_ROW_HEIGHT,
   CHOICE_TOP,
   barChartHeight,
   choiceSeries,
   describe as describeText,
-  formatCost,
   formatFixed2,
   formatLatency,
   formatPercent,
@@ -133,10 +133,11 @@ describe('formatting', () => {
     expect(formatPercent(0.815)).toBe('82%');
     expect(formatLatency(412.4)).toBe('412 ms');
     expect(formatLatency(1240)).toBe('1.24 s');
-    expect(formatCost(318 * 0.042e-6)).toBe('0.000013');
-    expect(formatCost(0)).toBe('0');
-    expect(formatCost(0.5)).toBe('0.50');
-    expect(formatCost(12.345)).toBe('12.35');
+    expect(formatCost(318 * 0.042e-6)).toBe('$0.000013');
+    expect(formatCost(0)).toBe('$0.00');
+    expect(formatCost(0.5)).toBe('$0.50');
+    expect(formatCost(12.345)).toBe('$12.35');
+    expect(formatCost(1234.5)).toBe('$1,234.50');
   });
 
   it('chart height grows with the rows', () => {

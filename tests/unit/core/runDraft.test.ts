@@ -8,6 +8,7 @@ import {
   duplicateProblems,
   lintProblems,
   locateInDoc,
+  listedProblems,
   locatedProblems,
   mergeProblems,
 } from '../../../src/core/runDraft';
@@ -145,7 +146,7 @@ describe('checkDoc', () => {
     expect(checked.problems.filter((p) => p.severity !== 'info')).toEqual([]);
   });
 
-  it('a warning does not block; an error does; a service error is listed but does not', () => {
+  it('a warning does not block; an error does; a service error marks its line but neither blocks nor is listed', () => {
     const numericLevels = doc({
       questionsText: '{"q": {"type": "score", "instructions": "How good?", "criteria": ["1", "2", "3"]}}',
     });
@@ -157,6 +158,9 @@ describe('checkDoc', () => {
       expect.objectContaining({ source: 'service', area: 'questions' }),
     );
     expect(service.blocked).toBe(false);
+    // The answers say the 422 and its line is marked; the list under the editors keeps the workbench's own findings.
+    expect(listedProblems(service.problems).some((p) => p.source === 'service')).toBe(false);
+    expect(listedProblems(service.problems)).toHaveLength(service.problems.length - 1);
     expect(
       checkDoc(doc({ questionsText: '{"q": {"type": "choice", "criteria": {"only": null}}}' })).blocked,
     ).toBe(true);

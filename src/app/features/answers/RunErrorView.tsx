@@ -39,10 +39,15 @@ function meaning(error: RunError, target: string): string | null {
   }
 }
 
+const refusedTitle = (fields: number): string =>
+  `The service refused ${fields === 1 ? 'one field' : `${fields} fields`} of the request.`;
+
 /** The error panel of a failed or cancelled run. */
 export function RunErrorView({ error, targetLabel, onReveal }: RunErrorViewProps) {
   const cancelled = error.kind === 'cancelled';
   const explained = meaning(error, targetLabel);
+  // A refusal with located fields is said once: in the list below, each on its line; the title would repeat it.
+  const listed = error.kind === 'validation' && error.fieldErrors.length > 0;
   return (
     <div
       className={`run-error${cancelled ? ' run-error--quiet' : ''}`}
@@ -52,7 +57,7 @@ export function RunErrorView({ error, targetLabel, onReveal }: RunErrorViewProps
     >
       <p className="run-error__title">
         {error.status !== undefined && <span className="run-error__status num">{error.status}</span>}
-        {error.message}
+        {listed ? refusedTitle(error.fieldErrors.length) : error.message}
       </p>
       {explained && <p className="run-error__meaning">{explained}</p>}
       {error.fieldErrors.length > 0 && (

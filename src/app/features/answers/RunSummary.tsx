@@ -8,7 +8,8 @@ import {
   readUsage,
 } from '../../../contract';
 import type { EvaluateResponse } from '../../../contract';
-import { formatCost, formatLatency, formatTokens } from '../../../core/answerSeries';
+import { formatCost } from '../../../contract';
+import { formatLatency, formatTokens } from '../../../core/answerSeries';
 
 export interface RunSummaryProps {
   response: EvaluateResponse;

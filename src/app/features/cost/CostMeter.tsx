@@ -2,7 +2,8 @@
 // limits, and the estimated price of one Run. Counts come from the same tokenizer the reference bills with.
 import { useState } from 'react';
 import { PRICE_PER_MILLION_INPUT_TOKENS, estimateCost, priceNote } from '../../../contract';
-import { formatCost, formatTokens } from '../../../core/answerSeries';
+import { formatCost } from '../../../contract';
+import { formatTokens } from '../../../core/answerSeries';
 import type { LimitUse } from '../../../core/cost';
 import { useLiveCost } from './useLiveCost';
 import './cost.css';

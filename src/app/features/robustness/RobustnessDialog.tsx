@@ -3,7 +3,7 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import type { EvaluateRequest } from '../../../contract';
 import { estimateCost } from '../../../contract';
-import { formatCost } from '../../../core/answerSeries';
+import { formatCost } from '../../../contract';
 import { defaultOrderCount, MAX_ORDERS } from '../../../core/robustness/orders';
 import { MAX_REPEATS } from '../../../core/robustness/plan';
 import { VARIANT_KINDS, VARIANT_LABELS } from '../../../core/robustness/variants';
@@ -276,7 +276,7 @@ export function RobustnessDialog({ request, targetId, onClose }: RobustnessDialo
       )}
       {running && (
         <p data-testid="robustness.progress" className="num">
-          {settled} of {total} requests settled, about ${formatCost(progress?.cost ?? 0)} so far
+          {settled} of {total} requests settled, about {formatCost(progress?.cost ?? 0)} so far
         </p>
       )}
       {error && (
@@ -294,10 +294,8 @@ export function RobustnessDialog({ request, targetId, onClose }: RobustnessDialo
               : 'The request on screen'}
             , {report.model} on {report.targetId}, {new Date(report.at).toLocaleString()}: {report.sent} sent,{' '}
             {report.reused} reused{report.failed > 0 ? `, ${report.failed} unanswered` : ''}; billed{' '}
-            <span data-testid="robustness.billed">
-              about ${formatCost(estimateCost(report.billedTokens))}
-            </span>{' '}
-            (estimated ${formatCost(report.estimatedCost)}). Kept in this session and its share link.
+            <span data-testid="robustness.billed">about {formatCost(estimateCost(report.billedTokens))}</span>{' '}
+            (estimated {formatCost(report.estimatedCost)}). Kept in this session and its share link.
           </p>
           {stale && (
             <p role="note" className="robustness-dialog__stale" data-testid="robustness.stale">

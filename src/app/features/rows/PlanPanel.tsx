@@ -1,11 +1,11 @@
 // Before the run: how many rows go, which do not and why, the estimated tokens and cost of the whole file, the
 // model (with a warning for an alias), pacing and budget, and the button that stores the run and starts it.
 import { useMemo } from 'react';
-import { estimateCost } from '../../../contract';
+import { estimateCost, formatCost } from '../../../contract';
 import type { PlanSummary } from '../../../core/rows/importSession';
 import type { Pacing } from '../../../core/rows/pacer';
 import { budgetFit, planDurationMs } from '../../../core/rows/runPlan';
-import { formatCost, formatCount, formatDuration } from './format';
+import { formatCount, formatDuration } from './format';
 import { PacingFields } from './PacingFields';
 import type { SessionQuestions } from './sessionQuestions';
 

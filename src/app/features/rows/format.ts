@@ -1,20 +1,10 @@
-// How the rows screen writes numbers: counts with separators, costs with enough decimals to be non-zero, durations.
+// How the rows screen writes numbers: counts with separators and durations (money: formatCost in the contract).
 // Numbers and dates in the browser's locale (one locale across the app), with its thousands separators.
 
 const INTEGER = new Intl.NumberFormat();
 
 /** 12,345 */
 export const formatCount = (n: number): string => INTEGER.format(Math.round(n));
-
-/** A cost estimate: small amounts keep their significant digits (0.000042), large ones 2 decimals. */
-export function formatCost(x: number): string {
-  if (x === 0) return '0';
-  if (x >= 1) return x.toFixed(2);
-  return x
-    .toPrecision(2)
-    .replace(/(\.\d*?)0+$/, '$1')
-    .replace(/\.$/, '');
-}
 
 /** "1 h 02 min", "3 min 05 s", "12 s", "<1 s". */
 export function formatDuration(ms: number): string {

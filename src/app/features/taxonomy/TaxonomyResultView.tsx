@@ -1,7 +1,8 @@
 // A run's outcome: the path of choices (each with its probability and confidence), the label reached, the chosen
 // group's distribution drawn by the answers' choice card, and what the run cost.
 import { estimateCost } from '../../../contract';
-import { formatCost, formatFixed2, formatTokens } from '../../../core/answerSeries';
+import { formatCost } from '../../../contract';
+import { formatFixed2, formatTokens } from '../../../core/answerSeries';
 import type { TaxonomyResult, TaxonomyStep } from '../../../core/taxonomy';
 import { ChoiceCard } from '../../components/answers';
 import '../../components/answers/answers.css';

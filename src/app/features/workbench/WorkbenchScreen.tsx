@@ -6,7 +6,7 @@ import { Group, Panel, Separator } from 'react-resizable-panels';
 import type { GroupImperativeHandle, Layout, PanelImperativeHandle } from 'react-resizable-panels';
 import type { Loc } from '../../../contract';
 import { stateFieldNames } from '../../../core/lint';
-import { applyFix, checkDoc, locateInDoc } from '../../../core/runDraft';
+import { applyFix, checkDoc, listedProblems, locateInDoc } from '../../../core/runDraft';
 import type { DraftProblem, LintMode } from '../../../core/runDraft';
 import type { SessionDoc } from '../../../core/session';
 import { modelsQueryOptions } from '../../queries/models';
@@ -79,6 +79,7 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
     () => checkDoc(doc, listed, serviceErrors, lintMode, targetFacts),
     [doc, listed, serviceErrors, lintMode, targetFacts],
   );
+  const listedFindings = useMemo(() => listedProblems(checked.problems), [checked]);
   const stateMarkers = useMemo(() => markersFor('state', checked.problems, doc), [checked, doc]);
   const questionsMarkers = useMemo(() => markersFor('questions', checked.problems, doc), [checked, doc]);
   const stateFields = useMemo(
@@ -247,7 +248,7 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
                 {...(targetInfo ? { inputPrice: targetInfo.inputPrice } : {})}
               />
               <ProblemsPanel
-                problems={checked.problems}
+                problems={listedFindings}
                 // The refusal stands while its reason does; fixing the errors clears it.
                 refused={refused && checked.blocked}
                 canSendAnyway={checked.draft.body !== null}
