@@ -51,9 +51,10 @@ export function targetLimitProblems(
       });
   }
   if (limits.contextTokens !== undefined && inputTokens !== undefined && inputTokens > limits.contextTokens)
+    // Marked on the state, where a long request's bulk nearly always is.
     problems.push({
-      loc: [],
-      msg: `${target} reads at most ${limits.contextTokens} input tokens; this request has about ${inputTokens}.`,
+      loc: ['state'],
+      msg: `${target} reads at most ${limits.contextTokens.toLocaleString()} input tokens; this request has about ${inputTokens.toLocaleString()}. Shorten the state or send fewer questions.`,
     });
   return problems;
 }

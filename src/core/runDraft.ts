@@ -7,6 +7,7 @@ import { LineIndex, firstLineSpan, locateInJson, splitLoc } from './locate';
 import type { LocArea, TextSpan } from './locate';
 import { parseJson, removeValue, setValue, syntaxSentence } from './questionsDocument';
 import type { SessionDoc } from './session';
+import { requestTokens } from './tokens';
 
 export type ProblemSeverity = 'error' | 'warning' | 'info';
 
@@ -290,7 +291,14 @@ export function targetProblems(
   request: EvaluateRequest,
   target: TargetFacts,
 ): DraftProblem[] {
-  const limits = targetLimitProblems(request, target.limits, target.label);
+  // Tokens are counted only for a target that states its context (the contract's own token limits are the meter's).
+  const context = target.limits?.contextTokens;
+  const limits = targetLimitProblems(
+    request,
+    target.limits,
+    target.label,
+    context === undefined ? undefined : requestTokens(request).total,
+  );
   const dialect =
     target.dialect === 'decisions'
       ? (() => {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { exampleDoc } from '../../../src/core/example';
 import { checkDoc } from '../../../src/core/runDraft';
+import { requestTokens } from '../../../src/core/tokens';
 import type { SessionDoc } from '../../../src/core/session';
 
 const questions = (n: number) =>
@@ -15,6 +16,29 @@ const questions = (n: number) =>
 const doc = (over: Partial<SessionDoc>): SessionDoc => ({ ...exampleDoc(), ...over });
 
 describe('checks on the chosen target', () => {
+  it("flags a request longer than the target's context before sending, on the state's line", () => {
+    const small = { label: 'Laya', limits: { contextTokens: 1_024 } };
+    const long = doc({ stateMode: 'text', stateText: 'The refund never came. '.repeat(400) });
+    const checked = checkDoc(long, [], [], { mode: 'single' }, small);
+    const tokens = requestTokens(checked.draft.request!).total;
+    expect(tokens).toBeGreaterThan(1_024);
+    expect(checked.blocked).toBe(true);
+    const found = checked.problems.filter((p) => p.source === 'target');
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ area: 'state', loc: ['state'] });
+    expect(found[0]!.message).toBe(
+      `Laya reads at most 1,024 input tokens; this request has about ${tokens.toLocaleString()}. Shorten the state or send fewer questions.`,
+    );
+    // The same request fits a target with a larger context, and the example fits the small one.
+    const roomy = { label: 'Hosted', limits: { contextTokens: 64_000 } };
+    expect(
+      checkDoc(long, [], [], { mode: 'single' }, roomy).problems.filter((p) => p.source === 'target'),
+    ).toEqual([]);
+    expect(
+      checkDoc(exampleDoc(), [], [], { mode: 'single' }, small).problems.filter((p) => p.source === 'target'),
+    ).toEqual([]);
+  });
+
   it('flags 65 questions for a 64-question target before sending, and lets 64 through', () => {
     const cloudflare = { label: 'Cloudflare Clef', limits: { questions: 64 } };
     const over = checkDoc(doc({ questionsText: questions(65) }), [], [], { mode: 'single' }, cloudflare);
