@@ -18,3 +18,4 @@ export * from './envelope';
 export * from './modelPath';
 export * from './wireForm';
 export * from './targetLimits';
+export * from './conversation';

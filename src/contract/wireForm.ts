@@ -13,6 +13,8 @@ import { EvaluateResponseSchema } from './response';
 import { readUsage } from './usageReport';
 import { fieldErrors, validateRequestShape } from './validation';
 import { z } from 'zod';
+import { CONVERSATION_FIELD, ConversationSchema } from './conversation';
+import type { Conversation } from './conversation';
 import { DescriptionSchema, StateSchema } from './request';
 
 export const WIRE_DIALECTS = ['systemone', 'decisions'] as const;
@@ -87,15 +89,47 @@ const refuse = (message: string, errors?: { loc: (string | number)[]; msg: strin
   body: errorBody('invalid_request', message, errors),
 });
 
-/** The request as the target takes it: its path (with the model when the target wants it there) and its body. */
-export function outgoing(wire: WireSettings, evaluatePath: string, body: string): Outgoing {
-  if (isPlainWire(wire)) return { ok: true, path: evaluatePath, body };
+/**
+ * A request carrying a conversation (CONVERSATION_FIELD): the field taken out and checked. Found by a string test
+ * first, so an ordinary body is not parsed twice.
+ */
+function takeConversation(
+  body: string,
+): { json: unknown; conversation: Conversation } | { refused: Outgoing } | null {
+  if (!body.includes(`"${CONVERSATION_FIELD}"`)) return null;
   let json: unknown;
   try {
     json = JSON.parse(body);
   } catch {
-    return refuse('The request body is not JSON, so it cannot be translated for this target.');
+    return null;
   }
+  if (json === null || typeof json !== 'object' || !(CONVERSATION_FIELD in json)) return null;
+  const { [CONVERSATION_FIELD]: raw, ...rest } = json as Record<string, unknown>;
+  const parsed = ConversationSchema.safeParse(raw);
+  if (!parsed.success)
+    return {
+      refused: refuse(
+        'The conversation sent with the request is not a list of messages, tool calls and outputs.',
+        fieldErrors(parsed.error, raw).map((e) => ({ ...e, loc: [CONVERSATION_FIELD, ...e.loc] })),
+      ),
+    };
+  return { json: rest, conversation: parsed.data };
+}
+
+/** The request as the target takes it: its path (with the model when the target wants it there) and its body. */
+export function outgoing(wire: WireSettings, evaluatePath: string, body: string): Outgoing {
+  const carried = takeConversation(body);
+  if (carried && 'refused' in carried) return carried.refused;
+  // A target of the interface's form gets the state rendered from the conversation, without the field.
+  if (carried && wire.dialect === 'systemone') body = JSON.stringify(carried.json);
+  if (isPlainWire(wire)) return { ok: true, path: evaluatePath, body };
+  let json: unknown = carried?.json;
+  if (!carried)
+    try {
+      json = JSON.parse(body);
+    } catch {
+      return refuse('The request body is not JSON, so it cannot be translated for this target.');
+    }
   let path = evaluatePath;
   if (wire.modelInPath) {
     const model = (json as { model?: unknown } | null)?.model;
@@ -120,7 +154,9 @@ export function outgoing(wire: WireSettings, evaluatePath: string, body: string)
       'This target speaks the Decisions form, which cannot carry part of this request.',
       translated.errors,
     );
-  return { ok: true, path, body: JSON.stringify(translated.value) };
+  // A Decisions target reads the conversation itself, natively, in place of the rendered state.
+  const value = carried ? { ...translated.value, input: carried.conversation } : translated.value;
+  return { ok: true, path, body: JSON.stringify(value) };
 }
 
 /** An upstream answer read back into the interface's form. `problem` says why a 2xx could not be (sent unchanged). */

@@ -1,6 +1,9 @@
 // What a run would send, read from the editors' text: the request body, and every problem located on its line.
 import { modelIdProblem, targetLimitProblems, toDecisionsRequest, validateRequestShape } from '../contract';
-import type { EvaluateRequest, JsonValue, Loc, TargetLimits, WireDialect } from '../contract';
+import type { Conversation, EvaluateRequest, JsonValue, Loc, TargetLimits, WireDialect } from '../contract';
+import { CONVERSATION_FIELD } from '../contract';
+import { checkConversation } from './conversation/check';
+import { renderConversation } from './conversation/render';
 import { duplicateKeys, lintRubric } from './lint';
 import type { LintFinding, LintFix, LintInput } from './lint';
 import { LineIndex, firstLineSpan, locateInJson, splitLoc } from './locate';
@@ -31,7 +34,13 @@ export interface DraftProblem {
 /** The request a run would send, or why it cannot be sent. */
 export interface Draft {
   /** The body as parsed from the editors, or null when an editor does not hold JSON. */
-  body: { state: unknown; model: string; questions: unknown } | null;
+  body: {
+    state: unknown;
+    model: string;
+    questions: unknown;
+    /** The conversation itself, when the state is one (the state is then its rendering). */
+    [CONVERSATION_FIELD]?: Conversation;
+  } | null;
   /** The body when it passes the contract. */
   request: EvaluateRequest | null;
   problems: DraftProblem[];
@@ -86,7 +95,26 @@ export function draftRequest(doc: SessionDoc, listedModels: readonly string[] = 
 
   let state: { ok: true; value: unknown } | { ok: false } = { ok: true, value: doc.stateText };
   let stateSyntax: string | null = null;
-  if (doc.stateMode === 'json') {
+  let conversation: Conversation | undefined;
+  if (doc.stateMode === 'conversation') {
+    const checked = checkConversation(doc.stateText);
+    if (checked.ok) {
+      conversation = checked.conversation;
+      state = { ok: true, value: renderConversation(checked.conversation, doc.conversationRule) };
+    } else {
+      state = { ok: false };
+      stateSyntax = checked.problems[0]!.message;
+      for (const p of checked.problems)
+        problems.push({
+          severity: 'error',
+          area: 'state',
+          loc: ['state', ...p.loc],
+          message: p.message,
+          span: p.span,
+          source: 'conversation',
+        });
+    }
+  } else if (doc.stateMode === 'json') {
     const parsed = parseJson(doc.stateText);
     stateSyntax = syntaxSentence('state fields', parsed);
     if (parsed.ok) state = { ok: true, value: parsed.value };
@@ -144,6 +172,8 @@ export function draftRequest(doc: SessionDoc, listedModels: readonly string[] = 
     const checked = validateRequestShape(body);
     if (checked.ok) request = checked.value;
     else problems.push(...locatedProblems(doc, checked.errors, 'contract'));
+    // Sent beside the rendered state: a Decisions target reads the conversation itself (src/contract/wireForm.ts).
+    if (conversation) body = { ...body, [CONVERSATION_FIELD]: conversation };
   }
   const modelReported = problems.some((p) => p.area === 'model');
   const modelProblem = modelIdProblem(model, listedModels);

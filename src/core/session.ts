@@ -2,8 +2,9 @@
 // exported files and share links, so it is defined once here and parsed with zod wherever it enters.
 import { z } from 'zod';
 import { AlignmentSummarySchema } from './alignment/report';
-import { EvaluateRequestSchema, EvaluateResponseSchema } from '../contract';
+import { ConversationSchema, EvaluateRequestSchema, EvaluateResponseSchema } from '../contract';
 import { RobustnessReportSchema } from './robustness/card';
+import { RenderRuleSchema } from './conversation/render';
 
 /** Current schema version of a session record; older records migrate in src/app/persistence. */
 export const SESSION_SCHEMA_VERSION = 2;
@@ -18,11 +19,14 @@ export type TaxonomyDoc = z.infer<typeof TaxonomyDocSchema>;
 
 /** What the editors hold: kept as text so nothing the user typed is ever lost, even when it does not parse. */
 export const SessionDocSchema = z.object({
-  stateMode: z.enum(['json', 'text']),
+  /** 'conversation': the text is a JSON list of messages and tool calls (src/contract/conversation.ts). */
+  stateMode: z.enum(['json', 'text', 'conversation']),
   stateText: z.string(),
   questionsText: z.string(),
   targetId: z.string().min(1),
   model: z.string(),
+  /** How a conversation becomes the state for a target of the interface's form; absent: the default transcript. */
+  conversationRule: RenderRuleSchema.optional(),
   /** Absent until the user pastes labels on the taxonomy screen (older records have none). */
   taxonomy: TaxonomyDocSchema.optional(),
 });
@@ -61,6 +65,8 @@ export const RunRecordSchema = z.object({
   attempts: z.array(AttemptRecordSchema).default([]),
   /** The comparison column that ran it; absent for a run of the main screen. */
   columnId: z.string().optional(),
+  /** The conversation sent with the request when the state was one (the request's state is its rendering). */
+  conversation: ConversationSchema.optional(),
   /** Set when the run was replayed from a share link or file, not sent by this browser. */
   replayed: z.boolean().optional(),
 });

@@ -2,7 +2,8 @@
 // app turns the client's result or typed error into what a session keeps.
 import { evaluate, isEvaluationError } from '../../client';
 import type { AttemptReport, ClientTarget } from '../../client';
-import type { EvaluateRequest } from '../../contract';
+import { CONVERSATION_FIELD } from '../../contract';
+import type { Conversation, EvaluateRequest } from '../../contract';
 import { newId } from '../../core/ids';
 import type { AttemptRecord, RunRecord } from '../../core/session';
 
@@ -30,7 +31,17 @@ export async function runToRecord(
   vars: RunRecordVariables,
   now: () => Date = () => new Date(),
 ): Promise<RunRecord> {
-  const base = { id: newId(), at: now().toISOString(), targetId: vars.targetId, request: vars.request };
+  // The record keeps the interface's request and the conversation beside it; the body sent carries both.
+  const { [CONVERSATION_FIELD]: conversation, ...request } = vars.request as EvaluateRequest & {
+    [CONVERSATION_FIELD]?: Conversation;
+  };
+  const base = {
+    id: newId(),
+    at: now().toISOString(),
+    targetId: vars.targetId,
+    request,
+    ...(conversation ? { conversation } : {}),
+  };
   const onAttempt = vars.onAttempt;
   try {
     const result = await evaluate(target, vars.request, {

@@ -1,0 +1,321 @@
+// Conversations as the state: each transcript format read from its own documentation's example, the editor's checks
+// on their lines, the rendering rule, and the proxy's wire: native `input` for a Decisions target, the rendered state
+// (and no extra field) for a target of the interface's form.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CONVERSATION_FIELD, ConversationSchema, outgoing, PLAIN_WIRE } from '../../../src/contract';
+import type { Conversation } from '../../../src/contract';
+import { checkConversation } from '../../../src/core/conversation/check';
+import { recogniseTranscript } from '../../../src/core/conversation/recognise';
+import { renderConversation } from '../../../src/core/conversation/render';
+import { checkDoc } from '../../../src/core/runDraft';
+import { exampleDoc } from '../../../src/core/example';
+
+const WEATHER: Conversation = [
+  { role: 'user', content: "What's the weather like in Paris today?" },
+  {
+    type: 'function_call',
+    call_id: 'call_12345xyz',
+    name: 'get_weather',
+    arguments: '{"location":"Paris, France"}',
+  },
+  { type: 'function_call_output', call_id: 'call_12345xyz', output: '{"temperature": 14}' },
+  { role: 'assistant', content: 'It is 14 degrees in Paris.' },
+];
+
+describe('transcripts recognised by shape', () => {
+  it("reads OpenAI's Chat Completions function-calling example, tool_calls and tool messages included", () => {
+    // platform.openai.com/docs/guides/function-calling: the assistant's tool_calls, then a `tool` message by id.
+    const messages = [
+      { role: 'user', content: "What's the weather like in Paris today?" },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'call_12345xyz',
+            type: 'function',
+            function: { name: 'get_weather', arguments: '{"location":"Paris, France"}' },
+          },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_12345xyz', content: '{"temperature": 14}' },
+      { role: 'assistant', content: 'It is 14 degrees in Paris.' },
+    ];
+    const read = recogniseTranscript(JSON.stringify({ messages }));
+    expect(read).toEqual({
+      ok: true,
+      conversation: WEATHER,
+      sentence: 'Found an OpenAI Chat Completions messages list: 2 messages and 1 tool call.',
+    });
+  });
+
+  it("reads Anthropic's tool-use example: text and tool_use blocks, then a tool_result by tool_use_id", () => {
+    // docs.anthropic.com/en/docs/build-with-claude/tool-use: the @anthropic-ai/sdk MessageParam shapes.
+    const transcript = {
+      system: 'You are a support agent.',
+      messages: [
+        { role: 'user', content: 'What is the weather like in San Francisco?' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'I will check the weather.' },
+            {
+              type: 'tool_use',
+              id: 'toolu_01A09q90qw90lq917835lq9',
+              name: 'get_weather',
+              input: { location: 'San Francisco, CA', unit: 'celsius' },
+            },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'toolu_01A09q90qw90lq917835lq9', content: '15 degrees' },
+          ],
+        },
+      ],
+    };
+    const read = recogniseTranscript(JSON.stringify(transcript));
+    expect(read.ok && read.conversation).toEqual([
+      { role: 'system', content: 'You are a support agent.' },
+      { role: 'user', content: 'What is the weather like in San Francisco?' },
+      { role: 'assistant', content: 'I will check the weather.' },
+      {
+        type: 'function_call',
+        call_id: 'toolu_01A09q90qw90lq917835lq9',
+        name: 'get_weather',
+        arguments: '{"location":"San Francisco, CA","unit":"celsius"}',
+      },
+      { type: 'function_call_output', call_id: 'toolu_01A09q90qw90lq917835lq9', output: '15 degrees' },
+    ]);
+    expect(read.sentence).toBe('Found an Anthropic Messages transcript: 3 messages and 1 tool call.');
+  });
+
+  it('reads a Responses input list, dropping the ids and statuses an export adds', () => {
+    const items = [
+      {
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'input_text', text: "What's the weather like in Paris today?" }],
+      },
+      {
+        type: 'function_call',
+        id: 'fc_12345xyz',
+        call_id: 'call_12345xyz',
+        name: 'get_weather',
+        arguments: '{"location":"Paris, France"}',
+        status: 'completed',
+      },
+      { type: 'function_call_output', call_id: 'call_12345xyz', output: '{"temperature": 14}' },
+      {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: 'It is 14 degrees in Paris.', annotations: [] }],
+      },
+    ];
+    const read = recogniseTranscript(JSON.stringify({ input: items }));
+    expect(read.ok).toBe(true);
+    expect(read.ok && read.conversation[1]).toEqual(WEATHER[1]);
+    expect(read.ok && read.conversation[3]).toEqual({
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'output_text', text: 'It is 14 degrees in Paris.' }],
+    });
+    expect(read.sentence).toBe(
+      'Found an OpenAI Responses or Decisions input list: 2 messages and 1 tool call.',
+    );
+  });
+
+  it("reads OpenTelemetry GenAI spans (OTLP JSON) from the semantic conventions' tool-call example, the latest span", () => {
+    const input = [
+      { role: 'user', parts: [{ type: 'text', content: 'Weather in Paris?' }] },
+      {
+        role: 'assistant',
+        parts: [
+          {
+            type: 'tool_call',
+            id: 'call_VSPygqKTWdrhaFErNvMV18Yl',
+            name: 'get_weather',
+            arguments: { location: 'Paris' },
+          },
+        ],
+      },
+      {
+        role: 'tool',
+        parts: [{ type: 'tool_call_response', id: 'call_VSPygqKTWdrhaFErNvMV18Yl', response: 'rainy, 57°F' }],
+      },
+    ];
+    const output = [
+      {
+        role: 'assistant',
+        parts: [
+          { type: 'text', content: 'The weather in Paris is currently rainy with a temperature of 57°F.' },
+        ],
+        finish_reason: 'stop',
+      },
+    ];
+    const span = (name: string, end: string, messages: unknown[], out: unknown[]) => ({
+      name,
+      endTimeUnixNano: end,
+      attributes: [
+        { key: 'gen_ai.operation.name', value: { stringValue: 'chat' } },
+        { key: 'gen_ai.input.messages', value: { stringValue: JSON.stringify(messages) } },
+        { key: 'gen_ai.output.messages', value: { stringValue: JSON.stringify(out) } },
+      ],
+    });
+    const otlp = {
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: [
+                span('chat gpt-4o', '2000', input, output),
+                span('chat gpt-4o', '1000', input.slice(0, 1), [input[1]]),
+                { name: 'execute_tool get_weather', endTimeUnixNano: '1500', attributes: [] },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const read = recogniseTranscript(JSON.stringify(otlp));
+    expect(read.ok && read.conversation).toEqual([
+      { role: 'user', content: 'Weather in Paris?' },
+      {
+        type: 'function_call',
+        call_id: 'call_VSPygqKTWdrhaFErNvMV18Yl',
+        name: 'get_weather',
+        arguments: '{"location":"Paris"}',
+      },
+      { type: 'function_call_output', call_id: 'call_VSPygqKTWdrhaFErNvMV18Yl', output: 'rainy, 57°F' },
+      { role: 'assistant', content: 'The weather in Paris is currently rainy with a temperature of 57°F.' },
+    ]);
+    expect(read.sentence).toBe(
+      'Found an OpenTelemetry GenAI span "chat gpt-4o", the latest of 2 spans with messages: 2 messages and 1 tool call.',
+    );
+  });
+
+  it('anything else gets a sentence and no conversation', () => {
+    for (const text of [
+      'not json',
+      '{"state": "hello"}',
+      '[1, 2]',
+      '{"messages": [{"role": "robot", "content": "x"}]}',
+    ]) {
+      const read = recogniseTranscript(text);
+      expect(read.ok).toBe(false);
+      expect(read.sentence).toMatch(/^(This is not a transcript|.*Nothing was changed\.)/);
+    }
+  });
+});
+
+describe('the conversation editor', () => {
+  it('marks a tool output whose call id matches no call on its own line', () => {
+    const text = JSON.stringify(
+      [WEATHER[0], { type: 'function_call_output', call_id: 'call_missing', output: 'x' }],
+      null,
+      2,
+    );
+    const checked = checkConversation(text);
+    expect(checked.ok).toBe(false);
+    const [problem] = checked.ok ? [] : checked.problems;
+    expect(problem!.loc).toEqual([1, 'call_id']);
+    expect(problem!.message).toBe(
+      'This tool output answers the call "call_missing", but no tool call before it has that id.',
+    );
+    expect(text.split('\n')[problem!.span.start.line - 1]).toContain('"call_id": "call_missing"');
+  });
+
+  it('sends the rendered state with the conversation beside it, and blocks a malformed one with its line', () => {
+    const doc = {
+      ...exampleDoc(),
+      stateMode: 'conversation' as const,
+      stateText: JSON.stringify(WEATHER, null, 2),
+    };
+    const checked = checkDoc(doc);
+    expect(checked.draft.request?.state).toBe(renderConversation(WEATHER));
+    expect(checked.draft.body?.[CONVERSATION_FIELD]).toEqual(WEATHER);
+    const broken = checkDoc({ ...doc, stateText: '[{"role": "user"}]' });
+    expect(broken.blocked).toBe(true);
+    expect(broken.problems[0]).toMatchObject({ area: 'state', source: 'conversation' });
+  });
+});
+
+describe('the rendering rule', () => {
+  it('writes one line per turn, or the whole and the last assistant turn as fields', () => {
+    expect(renderConversation(WEATHER)).toBe(
+      [
+        "User: What's the weather like in Paris today?",
+        'Tool call get_weather({"location":"Paris, France"}) [call_12345xyz]',
+        'Tool output [call_12345xyz]: {"temperature": 14}',
+        'Assistant: It is 14 degrees in Paris.',
+      ].join('\n'),
+    );
+    expect(renderConversation(WEATHER, { kind: 'fields' })).toEqual({
+      conversation: renderConversation(WEATHER),
+      last_assistant_turn: 'It is 14 degrees in Paris.',
+    });
+  });
+});
+
+const itemArb = fc.oneof(
+  fc.record({
+    role: fc.constantFrom('system' as const, 'developer' as const, 'user' as const),
+    content: fc.string(),
+  }),
+  fc.record({ role: fc.constant('assistant' as const), content: fc.string() }),
+);
+
+describe('the wire', () => {
+  const body = (conversation: Conversation) =>
+    JSON.stringify({
+      state: renderConversation(conversation),
+      model: 'm',
+      questions: { ok: { type: 'noul', instructions: 'Was the refund promised after the tool call?' } },
+      [CONVERSATION_FIELD]: conversation,
+    });
+
+  it('a Decisions target receives the conversation unchanged as its input; the interface form never sees the field', () => {
+    fc.assert(
+      fc.property(fc.array(itemArb, { minLength: 1, maxLength: 8 }), (conversation) => {
+        const decisions = outgoing(
+          { dialect: 'decisions', envelope: 'none', modelInPath: false },
+          '/v1/decisions',
+          body(conversation),
+        );
+        expect(decisions.ok).toBe(true);
+        const sent = JSON.parse(decisions.ok ? decisions.body : '{}');
+        expect(ConversationSchema.parse(sent.input)).toEqual(conversation);
+        expect(sent).not.toHaveProperty(CONVERSATION_FIELD);
+        const plain = outgoing(PLAIN_WIRE, '/v1/evaluate', body(conversation));
+        const s1 = JSON.parse(plain.ok ? plain.body : '{}');
+        expect(s1).toEqual({
+          state: renderConversation(conversation),
+          model: 'm',
+          questions: expect.any(Object),
+        });
+      }),
+      { numRuns: 50 },
+    );
+    // The traced weather call goes natively too, tool call and output included.
+    const sent = outgoing(
+      { dialect: 'decisions', envelope: 'none', modelInPath: false },
+      '/v1/decisions',
+      body(WEATHER),
+    );
+    expect(sent.ok && JSON.parse(sent.body).input).toEqual(WEATHER);
+  });
+
+  it('refuses a carried conversation that is not one, naming the field', () => {
+    const out = outgoing(
+      PLAIN_WIRE,
+      '/v1/evaluate',
+      JSON.stringify({ state: 's', model: 'm', questions: {}, [CONVERSATION_FIELD]: [{ role: 'robot' }] }),
+    );
+    expect(out.ok).toBe(false);
+    expect(!out.ok && out.status).toBe(422);
+  });
+});
