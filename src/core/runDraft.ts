@@ -366,6 +366,7 @@ export function checkDoc(
       questions: draft.body.questions,
       model: doc.model,
       ...lintMode,
+      ...(draft.body[CONVERSATION_FIELD] ? { conversation: draft.body[CONVERSATION_FIELD] } : {}),
     });
     lint = lintProblems(doc, findings);
   }

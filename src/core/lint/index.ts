@@ -26,6 +26,7 @@ import { pastedRequest } from './rules/pastedRequest';
 import { questionsShape } from './rules/questionsShape';
 import { booleanType, unknownType } from './rules/questionType';
 import { unknownField } from './rules/unknownField';
+import { conversationText, unknownTool } from './rules/conversation';
 import type { LintContext, LintFinding, LintInput, LintRule } from './types';
 import { isRecord } from './util';
 
@@ -54,6 +55,8 @@ export const RULES: readonly LintRule[] = [
   exactQuantity,
   missingNoulInstructions,
   missingInstructions,
+  unknownTool,
+  conversationText,
   aliasPinning,
   productLine,
 ];

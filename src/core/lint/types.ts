@@ -1,6 +1,6 @@
 // Types of the rubric linter: findings located by JSON path, with quick fixes as JSON edits.
 import type { Loc } from '../../contract';
-import type { QuestionType } from '../../contract';
+import type { Conversation, QuestionType } from '../../contract';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -38,6 +38,8 @@ export interface LintInput {
   model: string; // model id of a single run
   models?: string[]; // comparison columns or the file run's model, when in those modes
   mode: 'single' | 'compare' | 'rows';
+  /** The conversation when the state is one (the state is then its rendering). */
+  conversation?: Conversation;
 }
 
 /** One question of the questions map, as found: any value, read defensively. */

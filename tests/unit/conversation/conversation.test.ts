@@ -319,3 +319,44 @@ describe('the wire', () => {
     expect(!out.ok && out.status).toBe(422);
   });
 });
+
+describe('lint rules of a conversation', () => {
+  const doc = (instructions: string) => ({
+    ...exampleDoc(),
+    stateMode: 'conversation' as const,
+    stateText: JSON.stringify(WEATHER),
+    questionsText: JSON.stringify({ q: { type: 'noul', instructions } }),
+  });
+  const found = (instructions: string, rule: string) =>
+    checkDoc(doc(instructions))
+      .problems.filter((p) => p.source === rule)
+      .map((p) => p.message);
+
+  it('warns when a question names a tool the conversation never calls, and not for one it calls', () => {
+    expect(
+      found(
+        'Did the agent call the `issue_refund` tool before promising a refund?',
+        'conversation/unknown-tool',
+      ),
+    ).toEqual([
+      '"q" asks about the tool "issue_refund", but the conversation never calls it (it calls get_weather).',
+    ]);
+    expect(found('Did the agent call the refund tool first?', 'conversation/unknown-tool')).toHaveLength(1);
+    expect(
+      found('Did the agent use the weather tool before answering?', 'conversation/unknown-tool'),
+    ).toEqual([]);
+    expect(found('Did the agent call `get_weather` before answering?', 'conversation/unknown-tool')).toEqual(
+      [],
+    );
+    expect(found('Did the agent use a tool before answering?', 'conversation/unknown-tool')).toEqual([]);
+  });
+
+  it('says "the text" is a conversation here, only when the state is one', () => {
+    expect(found('Is the text polite?', 'conversation/the-text')).toEqual([
+      '"q" says "the text", but the state is a conversation: say "the conversation" or "the assistant\'s last turn".',
+    ]);
+    expect(found('Is the conversation polite?', 'conversation/the-text')).toEqual([]);
+    const text = { ...doc('Is the text polite?'), stateMode: 'text' as const, stateText: 'Hello' };
+    expect(checkDoc(text).problems.filter((p) => p.source === 'conversation/the-text')).toEqual([]);
+  });
+});

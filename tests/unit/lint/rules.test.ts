@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { RULES } from '../../../src/core/lint';
 import type { LintInput } from '../../../src/core/lint';
 import { findings, input } from './lintHelpers';
+import type { Conversation } from '../../../src/contract';
 
 const noul = (instructions: unknown = 'Is it urgent?') => ({ type: 'noul', instructions });
 const choice = (criteria: unknown, instructions: unknown = 'Which team handles this?') => ({
@@ -21,6 +22,11 @@ const templated = (n: number) =>
     Array.from({ length: n }, (_, i) => [`cat${i}`, `Products in category cat${i} number ${i}`]),
   );
 const long = (words: number) => Array.from({ length: words }, (_, i) => `word${i}`).join(' ');
+const TRACE: Conversation = [
+  { role: 'user', content: 'Where is my order?' },
+  { type: 'function_call', call_id: 'c1', name: 'lookup_order', arguments: '{}' },
+  { type: 'function_call_output', call_id: 'c1', output: 'shipped' },
+];
 const claimState = { claim: 'The drug cures colds.', quote: 'It cured my cold.' };
 
 const CASES: Record<string, { fires: LintInput; quiet: LintInput }> = {
@@ -107,6 +113,17 @@ const CASES: Record<string, { fires: LintInput; quiet: LintInput }> = {
       questions: { a: { type: 'choice', instructions: ' ', criteria: { billing: null, tech: null } } },
     }),
     quiet: input({ questions: { a: choice({ billing: null, tech: null }, { question: 'Which team?' }) } }),
+  },
+  'conversation/unknown-tool': {
+    fires: input({
+      conversation: TRACE,
+      questions: { a: noul('Did the agent call the `issue_refund` tool?') },
+    }),
+    quiet: input({ conversation: TRACE, questions: { a: noul('Did the agent call `lookup_order` first?') } }),
+  },
+  'conversation/the-text': {
+    fires: input({ conversation: TRACE, questions: { a: noul('Is the text polite?') } }),
+    quiet: input({ state: 'Hello', questions: { a: noul('Is the text polite?') } }),
   },
   'model/alias-pinning': {
     fires: input({ mode: 'compare', models: ['model-1.13.0', 'model-preview'], questions: { a: noul() } }),
