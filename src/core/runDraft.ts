@@ -4,6 +4,7 @@ import type { Conversation, EvaluateRequest, JsonValue, Loc, TargetLimits, WireD
 import { CONVERSATION_FIELD } from '../contract';
 import { checkConversation } from './conversation/check';
 import { renderConversation } from './conversation/render';
+import { turnList, turnsToDrop } from './conversation/fit';
 import { duplicateKeys, lintRubric } from './lint';
 import type { LintFinding, LintFix, LintInput } from './lint';
 import { LineIndex, firstLineSpan, locateInJson, splitLoc } from './locate';
@@ -320,15 +321,21 @@ export function targetProblems(
   doc: SessionDoc,
   request: EvaluateRequest,
   target: TargetFacts,
+  conversation?: Conversation,
 ): DraftProblem[] {
   // Tokens are counted only for a target that states its context (the contract's own token limits are the meter's).
   const context = target.limits?.contextTokens;
-  const limits = targetLimitProblems(
-    request,
-    target.limits,
-    target.label,
-    context === undefined ? undefined : requestTokens(request).total,
-  );
+  const total = context === undefined ? undefined : requestTokens(request).total;
+  const limits = targetLimitProblems(request, target.limits, target.label, total);
+  // A conversation that does not fit says which of its turns to drop.
+  if (conversation && context !== undefined && total !== undefined && total > context) {
+    const drop = turnsToDrop(conversation, total - context);
+    for (const p of limits)
+      if (p.loc.length === 1 && p.loc[0] === 'state')
+        p.msg += drop.length
+          ? ` Dropping ${turnList(drop)} (the oldest after the opening instructions) would make it fit.`
+          : ' Even without its earlier turns it would not fit: shorten the last turns.';
+  }
   const dialect =
     target.dialect === 'decisions'
       ? (() => {
@@ -358,7 +365,8 @@ export function checkDoc(
   // A body that passes the contract is checked against the target even when its model id is questioned.
   const shaped = target && !draft.request && draft.body ? validateRequestShape(draft.body) : null;
   const request = draft.request ?? (shaped?.ok ? shaped.value : null);
-  const onTarget = target && request ? targetProblems(doc, request, target) : [];
+  const onTarget =
+    target && request ? targetProblems(doc, request, target, draft.body?.[CONVERSATION_FIELD]) : [];
   let lint: DraftProblem[] = [];
   if (draft.body) {
     const findings = lintRubric({

@@ -8,6 +8,8 @@ import type { Conversation } from '../../../src/contract';
 import { checkConversation } from '../../../src/core/conversation/check';
 import { recogniseTranscript } from '../../../src/core/conversation/recognise';
 import { renderConversation } from '../../../src/core/conversation/render';
+import { turnList, turnsToDrop } from '../../../src/core/conversation/fit';
+import { requestTokens } from '../../../src/core/tokens';
 import { checkDoc } from '../../../src/core/runDraft';
 import { exampleDoc } from '../../../src/core/example';
 
@@ -358,5 +360,37 @@ describe('lint rules of a conversation', () => {
     expect(found('Is the conversation polite?', 'conversation/the-text')).toEqual([]);
     const text = { ...doc('Is the text polite?'), stateMode: 'text' as const, stateText: 'Hello' };
     expect(checkDoc(text).problems.filter((p) => p.source === 'conversation/the-text')).toEqual([]);
+  });
+});
+
+describe('a conversation longer than the target', () => {
+  it('names the oldest turns to drop, after the opening system message, a tool call with its output', () => {
+    const long = 'The parcel never arrived and I want my money back. '.repeat(40);
+    const conversation: Conversation = [
+      { role: 'system', content: 'You are a support agent.' },
+      { role: 'user', content: long },
+      { type: 'function_call', call_id: 'c1', name: 'lookup_order', arguments: '{"id": 7}' },
+      { type: 'function_call_output', call_id: 'c1', output: long },
+      { role: 'user', content: long },
+      { role: 'assistant', content: 'I have issued the refund.' },
+    ];
+    const doc = {
+      ...exampleDoc(),
+      stateMode: 'conversation' as const,
+      stateText: JSON.stringify(conversation),
+    };
+    const total = requestTokens(checkDoc(doc).draft.request!).total;
+    const small = { label: 'Small', limits: { contextTokens: total - 100 } };
+    const [problem] = checkDoc(doc, [], [], { mode: 'single' }, small).problems.filter(
+      (p) => p.source === 'target',
+    );
+    expect(problem!.message).toContain(
+      'Dropping turn 2 (the oldest after the opening instructions) would make it fit.',
+    );
+    expect(turnsToDrop(conversation, 800)).toEqual([1, 2, 3]);
+    expect(turnsToDrop(conversation, 1_000)).toEqual([1, 2, 3, 4]);
+    expect(turnList([1, 2, 3, 5])).toBe('turns 2-4 and 6');
+    // Nothing can go when only the judged turn is left to drop.
+    expect(turnsToDrop(conversation, 1e6)).toEqual([]);
   });
 });
