@@ -1,12 +1,25 @@
 // "Get code": the exact current request as a curl command, a TypeScript (fetch) program and a Python (requests)
 // program. The key is read from an environment variable in every form; the retry policy is noted or implemented.
-import { DEFAULT_EVALUATE_PATH, RETRY_POLICY } from '../contract';
+import { DEFAULT_EVALUATE_PATH, outgoing, RETRY_POLICY } from '../contract';
+import type { WireSettings } from '../contract';
 
 /** Where the generated code sends the request. */
 export interface CodegenTarget {
   baseUrl: string;
   /** The evaluate route; some deployments serve it away from /v1/evaluate. */
   evaluatePath?: string;
+}
+
+/**
+ * The body a target receives for the editors' body: the proxy's own translation (the Decisions form, a conversation
+ * as native input, the workbench-only field removed), so the code runs unchanged against that target. When the
+ * translation refuses, the body stays as it is and `problem` says why.
+ */
+export function bodyAsSent(body: unknown, wire: WireSettings): { body: unknown; problem: string | null } {
+  const out = outgoing(wire, DEFAULT_EVALUATE_PATH, JSON.stringify(body));
+  return out.ok
+    ? { body: JSON.parse(out.body) as unknown, problem: null }
+    : { body, problem: out.body.detail.message };
 }
 
 /** The environment variable every snippet reads the API key from. */

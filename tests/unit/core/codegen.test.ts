@@ -6,9 +6,11 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONVERSATION_FIELD, PLAIN_WIRE } from '../../../src/contract';
 import { EvaluateResponseSchema } from '../../../src/contract';
 import type { EvaluateResponse } from '../../../src/contract';
 import {
+  bodyAsSent,
   evaluateUrl,
   requestToCurl,
   requestToPython,
@@ -157,5 +159,43 @@ describe('requestToPython', () => {
     expect(result.status).toBe(0);
     expect(code).toContain('os.environ["EVAL_API_KEY"]');
     expect(code).toMatch(/# Retry policy of the service: at most 2 retries/);
+  });
+});
+
+describe('bodyAsSent', () => {
+  const conversation = [
+    { role: 'user' as const, content: 'Where is my refund?' },
+    { type: 'function_call' as const, call_id: 'c1', name: 'issue_refund', arguments: '{"order": 7}' },
+    { type: 'function_call_output' as const, call_id: 'c1', output: 'refunded' },
+    { role: 'assistant' as const, content: 'Your refund is on its way.' },
+  ];
+  const body = {
+    state: 'User: Where is my refund?',
+    model: 'gpt-6-luna',
+    questions: {
+      promised: { type: 'noul', instructions: 'Was a refund promised after the refund tool ran?' },
+    },
+    [CONVERSATION_FIELD]: conversation,
+  };
+
+  it('gives a Decisions target the body its SDK takes: input is the conversation, questions an ordered list', () => {
+    const sent = bodyAsSent(body, { dialect: 'decisions', envelope: 'none', modelInPath: false });
+    expect(sent.problem).toBeNull();
+    expect(sent.body).toEqual({
+      model: 'gpt-6-luna',
+      input: conversation,
+      questions: [
+        {
+          type: 'predicate',
+          name: 'promised',
+          instructions: 'Was a refund promised after the refund tool ran?',
+        },
+      ],
+    });
+  });
+
+  it("gives a target of the interface's form the rendered state, without the workbench's field", () => {
+    const { [CONVERSATION_FIELD]: _dropped, ...plain } = body;
+    expect(bodyAsSent(body, PLAIN_WIRE)).toEqual({ body: plain, problem: null });
   });
 });

@@ -1,8 +1,10 @@
 // "Get code": the exact request on screen as curl, TypeScript or Python, the key from an environment variable, a copy
 // button, the retry policy, and how to reach the target from outside the workbench.
 import { useMemo, useState } from 'react';
+import { PLAIN_WIRE } from '../../../contract';
 import {
   API_KEY_ENV,
+  bodyAsSent,
   evaluateUrl,
   requestToCurl,
   requestToPython,
@@ -51,9 +53,22 @@ export function GetCodeDialog(props: GetCodeDialogProps) {
   const [language, setLanguage] = useState<CodeLanguage>('curl');
   const [copied, setCopied] = useState<'copied' | 'refused' | null>(null);
   const where = useMemo(() => codeTargetFor(target), [target]);
+  // The body as this target receives it: the proxy's translation for its dialect, so the code runs unchanged there.
+  const sent = useMemo(
+    () =>
+      body === null
+        ? null
+        : bodyAsSent(
+            body,
+            target
+              ? { dialect: target.dialect, envelope: target.envelope, modelInPath: target.modelInPath }
+              : PLAIN_WIRE,
+          ),
+    [body, target],
+  );
   const code = useMemo(
-    () => (body === null ? null : GENERATORS[language](body, where)),
-    [body, language, where],
+    () => (sent === null ? null : GENERATORS[language](sent.body, where)),
+    [sent, language, where],
   );
 
   const copy = async (): Promise<void> => {
@@ -90,6 +105,12 @@ export function GetCodeDialog(props: GetCodeDialogProps) {
               The exact request on screen, sent to <code data-testid="getCode.url">{evaluateUrl(where)}</code>
               . The key is read from <code>${API_KEY_ENV}</code>; it is never written into the code.
             </p>
+            {target?.dialect === 'decisions' && (
+              <p className="muted" data-testid="getCode.dialect">
+                {target.label} speaks the Decisions form: the body below is the request translated to it
+                {sent?.problem ? ` (it could not be: ${sent.problem})` : ''}, as the workbench sends it.
+              </p>
+            )}
             {!valid && (
               <p className="get-code__warning" role="note">
                 The request has errors (see the problems list): the service will answer 422 until they are
