@@ -17,13 +17,16 @@ export class InputError extends Error {
 
 /** The parts of --map: how the state is made, the id column, label columns by question, metadata columns. */
 export interface MapSpec {
-  state?: { mode: 'fields' } | { mode: 'text'; column: string } | { mode: 'columns'; columns: string[] };
+  state?:
+    | { mode: 'fields' }
+    | { mode: 'text' | 'conversation'; column: string }
+    | { mode: 'columns'; columns: string[] };
   idColumn?: string;
   labels: Record<string, string>;
   meta: string[];
 }
 
-/** Parses the --map entries: `text=<col>`, `fields`, `columns=a,b`, `id=<col>`, `label.<question>=<col>`, `meta=a,b`. */
+/** Parses the --map entries: `text=<col>`, `conversation=<col>`, `fields`, `columns=a,b`, `id=<col>`, `label.<question>=<col>`, `meta=a,b`. */
 export function parseMapSpec(entries: readonly string[]): MapSpec {
   const spec: MapSpec = { labels: {}, meta: [] };
   const list = (value: string): string[] =>
@@ -36,7 +39,8 @@ export function parseMapSpec(entries: readonly string[]): MapSpec {
     const key = (at === -1 ? entry : entry.slice(0, at)).trim();
     const value = at === -1 ? '' : entry.slice(at + 1).trim();
     if (key === 'fields' && at === -1) spec.state = { mode: 'fields' };
-    else if (key === 'text' && value !== '') spec.state = { mode: 'text', column: value };
+    else if ((key === 'text' || key === 'conversation') && value !== '')
+      spec.state = { mode: key, column: value };
     else if (key === 'columns' && list(value).length > 0)
       spec.state = { mode: 'columns', columns: list(value) };
     else if (key === 'id' && value !== '') spec.idColumn = value;
@@ -44,7 +48,7 @@ export function parseMapSpec(entries: readonly string[]): MapSpec {
     else if (key === 'meta' && list(value).length > 0) spec.meta.push(...list(value));
     else
       throw new InputError(
-        `--map ${entry} is not understood: use text=<column>, fields, columns=<a,b>, id=<column>, label.<question>=<column> or meta=<a,b>.`,
+        `--map ${entry} is not understood: use text=<column>, conversation=<column>, fields, columns=<a,b>, id=<column>, label.<question>=<column> or meta=<a,b>.`,
       );
   }
   return spec;
@@ -57,7 +61,12 @@ export function parseMapSpec(entries: readonly string[]): MapSpec {
 export function mappingFor(spec: MapSpec, columns: readonly string[], objectRows: boolean): RowMapping {
   const suggested = suggestMapping(columns, objectRows);
   const state = spec.state ?? suggested;
-  const inState = state.mode === 'text' ? [state.column] : state.mode === 'columns' ? state.columns : [];
+  const inState =
+    state.mode === 'text' || state.mode === 'conversation'
+      ? [state.column]
+      : state.mode === 'columns'
+        ? state.columns
+        : [];
   // A column named like an id names the rows unless the user put it in the state.
   const idColumn =
     spec.idColumn ??
@@ -65,19 +74,21 @@ export function mappingFor(spec: MapSpec, columns: readonly string[], objectRows
   const kept = new Set([...Object.values(spec.labels), ...spec.meta, ...(idColumn ? [idColumn] : [])]);
   const missing = [
     ...kept,
-    ...(state.mode === 'text' ? [state.column] : []),
+    ...(state.mode === 'text' || state.mode === 'conversation' ? [state.column] : []),
     ...(state.mode === 'columns' ? state.columns : []),
   ].filter((c) => objectRows && !columns.includes(c));
   if (missing.length > 0)
     throw new InputError(
       `The rows file has no column ${missing.map((c) => `"${c}"`).join(', ')}; its columns are ${columns.map((c) => `"${c}"`).join(', ')}.`,
     );
-  if (state.mode === 'text') {
+  if (state.mode === 'text' || state.mode === 'conversation') {
     if (kept.has(state.column))
       throw new InputError(
         `The column "${state.column}" cannot be both the state and a label, id or metadata.`,
       );
-    return { mode: 'text', column: state.column, idColumn };
+    return state.mode === 'text'
+      ? { mode: 'text', column: state.column, idColumn }
+      : { mode: 'conversation', column: state.column, rule: { kind: 'transcript' }, idColumn };
   }
   if (state.mode === 'columns') {
     const leaked = state.columns.filter((c) => kept.has(c));

@@ -42,7 +42,7 @@ export function program(): Command {
     .option('--model <id>', "the model id; overrides the session's")
     .option(
       '--map <entry>',
-      'how columns map: text=<col> | fields | columns=<a,b>; id=<col>; label.<question>=<col>; meta=<a,b> (repeatable)',
+      'how columns map: text=<col> | conversation=<col> | fields | columns=<a,b>; id=<col>; label.<question>=<col>; meta=<a,b> (repeatable)',
       collect,
       [],
     )

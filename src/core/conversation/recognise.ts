@@ -42,6 +42,11 @@ export function recogniseTranscript(text: string): Recognised {
   } catch {
     return { ok: false, sentence: `${NOT_A_TRANSCRIPT} (The text is not JSON.)` };
   }
+  return recogniseValue(value);
+}
+
+/** Reads a parsed JSON value (a file's cell, a dropped file) as a conversation. */
+export function recogniseValue(value: unknown): Recognised {
   const imported = read(value);
   if (!imported) return { ok: false, sentence: NOT_A_TRANSCRIPT };
   if (!imported.ok) return { ok: false, sentence: `${imported.why} Nothing was changed.` };

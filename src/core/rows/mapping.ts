@@ -1,6 +1,8 @@
 // How a row becomes the request's state: the whole row as named fields, one column as text, or chosen columns.
 import { z } from 'zod';
-import type { JsonValue, State } from '../../contract';
+import type { Conversation, JsonValue, State } from '../../contract';
+import { recogniseValue } from '../conversation/recognise';
+import { DEFAULT_RENDER_RULE, RenderRuleSchema, renderConversation } from '../conversation/render';
 import { LabelColumnSchema } from '../alignment/labelValues';
 import type { SourceRow } from './parse';
 
@@ -21,6 +23,15 @@ export const RowMappingSchema = z.discriminatedUnion('mode', [
     idColumn: z.string().nullable().default(null),
     ...leftOutFields,
   }),
+  // A column holding a transcript (any shape recognise.ts reads): the state is its rendering, and a Decisions target
+  // gets the conversation itself.
+  z.object({
+    mode: z.literal('conversation'),
+    column: z.string().min(1),
+    rule: RenderRuleSchema.default(DEFAULT_RENDER_RULE),
+    idColumn: z.string().nullable().default(null),
+    ...leftOutFields,
+  }),
   z.object({
     mode: z.literal('columns'),
     columns: z.array(z.string().min(1)).min(1),
@@ -31,7 +42,7 @@ export const RowMappingSchema = z.discriminatedUnion('mode', [
 /** How each row maps to a state, and which column (if any) names the row. */
 export type RowMapping = z.infer<typeof RowMappingSchema>;
 
-export type Mapped = { ok: true; state: State } | { ok: false; reason: string };
+export type Mapped = { ok: true; state: State; conversation?: Conversation } | { ok: false; reason: string };
 
 const isObject = (v: JsonValue): v is Record<string, JsonValue> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -71,6 +82,38 @@ export function mapRow(data: JsonValue, mapping: RowMapping): Mapped {
     return { ok: true, state };
   }
   if (!isObject(data)) return { ok: false, reason: 'The row is not an object with named fields.' };
+  if (mapping.mode === 'conversation') {
+    if (leftOut.has(mapping.column))
+      return {
+        ok: false,
+        reason: `The column \`${mapping.column}\` is mapped as a label or metadata, so it is never sent.`,
+      };
+    const value = data[mapping.column];
+    if (value === undefined) return { ok: false, reason: `The row has no field \`${mapping.column}\`.` };
+    if (blank(value)) return { ok: false, reason: `The field \`${mapping.column}\` is empty.` };
+    // A CSV cell holds the transcript as JSON text; a JSON Lines row may hold it as a value.
+    let parsed: unknown = value;
+    if (typeof value === 'string')
+      try {
+        parsed = JSON.parse(value);
+      } catch {
+        return {
+          ok: false,
+          reason: `The field \`${mapping.column}\` is not JSON, so it holds no conversation.`,
+        };
+      }
+    const read = recogniseValue(parsed);
+    if (!read.ok)
+      return {
+        ok: false,
+        reason: `The field \`${mapping.column}\` holds no transcript the workbench reads (OpenAI chat or input, Anthropic messages, OpenTelemetry GenAI spans).`,
+      };
+    return {
+      ok: true,
+      state: renderConversation(read.conversation, mapping.rule),
+      conversation: read.conversation,
+    };
+  }
   if (mapping.mode === 'text') {
     if (leftOut.has(mapping.column))
       return {
@@ -138,5 +181,7 @@ export function describeMapping(mapping: RowMapping): string {
     (leftOut.length ? `; never sent: ${leftOut.join(', ')}` : '');
   if (mapping.mode === 'fields') return `Whole row as named fields${id}`;
   if (mapping.mode === 'text') return `The column \`${mapping.column}\` as text${id}`;
+  if (mapping.mode === 'conversation')
+    return `The column \`${mapping.column}\` as a conversation (${mapping.rule.kind === 'transcript' ? 'a transcript' : 'named fields'} for targets of the interface's form)${id}`;
   return `Fields ${mapping.columns.map((c) => `\`${c}\``).join(', ')}${id}`;
 }

@@ -1,6 +1,6 @@
 // Before a run: which rows will be sent, which will not and why, and what the whole file should cost.
 import { estimateCost, MAX_REQUEST_INPUT_TOKENS, MAX_STATE_PLUS_QUESTION_TOKENS } from '../../contract';
-import type { JsonValue, Question, Questions, State } from '../../contract';
+import type { Conversation, JsonValue, Question, Questions, State } from '../../contract';
 import type { RowMapping } from './mapping';
 import { mapRow, rowId } from './mapping';
 import type { RowIssue, SourceRow } from './parse';
@@ -21,6 +21,8 @@ export interface PlannedRow {
   id: string;
   state: State;
   tokens: number;
+  /** The conversation when the state is its rendering (a column mapped as a conversation). */
+  conversation?: Conversation;
   /** Questions of this row when they differ from the run's (a robustness check's reordered options). */
   questions?: Questions;
   /**
@@ -122,7 +124,14 @@ export function planRun(
         reason: `The id "${id}" was already used on line ${seenAt}; both rows run, the export tells them apart by line.`,
       });
     } else firstLineOfId.set(id, row.line);
-    planned.push({ number: row.number, line: row.line, id, state: mapped.state, tokens: t.total });
+    planned.push({
+      number: row.number,
+      line: row.line,
+      id,
+      state: mapped.state,
+      tokens: t.total,
+      ...(mapped.conversation ? { conversation: mapped.conversation } : {}),
+    });
     totalTokens += t.total;
     maxRowTokens = Math.max(maxRowTokens, t.total);
   }
@@ -185,6 +194,7 @@ export function plannedFromItems(
       id: item.id,
       state: mapped.state,
       tokens: item.tokens,
+      ...(mapped.conversation ? { conversation: mapped.conversation } : {}),
     });
     if (item.outcome) outcomes.set(item.number, item.outcome);
   }

@@ -5,7 +5,7 @@
 // pinned model) is reused and costs nothing; a row is marked `sending` before it leaves, so after a crash it is known
 // to be "unknown, may have been billed" rather than silently re-sent; 401 stops the run; a 422 marks its row and the
 // run goes on; a timeout is never acted on; the run stops before the budget cap would be passed.
-import { estimateCost, formatLoc, PRICE_PER_MILLION_INPUT_TOKENS } from '../../contract';
+import { CONVERSATION_FIELD, estimateCost, formatLoc, PRICE_PER_MILLION_INPUT_TOKENS } from '../../contract';
 import type { EvaluateRequest, FieldError, Questions } from '../../contract';
 import type {
   AttemptReport,
@@ -577,7 +577,13 @@ export class RowRunner {
       sent = true;
       const result = await this.deps.evaluate(
         this.input.target,
-        { state: row.state, model: this.input.model, questions: row.questions ?? this.input.questions },
+        {
+          state: row.state,
+          model: this.input.model,
+          questions: row.questions ?? this.input.questions,
+          // A Decisions target reads the conversation itself; the proxy removes it for every other target.
+          ...(row.conversation ? { [CONVERSATION_FIELD]: row.conversation } : {}),
+        },
         {
           signal: controller.signal,
           timeoutMs: this.input.timeoutMs,

@@ -10,6 +10,8 @@ import { recogniseTranscript } from '../../../src/core/conversation/recognise';
 import { renderConversation } from '../../../src/core/conversation/render';
 import { turnList, turnsToDrop } from '../../../src/core/conversation/fit';
 import { requestTokens } from '../../../src/core/tokens';
+import { mapRow, RowMappingSchema } from '../../../src/core/rows/mapping';
+import { planRun } from '../../../src/core/rows/runPlan';
 import { checkDoc } from '../../../src/core/runDraft';
 import { exampleDoc } from '../../../src/core/example';
 
@@ -392,5 +394,57 @@ describe('a conversation longer than the target', () => {
     expect(turnList([1, 2, 3, 5])).toBe('turns 2-4 and 6');
     // Nothing can go when only the judged turn is left to drop.
     expect(turnsToDrop(conversation, 1e6)).toEqual([]);
+  });
+});
+
+describe('a file of conversations', () => {
+  const anthropic = JSON.stringify({
+    messages: [
+      { role: 'user', content: 'Refund order 7, please.' },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'toolu_1', name: 'issue_refund', input: { order: 7 } }],
+      },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'refunded' }] },
+      { role: 'assistant', content: 'Your refund is on its way.' },
+    ],
+  });
+
+  it('maps a column of transcripts to the rendered state and the conversation, never the label column', () => {
+    const mapping = RowMappingSchema.parse({
+      mode: 'conversation',
+      column: 'trace',
+      idColumn: 'id',
+      labels: [{ column: 'human', question: 'promised', levelBase: 0, values: {} }],
+    });
+    const mapped = mapRow({ id: 't1', trace: anthropic, human: 'yes' }, mapping);
+    expect(mapped.ok).toBe(true);
+    if (!mapped.ok) return;
+    expect(mapped.conversation).toHaveLength(4);
+    expect(mapped.state).toBe(renderConversation(mapped.conversation!));
+    expect(String(mapped.state)).not.toContain('yes');
+    // A JSON Lines row may hold the transcript as a value rather than text.
+    const asValue = mapRow({ id: 't2', trace: JSON.parse(anthropic) }, mapping);
+    expect(asValue.ok && asValue.conversation).toEqual(mapped.conversation);
+    const bad = mapRow({ id: 't3', trace: 'just words' }, mapping);
+    expect(bad).toEqual({ ok: false, reason: 'The field `trace` is not JSON, so it holds no conversation.' });
+  });
+
+  it('plans rows that carry their conversation, so the runner can send it to a Decisions target', () => {
+    const rows = [
+      { number: 1, line: 2, data: { id: 't1', trace: anthropic } },
+      { number: 2, line: 3, data: { id: 't2', trace: '[1]' } },
+    ];
+    const counter = { stateTokens: () => 10, questionTokens: () => 5 };
+    const plan = planRun(
+      rows,
+      { mode: 'conversation', column: 'trace', rule: { kind: 'fields' }, idColumn: 'id' },
+      { q: { type: 'noul', instructions: 'Was a refund promised?' } },
+      counter,
+    );
+    expect(plan.rows).toHaveLength(1);
+    expect(plan.rows[0]!.conversation).toHaveLength(4);
+    expect(plan.rows[0]!.state).toMatchObject({ last_assistant_turn: 'Your refund is on its way.' });
+    expect(plan.issues.map((i) => i.line)).toEqual([3]);
   });
 });

@@ -20,12 +20,19 @@ const MODES = [
   { value: 'fields', label: 'Whole row as named fields' },
   { value: 'text', label: 'One column as text' },
   { value: 'columns', label: 'Chosen columns' },
+  { value: 'conversation', label: 'One column as a conversation' },
+] as const;
+
+const RULES = [
+  { value: 'transcript', label: 'A transcript, one line per turn' },
+  { value: 'fields', label: 'Fields: conversation and last_assistant_turn' },
 ] as const;
 
 /** The mapping controls and a sample of the state they produce. */
 export function MappingForm({ mapping, columns, objectRows, onChange, samples, disabled }: MappingFormProps) {
   const idSelect = useId();
   const textSelect = useId();
+  const ruleSelect = useId();
   const idColumn = mapping.idColumn;
   // Label and metadata columns stay as they are when the mode changes, and are never offered as the state.
   const kept = {
@@ -37,6 +44,14 @@ export function MappingForm({ mapping, columns, objectRows, onChange, samples, d
     const free = columns.filter((c) => c !== idColumn && !leftOut.has(c));
     if (mode === 'fields') onChange({ mode, idColumn, ...kept });
     else if (mode === 'text') onChange({ mode, column: free[0] ?? columns[0] ?? '', idColumn, ...kept });
+    else if (mode === 'conversation')
+      onChange({
+        mode,
+        column: free[0] ?? columns[0] ?? '',
+        rule: { kind: 'transcript' },
+        idColumn,
+        ...kept,
+      });
     else
       onChange({
         mode,
@@ -61,6 +76,44 @@ export function MappingForm({ mapping, columns, objectRows, onChange, samples, d
       )}
       {objectRows && (
         <div className="rows-mapping__fields">
+          {mapping.mode === 'conversation' && (
+            <>
+              <label htmlFor={textSelect}>Conversation column</label>
+              <select
+                id={textSelect}
+                value={mapping.column}
+                disabled={disabled}
+                data-testid="rows.mapping.conversation"
+                onChange={(e) => onChange({ ...mapping, column: e.currentTarget.value })}
+              >
+                {columns.map((c) => (
+                  <option key={c} value={c}>
+                    {c}
+                  </option>
+                ))}
+              </select>
+              <label htmlFor={ruleSelect}>For targets of the interface&apos;s form, send it as</label>
+              <select
+                id={ruleSelect}
+                value={mapping.rule.kind}
+                disabled={disabled}
+                data-testid="rows.mapping.rule"
+                onChange={(e) =>
+                  onChange({ ...mapping, rule: { kind: e.currentTarget.value as 'transcript' | 'fields' } })
+                }
+              >
+                {RULES.map((r) => (
+                  <option key={r.value} value={r.value}>
+                    {r.label}
+                  </option>
+                ))}
+              </select>
+              <p className="muted rows-hint">
+                Each cell holds a transcript (OpenAI chat or input, Anthropic messages, OpenTelemetry GenAI
+                spans). A Decisions-dialect target reads the conversation itself.
+              </p>
+            </>
+          )}
           {mapping.mode === 'text' && (
             <>
               <label htmlFor={textSelect}>Text column</label>

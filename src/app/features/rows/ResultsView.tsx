@@ -47,7 +47,7 @@ export function ResultsView({ run, rows, version, onExport }: ResultsViewProps) 
     [tab, visible, snapshot, run.questions],
   );
   const inputColumns =
-    run.mapping.mode === 'text'
+    run.mapping.mode === 'text' || run.mapping.mode === 'conversation'
       ? [run.mapping.column]
       : run.mapping.mode === 'columns'
         ? run.mapping.columns
