@@ -1,5 +1,6 @@
 // JSON Schemas generated from the zod contract, for the editor's validation, completion and hovers.
 import { z } from 'zod';
+import { ConversationSchema } from './conversation';
 import { EvaluateRequestSchema, QuestionsSchema, StateSchema } from './request';
 
 const toSchema = (schema: z.ZodType): Record<string, unknown> =>
@@ -14,3 +15,5 @@ export const requestJsonSchema = (): Record<string, unknown> => toSchema(Evaluat
 export const questionsJsonSchema = (): Record<string, unknown> => toSchema(QuestionsSchema);
 /** JSON Schema of the state, which the state editor holds in JSON mode. */
 export const stateJsonSchema = (): Record<string, unknown> => toSchema(StateSchema);
+/** JSON Schema of a conversation, which the state editor holds in conversation mode. */
+export const conversationJsonSchema = (): Record<string, unknown> => toSchema(ConversationSchema);

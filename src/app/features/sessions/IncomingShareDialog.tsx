@@ -58,7 +58,15 @@ export function IncomingShareDialog({ incoming, onImport, onDismiss }: IncomingS
         <dd>
           {shared.doc.targetId} · {shared.doc.model || 'no model'}
         </dd>
-        <dt>State ({shared.doc.stateMode === 'json' ? 'JSON' : 'text'})</dt>
+        <dt>
+          State (
+          {shared.doc.stateMode === 'json'
+            ? 'JSON'
+            : shared.doc.stateMode === 'conversation'
+              ? 'conversation'
+              : 'text'}
+          )
+        </dt>
         <dd>
           <pre data-testid="sessions.sharePreviewState">{clip(shared.doc.stateText)}</pre>
         </dd>

@@ -7,6 +7,8 @@ import type { ClientTarget } from '../../../client';
 import { modelIdProblem } from '../../../contract';
 import type { EvaluateRequest, State } from '../../../contract';
 import { parseJson } from '../../../core/questionsDocument';
+import { checkConversation } from '../../../core/conversation/check';
+import { renderConversation } from '../../../core/conversation/render';
 import { planTaxonomy } from '../../../core/taxonomy';
 import type { TaxonomyDoc } from '../../../core/session';
 import { modelsQueryOptions } from '../../queries/models';
@@ -43,6 +45,13 @@ function useSessionState(): { state: State | null; problem: string | null } {
       return stateText.trim() === ''
         ? { state: null, problem: 'The state on the main screen is empty.' }
         : { state: stateText, problem: null };
+    // A conversation is judged as the transcript a target of the interface's form receives.
+    if (stateMode === 'conversation') {
+      const checked = checkConversation(stateText);
+      return checked.ok
+        ? { state: renderConversation(checked.conversation), problem: null }
+        : { state: null, problem: 'The conversation on the main screen has problems: fix them there first.' };
+    }
     const parsed = parseJson(stateText);
     if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object')
       return {

@@ -1,6 +1,14 @@
-// The state editor: named fields as JSON, or plain text; what the model judges, and what every request is billed for.
-import { useCallback } from 'react';
-import { stateJsonSchema } from '../../../contract';
+// The state editor: named fields as JSON, plain text, or a conversation; what the model judges, and what every
+// request is billed for.
+import { useCallback, useMemo, useState } from 'react';
+import { conversationJsonSchema, stateJsonSchema } from '../../../contract';
+import type { Conversation } from '../../../contract';
+import { checkConversation } from '../../../core/conversation/check';
+import { conversationJson, startConversation } from '../../../core/conversation/edit';
+import { DEFAULT_RENDER_RULE } from '../../../core/conversation/render';
+import type { RenderRule } from '../../../core/conversation/render';
+import { ChatView } from './ChatView';
+import { PasteTranscriptDialog } from './PasteTranscriptDialog';
 import { CodeEditor } from '../../editor';
 import type { EditorMarker, RevealRequest } from '../../editor';
 import { Pane } from '../../components/Pane';
@@ -8,6 +16,7 @@ import { SegmentedControl } from '../../components/SegmentedControl';
 import { useWorkbench } from '../../stores/workbench';
 
 const STATE_SCHEMA = stateJsonSchema();
+const CONVERSATION_SCHEMA = conversationJsonSchema();
 const MODES = [
   {
     value: 'json',
@@ -15,6 +24,19 @@ const MODES = [
     title: 'Named fields (an object), which instructions can name in backticks.',
   },
   { value: 'text', label: 'Text', title: 'Plain text, sent as one string.' },
+  {
+    value: 'conversation',
+    label: 'Conversation',
+    title: 'Messages, tool calls and their outputs: a support conversation or an agent trace.',
+  },
+] as const;
+const VIEWS = [
+  { value: 'json', label: 'JSON' },
+  { value: 'chat', label: 'Chat' },
+] as const;
+const RULES = [
+  { value: 'transcript', label: 'a transcript' },
+  { value: 'fields', label: 'fields' },
 ] as const;
 
 export interface StatePaneProps {
@@ -30,8 +52,36 @@ export function StatePane({ markers, syntax, onRun, reveal }: StatePaneProps) {
   const mode = useWorkbench((s) => s.doc.stateMode);
   const setText = useWorkbench((s) => s.setStateText);
   const setMode = useWorkbench((s) => s.setStateMode);
+  const rule = useWorkbench((s) => s.doc.conversationRule ?? DEFAULT_RENDER_RULE);
+  const editDoc = useWorkbench((s) => s.editDoc);
   const onChange = useCallback((value: string) => setText(value), [setText]);
   const looksLikeJson = /^\s*[[{"]/.test(text);
+  const [view, setView] = useState<'json' | 'chat'>('json');
+  const [pasting, setPasting] = useState(false);
+  const [found, setFound] = useState<string | null>(null);
+  const conversation = useMemo(() => {
+    if (mode !== 'conversation') return null;
+    const checked = checkConversation(text);
+    return checked.ok ? checked.conversation : null;
+  }, [mode, text]);
+  // Entering conversation mode keeps what was written: a text or fields state becomes the first user turn.
+  const chooseMode = useCallback(
+    (next: typeof mode) => {
+      if (next === 'conversation' && mode !== 'conversation' && !checkConversation(text).ok)
+        editDoc((d) => ({ ...d, stateMode: 'conversation', stateText: startConversation(d.stateText) }));
+      else setMode(next);
+    },
+    [editDoc, mode, setMode, text],
+  );
+  const takeConversation = useCallback(
+    (c: Conversation, sentence: string) => {
+      editDoc((d) => ({ ...d, stateMode: 'conversation', stateText: conversationJson(c) }));
+      setFound(sentence);
+      setPasting(false);
+    },
+    [editDoc],
+  );
+  const setRule = (kind: RenderRule['kind']): void => editDoc((d) => ({ ...d, conversationRule: { kind } }));
 
   return (
     <Pane
@@ -43,29 +93,75 @@ export function StatePane({ markers, syntax, onRun, reveal }: StatePaneProps) {
           label="State format"
           value={mode}
           options={MODES}
-          onChange={setMode}
+          onChange={chooseMode}
           testId="workbench.stateMode"
         />
       }
     >
+      {mode === 'conversation' && (
+        <div className="conversation-bar" data-testid="conversation.bar">
+          <SegmentedControl
+            label="Conversation view"
+            value={view}
+            options={VIEWS}
+            onChange={setView}
+            testId="conversation.view"
+          />
+          <button type="button" onClick={() => setPasting(true)} data-testid="conversation.paste">
+            Paste a transcript
+          </button>
+          <SegmentedControl
+            label="Sent to targets of the interface's form as"
+            value={rule.kind}
+            options={RULES}
+            onChange={setRule}
+            testId="conversation.rule"
+          />
+          <span className="muted">A Decisions target reads the conversation itself.</span>
+        </div>
+      )}
+      {found && mode === 'conversation' && (
+        <p className="muted conversation-bar" role="status" data-testid="conversation.found">
+          {found}
+        </p>
+      )}
       <div className="pane__body">
-        <CodeEditor
-          documentId="state"
-          value={text}
-          onChange={onChange}
-          language={mode === 'json' ? 'json' : 'plaintext'}
-          schema={mode === 'json' ? STATE_SCHEMA : undefined}
-          markers={markers}
-          onRun={onRun}
-          ariaLabel={mode === 'json' ? 'State fields, JSON' : 'State text'}
-          describedBy={syntax ? 'state-syntax' : undefined}
-          reveal={reveal}
-        />
+        {mode === 'conversation' && view === 'chat' ? (
+          conversation ? (
+            <ChatView conversation={conversation} onChange={(c) => setText(conversationJson(c))} />
+          ) : (
+            <p className="muted conversation-bar" role="status">
+              The chat view shows a conversation that reads: fix the problems marked in the JSON view first.
+            </p>
+          )
+        ) : (
+          <CodeEditor
+            documentId="state"
+            value={text}
+            onChange={onChange}
+            language={mode === 'text' ? 'plaintext' : 'json'}
+            schema={
+              mode === 'json' ? STATE_SCHEMA : mode === 'conversation' ? CONVERSATION_SCHEMA : undefined
+            }
+            markers={markers}
+            onRun={onRun}
+            ariaLabel={
+              mode === 'json'
+                ? 'State fields, JSON'
+                : mode === 'conversation'
+                  ? 'Conversation, JSON'
+                  : 'State text'
+            }
+            describedBy={syntax ? 'state-syntax' : undefined}
+            reveal={reveal}
+          />
+        )}
       </div>
+      {pasting && <PasteTranscriptDialog onFound={takeConversation} onClose={() => setPasting(false)} />}
       {syntax && (
         <p id="state-syntax" className="syntax-note" role="status" data-testid="workbench.stateSyntax">
           {syntax}
-          {!looksLikeJson && text.trim() !== '' && (
+          {mode === 'json' && !looksLikeJson && text.trim() !== '' && (
             <>
               {' '}
               <button
