@@ -2,6 +2,7 @@
 // form's `input` items (the `openai` npm package 7.57.0, `resources/decisions.d.ts`, `DecisionCreateParams`), so it
 // goes to a Decisions-dialect target unchanged. Text only: image parts are not part of the workbench's state.
 import { z } from 'zod';
+import type { EvaluateRequest } from './request';
 
 const Text = z.string().meta({ description: 'The text of this part.' });
 const CallId = z.string().min(1).meta({ description: 'The id that ties a tool call to its output.' });
@@ -83,12 +84,9 @@ export const ConversationItemSchema = z.union([
 export type ConversationItem = z.infer<typeof ConversationItemSchema>;
 
 /** The conversation: its items in order, at least one. */
-export const ConversationSchema = z
-  .array(ConversationItemSchema)
-  .min(1)
-  .meta({
-    description: 'A conversation or an agent trace: messages, tool calls and their outputs, in order.',
-  });
+export const ConversationSchema = z.array(ConversationItemSchema).min(1).meta({
+  description: 'A conversation or an agent trace: messages, tool calls and their outputs, in order.',
+});
 export type Conversation = z.infer<typeof ConversationSchema>;
 
 export type ToolCall = Extract<ConversationItem, { type: 'function_call' | 'custom_tool_call' }>;
@@ -115,3 +113,6 @@ export function contentText(content: string | readonly ({ text: string } | { ref
  * natively as `input`; every other target gets the state rendered from it, and the field is removed before sending.
  */
 export const CONVERSATION_FIELD = 'workbench_conversation';
+
+/** A request to the proxy that may carry its conversation beside the rendered state. */
+export type CarriedRequest = EvaluateRequest & { [CONVERSATION_FIELD]?: Conversation };

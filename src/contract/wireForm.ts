@@ -74,6 +74,9 @@ export type Outgoing =
 const parsedRequest = (body: string): EvaluateRequest | null => {
   try {
     const json: unknown = JSON.parse(body);
+    // The request's own fields: a carried conversation is the proxy's to place, not part of the interface's form.
+    if (json !== null && typeof json === 'object')
+      delete (json as Record<string, unknown>)[CONVERSATION_FIELD];
     const checked = validateRequestShape(json);
     if (checked.ok) return checked.value;
     const structure = StructureSchema.safeParse(json);

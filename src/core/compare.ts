@@ -1,9 +1,10 @@
 // Aligning the answers of 2..4 columns (a target and a model each) to the same request, question by question: shared
 // option order and axes so the charts line up, metrics of every column against the first (the baseline), and one
 // disagreement number per question that a threshold flags and a list sorts by. Pure.
-import { classifyModelId, localFileOfModel } from '../contract';
+import { CONVERSATION_FIELD, classifyModelId, localFileOfModel } from '../contract';
 import type {
   Answer,
+  CarriedRequest,
   Description,
   EvaluateRequest,
   EvaluateResponse,
@@ -374,12 +375,18 @@ export function columnDraft(
   model: string,
   listedModels: readonly string[] = [],
   target?: TargetFacts,
-): { request: EvaluateRequest | null; problem: string | null } {
+): { request: CarriedRequest | null; problem: string | null } {
   const draft = draftRequest({ ...doc, model }, listedModels);
+  const conversation = draft.body?.[CONVERSATION_FIELD];
   // The column's own target: its limits and dialect decide too (a 64-question server, the Decisions form).
-  const onTarget = target && draft.request ? targetProblems({ ...doc, model }, draft.request, target) : [];
+  const onTarget =
+    target && draft.request ? targetProblems({ ...doc, model }, draft.request, target, conversation) : [];
+  // A conversation goes beside the rendered state, as on the main screen: a Decisions column reads it natively.
   if (draft.request && !draft.blocking && onTarget.length === 0)
-    return { request: draft.request, problem: null };
+    return {
+      request: conversation ? { ...draft.request, [CONVERSATION_FIELD]: conversation } : draft.request,
+      problem: null,
+    };
   const first = [...draft.problems, ...onTarget].find((p) => p.severity === 'error');
   const where = first?.area === 'model' ? '' : first ? `In the ${first.area}: ` : '';
   return { request: null, problem: first ? `${where}${first.message}` : 'The request cannot be sent.' };

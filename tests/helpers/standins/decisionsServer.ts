@@ -6,7 +6,14 @@
 // - the echoed model is the requested name (`gpt-6-luna`), and a LiteLLM proxy adds `x-litellm-response-cost`.
 // Score levels are checked by the reference (2 to 10); OpenAI's own level limit is not published [U].
 import { Hono } from 'hono';
-import { MAX_OPTIONS, MIN_OPTIONS, fromDecisionsRequest, toDecisionsResponse } from '../../../src/contract';
+import {
+  ConversationSchema,
+  MAX_OPTIONS,
+  MIN_OPTIONS,
+  fromDecisionsRequest,
+  toDecisionsResponse,
+} from '../../../src/contract';
+import { renderConversation } from '../../../src/core/conversation/render';
 import type { DecisionsRequest, EvaluateResponse, FieldError, Loc } from '../../../src/contract';
 import { listenStandin, readBody, referenceBackend } from './dialectListen';
 import type { RunningStandin } from './dialectListen';
@@ -68,7 +75,20 @@ export async function serveDecisionsStandin(options: DecisionsStandinOptions): P
     const { json, ok } = await readBody(c.req.raw);
     received.push(json);
     if (!ok) return c.json(openAiError('We could not parse the JSON body of your request.', null), 400);
-    const read = fromDecisionsRequest(json);
+    // A conversation or trace as input (the SDK's DecisionCreateParams.input, docs/conversations.md): the stand-in's
+    // judge reads it as its transcript, as a Decisions server reads the whole conversation.
+    const sentInput = (json as { input?: unknown } | null)?.input;
+    const conversation = Array.isArray(sentInput) ? ConversationSchema.safeParse(sentInput) : null;
+    const judged =
+      conversation?.success &&
+      !(
+        conversation.data.length === 1 &&
+        'role' in conversation.data[0]! &&
+        conversation.data[0].role === 'user'
+      )
+        ? { ...(json as object), input: renderConversation(conversation.data) }
+        : json;
+    const read = fromDecisionsRequest(judged);
     if (!read.ok) {
       const first: FieldError = read.errors[0]!;
       return c.json(openAiError(first.msg, paramOf(first.loc)), 400);

@@ -3,7 +3,13 @@
 // (and no extra field) for a target of the interface's form.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CONVERSATION_FIELD, ConversationSchema, outgoing, PLAIN_WIRE } from '../../../src/contract';
+import {
+  CONVERSATION_FIELD,
+  ConversationSchema,
+  incoming,
+  outgoing,
+  PLAIN_WIRE,
+} from '../../../src/contract';
 import type { Conversation } from '../../../src/contract';
 import { checkConversation } from '../../../src/core/conversation/check';
 import { recogniseTranscript } from '../../../src/core/conversation/recognise';
@@ -446,5 +452,25 @@ describe('a file of conversations', () => {
     expect(plan.rows[0]!.conversation).toHaveLength(4);
     expect(plan.rows[0]!.state).toMatchObject({ last_assistant_turn: 'Your refund is on its way.' });
     expect(plan.issues.map((i) => i.line)).toEqual([3]);
+  });
+});
+
+describe('the answer of a Decisions target to a conversation', () => {
+  it('is read back into the interface form, by the question names of the request that carried the conversation', () => {
+    const wire = { dialect: 'decisions' as const, envelope: 'none' as const, modelInPath: false };
+    const sent = JSON.stringify({
+      state: renderConversation(WEATHER),
+      model: 'm',
+      questions: { hot: { type: 'noul', instructions: 'Is it hot?' } },
+      [CONVERSATION_FIELD]: WEATHER,
+    });
+    const answer = JSON.stringify({
+      model: 'm',
+      answers: [{ type: 'predicate', name: 'hot', probability: 0.25 }],
+      usage: { input_tokens: 40, output_tokens: 0, total_tokens: 40 },
+    });
+    const read = incoming(wire, { status: 200, headers: {}, body: answer }, sent, { normalise: true });
+    expect(read.problem).toBeUndefined();
+    expect(JSON.parse(read.body).answers).toEqual({ hot: { type: 'noul', noul: 0.25 } });
   });
 });

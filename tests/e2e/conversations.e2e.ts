@@ -1,0 +1,141 @@
+// A conversation as the state, as a user meets it: an Anthropic transcript with a refund tool call pasted, judged on
+// the local reference (rendered as a transcript) and side by side with a Decisions-dialect target that reads the
+// conversation natively, then a reload that keeps it all. The Decisions server is a stand-in (docs/dialects.md).
+import type { Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONVERSATION_FIELD } from '../../src/contract';
+import { recogniseTranscript } from '../../src/core/conversation/recognise';
+import { renderConversation } from '../../src/core/conversation/render';
+import { serveDecisionsStandin } from '../helpers/standins/decisionsServer';
+import type { RunningStandin } from '../helpers/standins/dialectListen';
+import { useBrowser } from './harness/browser';
+import { startWorkbenchProcess } from './harness/server';
+import type { WorkbenchProcess } from './harness/server';
+import { CompareArea } from './pages/CompareArea';
+import { ConversationArea } from './pages/ConversationArea';
+import { WorkbenchPage } from './pages/WorkbenchPage';
+
+const KEY = `conversations-${Math.random().toString(36).slice(2)}`;
+let luna: RunningStandin;
+let workbench: WorkbenchProcess;
+
+beforeAll(async () => {
+  luna = await serveDecisionsStandin({ apiKey: KEY, models: { 'model-1.13.0': 'model-1.13.0' } });
+  workbench = await startWorkbenchProcess({
+    EVAL_GATEWAY_URL: luna.url,
+    EVAL_GATEWAY_KEY: KEY,
+    EVAL_GATEWAY_EVALUATE_PATH: '/v1/decisions',
+    EVAL_GATEWAY_DIALECT: 'decisions',
+  });
+});
+afterAll(async () => {
+  await workbench?.stop();
+  await luna?.close();
+});
+
+const browser = useBrowser();
+
+const TRANSCRIPT = JSON.stringify({
+  system: 'You are a support agent for an online shop.',
+  messages: [
+    { role: 'user', content: 'My parcel never came. I want my money back for order 7.' },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'Let me refund that order.' },
+        { type: 'tool_use', id: 'toolu_refund_1', name: 'issue_refund', input: { order: 7 } },
+      ],
+    },
+    {
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: 'toolu_refund_1', content: 'refunded 24.90 EUR' }],
+    },
+    { role: 'assistant', content: 'Your refund of 24.90 EUR is on its way.' },
+  ],
+});
+const QUESTIONS = JSON.stringify(
+  {
+    refund_after_tool: {
+      type: 'noul',
+      instructions: 'Did the assistant promise the refund only after the issue_refund tool confirmed it?',
+    },
+    tone: {
+      type: 'choice',
+      instructions: 'What is the tone of the assistant in the conversation?',
+      criteria: { helpful: 'Helpful and clear', curt: 'Curt or dismissive' },
+    },
+  },
+  null,
+  2,
+);
+
+/** The bodies the page sent to the proxy, by target id. */
+function sentBodies(page: Page): Map<string, Record<string, unknown>> {
+  const sent = new Map<string, Record<string, unknown>>();
+  page.on('request', (request: Request) => {
+    const match = /\/api\/targets\/([^/]+)\/v1\/evaluate$/.exec(new URL(request.url()).pathname);
+    if (match && request.method() === 'POST')
+      sent.set(match[1]!, request.postDataJSON() as Record<string, unknown>);
+  });
+  return sent;
+}
+
+describe('a conversation as the state', () => {
+  it('pastes an Anthropic transcript, judges it on the local target and beside a Decisions target, and keeps it', async () => {
+    const page = browser.page();
+    const sent = sentBodies(page);
+    const bench = new WorkbenchPage(page, workbench.url);
+    await bench.open();
+    await bench.shell.selectTarget('local');
+    await bench.editor.waitReady();
+    await bench.editor.replaceText('questions', QUESTIONS);
+    await bench.editor.model.fill('model-1.13.0');
+    await bench.editor.model.press('Tab');
+
+    const conversation = new ConversationArea(page);
+    await conversation.choose();
+    expect(await conversation.paste(TRANSCRIPT)).toBe(
+      'Found an Anthropic Messages transcript: 4 messages and 1 tool call.',
+    );
+    const expected = recogniseTranscript(TRANSCRIPT);
+    if (!expected.ok) throw new Error('the transcript should read');
+
+    // The local reference takes the interface's form: the rendered transcript is the state.
+    await bench.editor.run.click();
+    await bench.answers.waitAnswered();
+    expect((await bench.answers.cardList()).map((c) => c.name)).toEqual(['refund_after_tool', 'tone']);
+    const local = sent.get('local')!;
+    expect(local.state).toBe(renderConversation(expected.conversation));
+    expect(local[CONVERSATION_FIELD]).toEqual(expected.conversation);
+
+    // Side by side with the Decisions target: it receives the conversation itself as its input.
+    const compare = new CompareArea(page);
+    await compare.open();
+    await compare.column(0).getByTestId('compare.target').selectOption('local');
+    await compare.setModel(0, 'model-1.13.0');
+    await compare.column(1).getByTestId('compare.target').selectOption('gateway');
+    await compare.setModel(1, 'model-1.13.0');
+    await compare.runAll.click();
+    await compare.waitPhase(0, 'answered');
+    await compare.waitPhase(1, 'answered');
+    const native = luna.received.at(-1) as { input: unknown; questions: { name: string }[] };
+    expect(native.input).toEqual(expected.conversation);
+    expect(native).not.toHaveProperty(CONVERSATION_FIELD);
+    expect(native.questions.map((q) => q.name)).toEqual(['refund_after_tool', 'tone']);
+    expect((await compare.questionNames()).sort()).toEqual(['refund_after_tool', 'tone']);
+
+    // A reload keeps the conversation, its turns and the comparison's answers.
+    await page.reload();
+    await compare.columns.first().waitFor();
+    await expect
+      .poll(async () => (await compare.questionNames()).sort())
+      .toEqual(['refund_after_tool', 'tone']);
+    // Back to the answers: the editors return, and the state is still the conversation, turn by turn.
+    await compare.modeSwitch.getByRole('radio', { name: 'Answers' }).check();
+    await bench.editor.waitReady();
+    expect(await conversation.isChosen()).toBe(true);
+    await conversation.view('Chat');
+    await expect.poll(() => conversation.turns.count()).toBe(expected.conversation.length);
+    expect(await conversation.turns.nth(3).textContent()).toContain('Tool call: issue_refund');
+  });
+});
