@@ -13,6 +13,7 @@ import { startWorkbenchProcess } from './harness/server';
 import type { WorkbenchProcess } from './harness/server';
 import { CompareArea } from './pages/CompareArea';
 import { ConversationArea } from './pages/ConversationArea';
+import { RowsArea } from './pages/RowsArea';
 import { WorkbenchPage } from './pages/WorkbenchPage';
 
 const KEY = `conversations-${Math.random().toString(36).slice(2)}`;
@@ -137,5 +138,55 @@ describe('a conversation as the state', () => {
     await conversation.view('Chat');
     await expect.poll(() => conversation.turns.count()).toBe(expected.conversation.length);
     expect(await conversation.turns.nth(3).textContent()).toContain('Tool call: issue_refund');
+  });
+
+  it('runs a JSON Lines file of 200 agent traces with a label column, and exports one line per trace', async () => {
+    const page = browser.page();
+    const bench = new WorkbenchPage(page, workbench.url);
+    await bench.open();
+    await bench.shell.selectTarget('local');
+    await bench.editor.waitReady();
+    await bench.editor.replaceText('questions', QUESTIONS);
+    const transcript = JSON.parse(TRANSCRIPT) as { messages: { role: string; content: unknown }[] };
+    const lines = Array.from({ length: 200 }, (_, i) =>
+      JSON.stringify({
+        id: `trace-${i + 1}`,
+        // Each trace its own: the order number changes, so no two rows are one request.
+        trace: {
+          ...transcript,
+          messages: [
+            { role: 'user', content: `Order ${i + 1} never came; refund it.` },
+            ...transcript.messages.slice(1),
+          ],
+        },
+        human: i % 3 === 0 ? 'no' : 'yes',
+      }),
+    );
+    const rows = new RowsArea(page);
+    await rows.open();
+    await rows.pick('traces.jsonl', `${lines.join('\n')}\n`);
+    await page.getByTestId('rows.mapping.mode').getByLabel('One column as a conversation').check();
+    await page.getByTestId('rows.mapping.conversation').selectOption('trace');
+    await page.getByTestId('rows.labels.column.refund_after_tool').selectOption('human');
+    await expect.poll(() => page.getByTestId('rows.plan.rows').textContent()).toBe('200');
+    // The label column never reaches the state: the samples hold the rendered transcript only.
+    const samples = (await page.getByTestId('rows.samples').textContent()) ?? '';
+    expect(samples).toContain('Tool call issue_refund');
+    expect(samples).not.toMatch(/human/);
+    await rows.start.click();
+    await rows.waitFinished(120_000);
+    expect(await rows.count('done')).toBe(200);
+
+    const exported = await rows.export('jsonl');
+    const out = exported.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(out).toHaveLength(200);
+    out.forEach((row, i) => {
+      expect(row.row_id).toBe(`trace-${i + 1}`);
+      expect(row.status).toBe('done');
+      expect(JSON.stringify(row)).toContain(i % 3 === 0 ? '"no"' : '"yes"');
+    });
   });
 });
