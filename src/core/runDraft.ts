@@ -5,6 +5,7 @@ import { CONVERSATION_FIELD } from '../contract';
 import { checkConversation } from './conversation/check';
 import { renderConversation } from './conversation/render';
 import { turnList, turnsToDrop } from './conversation/fit';
+import { scopedQuestions } from './conversation/scope';
 import { duplicateKeys, lintRubric } from './lint';
 import type { LintFinding, LintFix, LintInput } from './lint';
 import { LineIndex, firstLineSpan, locateInJson, splitLoc } from './locate';
@@ -174,7 +175,14 @@ export function draftRequest(doc: SessionDoc, listedModels: readonly string[] = 
     if (checked.ok) request = checked.value;
     else problems.push(...locatedProblems(doc, checked.errors, 'contract'));
     // Sent beside the rendered state: a Decisions target reads the conversation itself (src/contract/wireForm.ts).
-    if (conversation) body = { ...body, [CONVERSATION_FIELD]: conversation };
+    if (conversation) {
+      body = { ...body, [CONVERSATION_FIELD]: conversation };
+      // A question asked of the last turn says so in its instructions, for every kind of target alike.
+      if (request && doc.conversationScopes) {
+        request = { ...request, questions: scopedQuestions(request.questions, doc.conversationScopes) };
+        body = { ...body, questions: request.questions };
+      }
+    }
   }
   const modelReported = problems.some((p) => p.area === 'model');
   const modelProblem = modelIdProblem(model, listedModels);

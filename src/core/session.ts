@@ -27,6 +27,8 @@ export const SessionDocSchema = z.object({
   model: z.string(),
   /** How a conversation becomes the state for a target of the interface's form; absent: the default transcript. */
   conversationRule: RenderRuleSchema.optional(),
+  /** Questions asked of the assistant's last turn only (the rest as context), by name; absent: the whole. */
+  conversationScopes: z.record(z.string(), z.enum(['whole', 'last_turn'])).optional(),
   /** Absent until the user pastes labels on the taxonomy screen (older records have none). */
   taxonomy: TaxonomyDocSchema.optional(),
 });

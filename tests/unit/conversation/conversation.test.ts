@@ -15,6 +15,7 @@ import { checkConversation } from '../../../src/core/conversation/check';
 import { recogniseTranscript } from '../../../src/core/conversation/recognise';
 import { renderConversation } from '../../../src/core/conversation/render';
 import { turnList, turnsToDrop } from '../../../src/core/conversation/fit';
+import { LAST_TURN_PREFIX } from '../../../src/core/conversation/scope';
 import { requestTokens } from '../../../src/core/tokens';
 import { mapRow, RowMappingSchema } from '../../../src/core/rows/mapping';
 import { planRun } from '../../../src/core/rows/runPlan';
@@ -472,5 +473,32 @@ describe('the answer of a Decisions target to a conversation', () => {
     const read = incoming(wire, { status: 200, headers: {}, body: answer }, sent, { normalise: true });
     expect(read.problem).toBeUndefined();
     expect(JSON.parse(read.body).answers).toEqual({ hot: { type: 'noul', noul: 0.25 } });
+  });
+});
+
+describe('a question asked of the last assistant turn', () => {
+  it('says so in its instructions, for every target alike; the other questions stay as written', () => {
+    const doc = {
+      ...exampleDoc(),
+      stateMode: 'conversation' as const,
+      stateText: JSON.stringify(WEATHER),
+      questionsText: JSON.stringify({
+        polite: { type: 'noul', instructions: 'Is the reply polite?' },
+        correct: { type: 'noul', instructions: 'Does the conversation reach the right answer?' },
+      }),
+      conversationScopes: { polite: 'last_turn' as const },
+    };
+    const { request, body } = checkDoc(doc).draft;
+    expect(request!.questions['polite']!.instructions).toBe(`${LAST_TURN_PREFIX}Is the reply polite?`);
+    expect(request!.questions['correct']!.instructions).toBe('Does the conversation reach the right answer?');
+    expect(body!.questions).toEqual(request!.questions);
+    const decisions = outgoing(
+      { dialect: 'decisions', envelope: 'none', modelInPath: false },
+      '/v1/decisions',
+      JSON.stringify(body),
+    );
+    expect(decisions.ok && JSON.parse(decisions.body).questions[0].instructions).toBe(
+      `${LAST_TURN_PREFIX}Is the reply polite?`,
+    );
   });
 });

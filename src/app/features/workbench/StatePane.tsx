@@ -6,6 +6,7 @@ import type { Conversation } from '../../../contract';
 import { checkConversation } from '../../../core/conversation/check';
 import { conversationJson, startConversation } from '../../../core/conversation/edit';
 import { DEFAULT_RENDER_RULE } from '../../../core/conversation/render';
+import { parseJson } from '../../../core/questionsDocument';
 import type { RenderRule } from '../../../core/conversation/render';
 import { ChatView } from './ChatView';
 import { PasteTranscriptDialog } from './PasteTranscriptDialog';
@@ -82,6 +83,23 @@ export function StatePane({ markers, syntax, onRun, reveal }: StatePaneProps) {
     [editDoc],
   );
   const setRule = (kind: RenderRule['kind']): void => editDoc((d) => ({ ...d, conversationRule: { kind } }));
+  const questionsText = useWorkbench((s) => s.doc.questionsText);
+  const scopes = useWorkbench((s) => s.doc.conversationScopes);
+  const questionNames = useMemo(() => {
+    if (mode !== 'conversation') return [];
+    const parsed = parseJson(questionsText);
+    return parsed.ok &&
+      parsed.value !== null &&
+      typeof parsed.value === 'object' &&
+      !Array.isArray(parsed.value)
+      ? Object.keys(parsed.value)
+      : [];
+  }, [mode, questionsText]);
+  const setScope = (name: string, lastTurn: boolean): void =>
+    editDoc((d) => ({
+      ...d,
+      conversationScopes: { ...d.conversationScopes, [name]: lastTurn ? 'last_turn' : 'whole' },
+    }));
 
   return (
     <Pane
@@ -118,6 +136,21 @@ export function StatePane({ markers, syntax, onRun, reveal }: StatePaneProps) {
             testId="conversation.rule"
           />
           <span className="muted">A Decisions target reads the conversation itself.</span>
+          {questionNames.length > 0 && (
+            <fieldset className="conversation-scopes" data-testid="conversation.scopes">
+              <legend>Asked of the assistant&apos;s last turn only</legend>
+              {questionNames.map((name) => (
+                <label key={name}>
+                  <input
+                    type="checkbox"
+                    checked={scopes?.[name] === 'last_turn'}
+                    onChange={(e) => setScope(name, e.currentTarget.checked)}
+                  />
+                  {name}
+                </label>
+              ))}
+            </fieldset>
+          )}
         </div>
       )}
       {found && mode === 'conversation' && (
