@@ -112,10 +112,8 @@ describe('a conversation as the state', () => {
     // Side by side with the Decisions target: it receives the conversation itself as its input.
     const compare = new CompareArea(page);
     await compare.open();
-    await compare.column(0).getByTestId('compare.target').selectOption('local');
-    await compare.setModel(0, 'model-1.13.0');
-    await compare.column(1).getByTestId('compare.target').selectOption('gateway');
-    await compare.setModel(1, 'model-1.13.0');
+    await compare.setColumn(0, 'local', 'model-1.13.0');
+    await compare.setColumn(1, 'gateway', 'model-1.13.0');
     await compare.runAll.click();
     await compare.waitPhase(0, 'answered');
     await compare.waitPhase(1, 'answered');

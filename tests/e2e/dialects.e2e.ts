@@ -142,10 +142,8 @@ describe('two dialects through the proxy', () => {
     await openOn(twoDialects, page, 'direct', 'model-1.13.0', JSON.stringify(RUBRIC, null, 2));
     const compare = new CompareArea(page);
     await compare.open();
-    await compare.column(0).getByTestId('compare.target').selectOption('direct');
-    await compare.setModel(0, 'model-1.13.0');
-    await compare.column(1).getByTestId('compare.target').selectOption('gateway');
-    await compare.setModel(1, 'model-1.13.0');
+    await compare.setColumn(0, 'direct', 'model-1.13.0');
+    await compare.setColumn(1, 'gateway', 'model-1.13.0');
     await compare.runAll.click();
     await compare.waitPhase(0, 'answered');
     await compare.waitPhase(1, 'answered');

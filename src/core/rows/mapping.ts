@@ -58,6 +58,23 @@ export function leftOutColumns(mapping: RowMapping): Set<string> {
   return new Set([...(mapping.labels ?? []).map((l) => l.column), ...(mapping.metadata ?? [])]);
 }
 
+/** The one column a text or conversation state is read from, or why the row has none to send. */
+function oneColumn(
+  data: Record<string, JsonValue>,
+  column: string,
+  leftOut: ReadonlySet<string>,
+): { ok: true; value: JsonValue } | { ok: false; reason: string } {
+  if (leftOut.has(column))
+    return {
+      ok: false,
+      reason: `The column \`${column}\` is mapped as a label or metadata, so it is never sent.`,
+    };
+  const value = data[column];
+  if (value === undefined) return { ok: false, reason: `The row has no field \`${column}\`.` };
+  if (blank(value)) return { ok: false, reason: `The field \`${column}\` is empty.` };
+  return { ok: true, value };
+}
+
 /** The state a row maps to, or why it cannot be evaluated. */
 export function mapRow(data: JsonValue, mapping: RowMapping): Mapped {
   const leftOut = leftOutColumns(mapping);
@@ -83,14 +100,9 @@ export function mapRow(data: JsonValue, mapping: RowMapping): Mapped {
   }
   if (!isObject(data)) return { ok: false, reason: 'The row is not an object with named fields.' };
   if (mapping.mode === 'conversation') {
-    if (leftOut.has(mapping.column))
-      return {
-        ok: false,
-        reason: `The column \`${mapping.column}\` is mapped as a label or metadata, so it is never sent.`,
-      };
-    const value = data[mapping.column];
-    if (value === undefined) return { ok: false, reason: `The row has no field \`${mapping.column}\`.` };
-    if (blank(value)) return { ok: false, reason: `The field \`${mapping.column}\` is empty.` };
+    const cell = oneColumn(data, mapping.column, leftOut);
+    if (!cell.ok) return cell;
+    const value = cell.value;
     // A CSV cell holds the transcript as JSON text; a JSON Lines row may hold it as a value.
     let parsed: unknown = value;
     if (typeof value === 'string')
@@ -115,15 +127,8 @@ export function mapRow(data: JsonValue, mapping: RowMapping): Mapped {
     };
   }
   if (mapping.mode === 'text') {
-    if (leftOut.has(mapping.column))
-      return {
-        ok: false,
-        reason: `The column \`${mapping.column}\` is mapped as a label or metadata, so it is never sent.`,
-      };
-    const value = data[mapping.column];
-    if (value === undefined) return { ok: false, reason: `The row has no field \`${mapping.column}\`.` };
-    if (blank(value)) return { ok: false, reason: `The field \`${mapping.column}\` is empty.` };
-    return { ok: true, state: asText(value) };
+    const cell = oneColumn(data, mapping.column, leftOut);
+    return cell.ok ? { ok: true, state: asText(cell.value) } : cell;
   }
   const state: Record<string, JsonValue> = {};
   for (const c of mapping.columns) if (c in data && !leftOut.has(c)) state[c] = data[c] ?? null;

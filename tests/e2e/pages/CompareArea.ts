@@ -42,6 +42,12 @@ export class CompareArea {
     return this.page.locator(`[data-testid="compare.column"][data-column-index="${index}"]`);
   }
 
+  /** Sets a column's target and model. */
+  async setColumn(index: number, target: string, model: string): Promise<void> {
+    await this.column(index).getByTestId('compare.target').selectOption(target);
+    await this.setModel(index, model);
+  }
+
   /** Types a model id into a column's model picker. */
   async setModel(index: number, model: string): Promise<void> {
     const input = this.column(index).getByTestId('workbench.model');

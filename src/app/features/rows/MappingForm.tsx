@@ -28,6 +28,36 @@ const RULES = [
   { value: 'fields', label: 'Fields: conversation and last_assistant_turn' },
 ] as const;
 
+/** A labelled choice of one of the file's columns. */
+function ColumnSelect(props: {
+  id: string;
+  label: string;
+  value: string;
+  columns: readonly string[];
+  disabled: boolean | undefined;
+  testId: string;
+  onChange: (column: string) => void;
+}) {
+  return (
+    <>
+      <label htmlFor={props.id}>{props.label}</label>
+      <select
+        id={props.id}
+        value={props.value}
+        disabled={props.disabled}
+        data-testid={props.testId}
+        onChange={(e) => props.onChange(e.currentTarget.value)}
+      >
+        {props.columns.map((c) => (
+          <option key={c} value={c}>
+            {c}
+          </option>
+        ))}
+      </select>
+    </>
+  );
+}
+
 /** The mapping controls and a sample of the state they produce. */
 export function MappingForm({ mapping, columns, objectRows, onChange, samples, disabled }: MappingFormProps) {
   const idSelect = useId();
@@ -78,20 +108,15 @@ export function MappingForm({ mapping, columns, objectRows, onChange, samples, d
         <div className="rows-mapping__fields">
           {mapping.mode === 'conversation' && (
             <>
-              <label htmlFor={textSelect}>Conversation column</label>
-              <select
+              <ColumnSelect
                 id={textSelect}
+                label="Conversation column"
                 value={mapping.column}
+                columns={columns}
                 disabled={disabled}
-                data-testid="rows.mapping.conversation"
-                onChange={(e) => onChange({ ...mapping, column: e.currentTarget.value })}
-              >
-                {columns.map((c) => (
-                  <option key={c} value={c}>
-                    {c}
-                  </option>
-                ))}
-              </select>
+                testId="rows.mapping.conversation"
+                onChange={(column) => onChange({ ...mapping, column })}
+              />
               <label htmlFor={ruleSelect}>For targets of the interface&apos;s form, send it as</label>
               <select
                 id={ruleSelect}
@@ -116,20 +141,15 @@ export function MappingForm({ mapping, columns, objectRows, onChange, samples, d
           )}
           {mapping.mode === 'text' && (
             <>
-              <label htmlFor={textSelect}>Text column</label>
-              <select
+              <ColumnSelect
                 id={textSelect}
+                label="Text column"
                 value={mapping.column}
+                columns={columns}
                 disabled={disabled}
-                data-testid="rows.mapping.text"
-                onChange={(e) => onChange({ ...mapping, column: e.currentTarget.value })}
-              >
-                {columns.map((c) => (
-                  <option key={c} value={c}>
-                    {c}
-                  </option>
-                ))}
-              </select>
+                testId="rows.mapping.text"
+                onChange={(column) => onChange({ ...mapping, column })}
+              />
             </>
           )}
           {mapping.mode === 'columns' && (
