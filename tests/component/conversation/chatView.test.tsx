@@ -84,3 +84,28 @@ describe('PasteTranscriptDialog', () => {
     );
   });
 });
+
+describe('a transcript file', () => {
+  it('picked in the dialog is read at once; one that is not a transcript is said and changes nothing', async () => {
+    const onFound = vi.fn();
+    render(<PasteTranscriptDialog onFound={onFound} onClose={() => {}} />);
+    const input = screen.getByTestId('conversation.pasteFile') as HTMLInputElement;
+    await userEvent.upload(input, new File(['{"rows": []}'], 'notes.json', { type: 'application/json' }));
+    expect(await screen.findByText(/^This is not a transcript the workbench knows/)).toBeInTheDocument();
+    expect(onFound).not.toHaveBeenCalled();
+    const chat = JSON.stringify([
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: 'Hello!' },
+    ]);
+    await userEvent.upload(input, new File([chat], 'chat.json', { type: 'application/json' }));
+    await vi.waitFor(() =>
+      expect(onFound).toHaveBeenCalledWith(
+        [
+          { role: 'user', content: 'Hi' },
+          { role: 'assistant', content: 'Hello!' },
+        ],
+        'Found an OpenAI Chat Completions messages list: 2 messages.',
+      ),
+    );
+  });
+});

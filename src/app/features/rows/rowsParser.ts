@@ -7,6 +7,7 @@ import type { RowMapping } from '../../../core/rows/mapping';
 import { detectFormat, parseRowsText } from '../../../core/rows/parse';
 import type { RowItem } from '../../../core/rows/records';
 import type { FromParser, ParseOptions, ParseProgress, ToParser } from '../../workers/rowsParserProtocol';
+import { fileText } from '../../platform/files';
 
 export type { ParseOptions, ParseProgress };
 
@@ -103,15 +104,7 @@ export function createWorkerParser(): RowsParser {
   };
 }
 
-/** A file's text through FileReader, which every browser and jsdom have. */
-export function fileText(file: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error ?? new Error('The file could not be read.'));
-    reader.readAsText(file);
-  });
-}
+export { fileText };
 
 /** The same session in the page's thread: for tests and as a fallback. Loads the tokenizer lazily. */
 export function createInlineParser(): RowsParser {

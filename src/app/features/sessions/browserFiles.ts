@@ -1,6 +1,8 @@
 // Files and the clipboard: the one module of the sessions feature that touches them, so tests replace it whole.
 // Downloads and the clipboard themselves live in src/app/platform.
 
+import { fileText } from '../../platform/files';
+
 /** Hands text to the user as a downloaded file, through the app's one download module. */
 export { downloadText } from '../../platform/download';
 
@@ -9,5 +11,5 @@ export { copyText } from '../../platform/clipboard';
 
 /** The text of a file the user picked. */
 export function readFileText(file: File): Promise<string> {
-  return file.text();
+  return fileText(file);
 }

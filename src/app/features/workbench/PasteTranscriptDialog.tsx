@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { recogniseTranscript } from '../../../core/conversation/recognise';
 import type { Conversation } from '../../../contract';
+import { fileText } from '../../platform/files';
 import { Dialog } from '../sessions/Dialog';
 
 export interface PasteTranscriptProps {
@@ -13,10 +14,17 @@ export interface PasteTranscriptProps {
 export function PasteTranscriptDialog({ onFound, onClose }: PasteTranscriptProps) {
   const [text, setText] = useState('');
   const [said, setSaid] = useState<string | null>(null);
-  const read = (): void => {
-    const found = recogniseTranscript(text);
+  const read = (source: string = text): void => {
+    const found = recogniseTranscript(source);
     if (found.ok) onFound(found.conversation, found.sentence);
     else setSaid(found.sentence);
+  };
+  // A dropped or picked file is read at once, as if pasted and confirmed.
+  const readFile = async (file: File | undefined): Promise<void> => {
+    if (!file) return;
+    const content = await fileText(file);
+    setText(content);
+    read(content);
   };
   return (
     <Dialog title="Paste a transcript" onClose={onClose} testId="conversation.pasteDialog">
@@ -34,12 +42,26 @@ export function PasteTranscriptDialog({ onFound, onClose }: PasteTranscriptProps
             setText(e.currentTarget.value);
             setSaid(null);
           }}
+          onDragOver={(e) => e.preventDefault()}
+          onDrop={(e) => {
+            e.preventDefault();
+            void readFile(e.dataTransfer.files[0]);
+          }}
         />
+        <label className="muted">
+          Or drop a JSON file on the box, or pick one:{' '}
+          <input
+            type="file"
+            accept=".json,application/json"
+            data-testid="conversation.pasteFile"
+            onChange={(e) => void readFile(e.currentTarget.files?.[0])}
+          />
+        </label>
         <p role="status" className="paste-transcript__said" data-testid="conversation.pasteSaid">
           {said}
         </p>
         <div className="paste-transcript__bar">
-          <button type="button" className="primary" onClick={read} disabled={text.trim() === ''}>
+          <button type="button" className="primary" onClick={() => read()} disabled={text.trim() === ''}>
             Use as the state
           </button>
           <button type="button" onClick={onClose}>
