@@ -54,7 +54,8 @@ export function cliTargets(env: ServerEnv): CliTarget[] {
             evaluatePath: t.evaluatePath,
             // A keyless server (llama.cpp, Ollama) gets no credential header at all.
             headers: t.credential ? { [t.credential.header]: t.credential.value } : {},
-            fetch: transportFetch(networkTransportOnce),
+            // The same translation as the proxy's: the target's dialect, envelope and model-in-path; numbers normalised.
+            fetch: transportFetch(networkTransportOnce, t.wire, true),
           },
           secret: t.secret === '' ? null : t.secret,
           keyMissing: t.keyMissing,

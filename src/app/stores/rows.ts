@@ -16,6 +16,7 @@ import type { RowItem, RowRun, StoredAnswer } from '../../core/rows/records';
 import { csvChunks, exportInputColumns, jsonlChunks, leftOutLines } from '../../core/rows/results';
 import type { ResultRow } from '../../core/rows/results';
 import { plannedFromItems, sortIssues } from '../../core/rows/runPlan';
+import type { TargetContext } from '../../core/rows/runPlan';
 import { runFromResults, unreadableSentence } from '../../core/rows/importResults';
 import { readResults } from '../../core/rows/resultsFile';
 import type { EvaluateFn, RunProgress } from '../../core/rows/runner';
@@ -97,7 +98,7 @@ export interface RowsState {
   setParseOptions: (options: Partial<ParseOptions>) => Promise<void>;
   setMapping: (mapping: RowMapping) => void;
   /** Plans the loaded file against the mapping and the session's questions (the worker counts the tokens). */
-  planFor: (questions: Questions | null) => Promise<void>;
+  planFor: (questions: Questions | null, context?: TargetContext) => Promise<void>;
   setPacing: (pacing: Pacing) => void;
   setMaxCost: (maxCost: number | null) => void;
   clearImport: () => void;
@@ -471,7 +472,7 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
 
       setMapping: (mapping) => set({ mapping }),
 
-      async planFor(questions) {
+      async planFor(questions, context) {
         const { mapping, import: imp } = get();
         if (!mapping || imp.phase !== 'ready') return;
         if (!questions) {
@@ -481,7 +482,7 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
         const seq = ++planSeq;
         set({ planning: true });
         try {
-          const plan = await parserOf().plan(mapping, questions);
+          const plan = await parserOf().plan(mapping, questions, context);
           if (seq === planSeq) set({ plan, planning: false, planError: null });
         } catch (error) {
           if (seq === planSeq) set({ planning: false, planError: errorText(error) });

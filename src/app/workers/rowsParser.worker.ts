@@ -32,7 +32,7 @@ async function handle(message: ToParser): Promise<void> {
       scope.postMessage({
         type: 'planned',
         id,
-        plan: session.plan(message.mapping, message.questions, counter),
+        plan: session.plan(message.mapping, message.questions, counter, message.context),
       });
     } else {
       if (!session) throw new Error('No file is loaded.');

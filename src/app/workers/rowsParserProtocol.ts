@@ -4,6 +4,7 @@ import type { ImportSummary, PlanSummary } from '../../core/rows/importSession';
 import type { RowMapping } from '../../core/rows/mapping';
 import type { RowFormat } from '../../core/rows/parse';
 import type { RowItem } from '../../core/rows/records';
+import type { TargetContext } from '../../core/rows/runPlan';
 
 export interface ParseOptions {
   /** 'auto' guesses from the name and the first bytes. */
@@ -16,7 +17,7 @@ export interface ParseOptions {
 
 export type ToParser =
   | { type: 'parse'; id: number; file: File; options: ParseOptions }
-  | { type: 'plan'; id: number; mapping: RowMapping; questions: Questions }
+  | { type: 'plan'; id: number; mapping: RowMapping; questions: Questions; context?: TargetContext }
   | { type: 'items'; id: number; runId: string };
 
 /**

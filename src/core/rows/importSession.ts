@@ -10,6 +10,7 @@ import { planRun } from './runPlan';
 import type { RowItem } from './records';
 import { labelPlans, rowLabels } from './labels';
 import type { LabelPlan } from './labels';
+import type { TargetContext } from './runPlan';
 
 /** Rows shown before the run. */
 export const PREVIEW_ROWS = 20;
@@ -74,7 +75,12 @@ export class ImportSession {
   }
 
   /** Plans every row against a mapping and questions; state tokens are counted once per mapping. */
-  plan(mapping: RowMapping, questions: Questions, counter: TokenCounter): PlanSummary {
+  plan(
+    mapping: RowMapping,
+    questions: Questions,
+    counter: TokenCounter,
+    context?: TargetContext,
+  ): PlanSummary {
     // Keyed on what shapes the state: editing a label's value table does not count the tokens again.
     const key = JSON.stringify({ ...mapping, labels: (mapping.labels ?? []).map((l) => l.column) });
     let cache = this.tokenCache.get(key);
@@ -85,14 +91,21 @@ export class ImportSession {
       this.tokenCache.set(key, cache);
     }
     const counts = cache;
-    const plan = planRun(this.rows, mapping, questions, counter, (row, state) => {
-      let n = counts.get(row.number);
-      if (n === undefined) {
-        n = counter.stateTokens(state);
-        counts.set(row.number, n);
-      }
-      return n;
-    });
+    const plan = planRun(
+      this.rows,
+      mapping,
+      questions,
+      counter,
+      (row, state) => {
+        let n = counts.get(row.number);
+        if (n === undefined) {
+          n = counter.stateTokens(state);
+          counts.set(row.number, n);
+        }
+        return n;
+      },
+      context,
+    );
     this.lastPlan = plan;
     this.lastMapping = mapping;
     this.lastQuestions = questions;

@@ -61,8 +61,20 @@ export function questionTotals(questions: Questions, counter: Pick<TokenCounter,
   return { sum, longest };
 }
 
+/** The chosen target's own context, when it states one: a row longer than it is left out before the run. */
+export interface TargetContext {
+  tokens: number;
+  target: string;
+}
+
 /** Why a row of this size would get a 422 for its size, or null when it fits. */
-export function tooLargeReason(total: number, statePlusLongest: number): string | null {
+export function tooLargeReason(
+  total: number,
+  statePlusLongest: number,
+  context?: TargetContext,
+): string | null {
+  if (context && total > context.tokens && context.tokens < MAX_REQUEST_INPUT_TOKENS)
+    return `Too large for ${context.target}: ${total} input tokens with the questions; it reads at most ${context.tokens}.`;
   if (total > MAX_REQUEST_INPUT_TOKENS) {
     return `Too large: ${total} input tokens with the questions; the limit is ${MAX_REQUEST_INPUT_TOKENS}.`;
   }
@@ -82,6 +94,7 @@ export function planRun(
   questions: Questions,
   counter: TokenCounter,
   stateTokensOf: (row: SourceRow, state: State) => number = (_row, state) => counter.stateTokens(state),
+  context?: TargetContext,
 ): RunPlan {
   const q = questionTotals(questions, counter);
   const planned: PlannedRow[] = [];
@@ -102,7 +115,7 @@ export function planRun(
       continue;
     }
     const t = rowTokens(stateTokensOf(row, mapped.state), q);
-    const tooLarge = tooLargeReason(t.total, t.statePlusLongest);
+    const tooLarge = tooLargeReason(t.total, t.statePlusLongest, context);
     if (tooLarge) {
       issues.push({
         line: row.line,

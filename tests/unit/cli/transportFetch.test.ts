@@ -3,6 +3,9 @@
 // as a dropped connection (may have been billed).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../../src/client';
+import { CONVERSATION_FIELD } from '../../../src/contract';
+import { renderConversation } from '../../../src/core/conversation/render';
+import { serveDecisionsStandin } from '../../helpers/standins/decisionsServer';
 import { EXAMPLE_REQUEST } from '../../../src/core/example';
 import { transportFetch } from '../../../src/cli/transportFetch';
 import { inProcessTransport, networkTransportOnce } from '../../../src/server/proxy/transport';
@@ -83,5 +86,52 @@ describe('transportFetch', () => {
     ).catch((e: unknown) => e);
     expect(failure).toMatchObject({ kind: 'network', possiblyBilled: true });
     expect((failure as { attempts: unknown[] }).attempts).toHaveLength(1);
+  });
+});
+
+describe('transportFetch on a target of another wire', () => {
+  const conversation = [
+    { role: 'user' as const, content: 'Refund order 7.' },
+    { type: 'function_call' as const, call_id: 'c1', name: 'issue_refund', arguments: '{"order":7}' },
+    { type: 'function_call_output' as const, call_id: 'c1', output: 'refunded' },
+    { role: 'assistant' as const, content: 'Your refund is on its way.' },
+  ];
+  const carried = {
+    state: renderConversation(conversation),
+    model: 'model-1.13.0',
+    questions: {
+      promised: { type: 'noul' as const, instructions: 'Was a refund promised after the tool ran?' },
+    },
+    [CONVERSATION_FIELD]: conversation,
+  };
+
+  it('sends a Decisions target its own form with the conversation as input, and reads its answer back', async () => {
+    const luna = await serveDecisionsStandin({ apiKey: 'k', models: { 'model-1.13.0': 'model-1.13.0' } });
+    try {
+      const decisions = { dialect: 'decisions' as const, envelope: 'none' as const, modelInPath: false };
+      const result = await evaluate(
+        {
+          baseUrl: luna.url,
+          evaluatePath: '/v1/decisions',
+          headers: { Authorization: 'Bearer k' },
+          fetch: transportFetch(networkTransportOnce, decisions, true),
+        },
+        carried,
+        {},
+      );
+      expect((luna.received.at(-1) as { input: unknown }).input).toEqual(conversation);
+      expect(result.response.answers['promised']?.type).toBe('noul');
+    } finally {
+      await luna.close();
+    }
+  });
+
+  it("gives a target of the interface's form the rendered state without the workbench's field", async () => {
+    const result = await evaluate(
+      { baseUrl: reference.url, headers, fetch: transportFetch(networkTransportOnce) },
+      carried,
+      {},
+    );
+    expect(result.response.answers['promised']?.type).toBe('noul');
   });
 });

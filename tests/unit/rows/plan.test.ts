@@ -171,3 +171,26 @@ describe('the plan before a run', () => {
     );
   });
 });
+
+describe("a row longer than the chosen target's context", () => {
+  it('is left out before the run with its reason, while the rest run', () => {
+    const rows = [
+      { number: 1, line: 2, data: { text: 'short' } },
+      { number: 2, line: 3, data: { text: 'long' } },
+    ];
+    const counter = { stateTokens: (s: unknown) => (s === 'long' ? 1_500 : 20), questionTokens: () => 10 };
+    const questions = { q: { type: 'noul' as const, instructions: 'Is it urgent?' } };
+    const mapping = { mode: 'text' as const, column: 'text', idColumn: null };
+    const plan = planRun(rows, mapping, questions, counter, undefined, { tokens: 1_024, target: 'Laya' });
+    expect(plan.rows.map((r) => r.number)).toEqual([1]);
+    expect(plan.issues).toEqual([
+      expect.objectContaining({
+        line: 3,
+        kind: 'too_large',
+        reason: 'Too large for Laya: 1510 input tokens with the questions; it reads at most 1024.',
+      }),
+    ]);
+    // Without the target's context both fit the contract's limits.
+    expect(planRun(rows, mapping, questions, counter).rows).toHaveLength(2);
+  });
+});

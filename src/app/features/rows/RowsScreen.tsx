@@ -59,14 +59,17 @@ export function RowsScreen({ targetId, targetLabel, target }: RowsScreenProps) {
     useResumeOffer.getState().done();
   }, [interrupted]);
 
+  // A target that states its context leaves out, before the run, the rows longer than it reads.
+  const contextTokens = target?.limits?.contextTokens;
   useEffect(() => {
     if (!ready || !mapping) return;
+    const context = contextTokens === undefined ? undefined : { tokens: contextTokens, target: targetLabel };
     const timer = setTimeout(
-      () => void planFor(questionsKey === 'null' ? null : JSON.parse(questionsKey)),
+      () => void planFor(questionsKey === 'null' ? null : JSON.parse(questionsKey), context),
       PLAN_DEBOUNCE_MS,
     );
     return () => clearTimeout(timer);
-  }, [ready, mapping, questionsKey, planFor]);
+  }, [ready, mapping, questionsKey, planFor, contextTokens, targetLabel]);
 
   // Each target's own rate limits pace its runs, and its price counts their cost.
   const { requestsPerMinute, tokensPerSecond } = pacingFor(target);

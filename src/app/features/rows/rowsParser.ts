@@ -8,6 +8,7 @@ import { detectFormat, parseRowsText } from '../../../core/rows/parse';
 import type { RowItem } from '../../../core/rows/records';
 import type { FromParser, ParseOptions, ParseProgress, ToParser } from '../../workers/rowsParserProtocol';
 import { fileText } from '../../platform/files';
+import type { TargetContext } from '../../../core/rows/runPlan';
 
 export type { ParseOptions, ParseProgress };
 
@@ -17,7 +18,8 @@ export interface RowsParser {
     options: ParseOptions,
     onProgress?: (progress: ParseProgress) => void,
   ): Promise<ImportSummary>;
-  plan(mapping: RowMapping, questions: Questions): Promise<PlanSummary>;
+  /** Plans the rows; `context` leaves out rows longer than the chosen target reads. */
+  plan(mapping: RowMapping, questions: Questions, context?: TargetContext): Promise<PlanSummary>;
   items(runId: string): Promise<RowItem[]>;
   dispose(): void;
 }
@@ -97,8 +99,13 @@ export function createWorkerParser(): RowsParser {
   return {
     parse: async (file, options, onProgress) =>
       (await send({ type: 'parse', id: nextId++, file, options }, 'parsed', onProgress)).summary,
-    plan: async (mapping, questions) =>
-      (await send({ type: 'plan', id: nextId++, mapping, questions }, 'planned')).plan,
+    plan: async (mapping, questions, context) =>
+      (
+        await send(
+          { type: 'plan', id: nextId++, mapping, questions, ...(context ? { context } : {}) },
+          'planned',
+        )
+      ).plan,
     items,
     dispose: () => worker.terminate(),
   };
@@ -120,10 +127,10 @@ export function createInlineParser(): RowsParser {
       onProgress?.({ bytes: file.size, total: file.size, rows: session.rowCount });
       return session.summary(out.summary);
     },
-    async plan(mapping, questions) {
+    async plan(mapping, questions, context) {
       if (!session) throw new Error('No file is loaded.');
       const { questionTokens, stateTokens } = await import('../../../core/tokens');
-      return session.plan(mapping, questions, { questionTokens, stateTokens });
+      return session.plan(mapping, questions, { questionTokens, stateTokens }, context);
     },
     async items(runId) {
       if (!session) throw new Error('No file is loaded.');
