@@ -142,7 +142,7 @@ describe('rubric tools', () => {
     );
     expect(steps).toEqual(['Copper', 'Copper lantern']);
     expect(await tools.taxonomyCost.textContent()).toMatch(
-      /^2 requests · [\d,]+ input tokens · ≈ 0\.\d+ · model model-1\.13\.0$/,
+      /^2 requests · [\d,]+ input tokens · ≈ \$0\.\d+ · model model-1\.13\.0$/,
     );
     expect(await tools.taxonomyFinal.getByTestId('answers.choice').textContent()).toBe('Copper lantern');
 
