@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { abortableSleep, evaluate } from '../client';
-import { estimateCost, isVersionedId } from '../contract';
+import { estimateCost, formatCost, isVersionedId } from '../contract';
 import type { Questions } from '../contract';
 import { computeAlignment, readLabel } from '../core/alignment';
 import type { AlignRow, Figure, LabelValue } from '../core/alignment';
@@ -199,7 +199,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
   view.say(
     `${plan.rows.length.toLocaleString('en-US')} rows of ${header.rowsFile} go to ${chosen.label} with ${model}` +
       `${already > 0 ? `; resuming ${options.out}, where ${already.toLocaleString('en-US')} are already settled` : ''}` +
-      `; about ${plan.totalTokens.toLocaleString('en-US')} input tokens, ≈ ${estimateCost(plan.totalTokens).toPrecision(2)}.` +
+      `; about ${plan.totalTokens.toLocaleString('en-US')} input tokens, ≈ ${formatCost(estimateCost(plan.totalTokens))}.` +
       `${skipped > 0 ? ` ${skipped} lines are left out (listed in the summary).` : ''}` +
       `${isVersionedId(model) ? '' : ` ${model} is not a pinned version: answers are not reused across runs.`}`,
   );
