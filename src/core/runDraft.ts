@@ -12,7 +12,6 @@ import { LineIndex, firstLineSpan, locateInJson, splitLoc } from './locate';
 import type { LocArea, TextSpan } from './locate';
 import { parseJson, removeValue, setValue, syntaxSentence } from './questionsDocument';
 import type { SessionDoc } from './session';
-import { requestTokens } from './tokens';
 
 export type ProblemSeverity = 'error' | 'warning' | 'info';
 
@@ -319,6 +318,17 @@ export interface TargetFacts {
   label: string;
   dialect?: WireDialect;
   limits?: TargetLimits;
+  /**
+   * The tokenizer, once the page has loaded it (a megabyte, so never imported here): without it the target's context
+   * is not checked yet.
+   */
+  tokens?: TokenCounting;
+}
+
+/** Counting input tokens, as src/core/tokens does. */
+export interface TokenCounting {
+  request: (request: EvaluateRequest) => number;
+  text: (text: string) => number;
 }
 
 /**
@@ -333,11 +343,11 @@ export function targetProblems(
 ): DraftProblem[] {
   // Tokens are counted only for a target that states its context (the contract's own token limits are the meter's).
   const context = target.limits?.contextTokens;
-  const total = context === undefined ? undefined : requestTokens(request).total;
+  const total = context === undefined || !target.tokens ? undefined : target.tokens.request(request);
   const limits = targetLimitProblems(request, target.limits, target.label, total);
   // A conversation that does not fit says which of its turns to drop.
   if (conversation && context !== undefined && total !== undefined && total > context) {
-    const drop = turnsToDrop(conversation, total - context);
+    const drop = turnsToDrop(conversation, total - context, target.tokens!.text);
     for (const p of limits)
       if (p.loc.length === 1 && p.loc[0] === 'state')
         p.msg += drop.length

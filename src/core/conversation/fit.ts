@@ -2,11 +2,17 @@
 // system and developer messages (the rubric's frame stays), a tool call always with its output.
 import { isMessage, isToolCall, isToolOutput } from '../../contract';
 import type { Conversation } from '../../contract';
-import { countTokens } from '../tokens';
 import { turnLine } from './render';
 
-/** Item indices to drop so that about `overBy` tokens go, oldest first; empty when nothing can go. */
-export function turnsToDrop(conversation: Conversation, overBy: number): number[] {
+/**
+ * Item indices to drop so that about `overBy` tokens go, oldest first; empty when nothing can go. The tokenizer is
+ * passed in: it is a megabyte the page loads lazily.
+ */
+export function turnsToDrop(
+  conversation: Conversation,
+  overBy: number,
+  countTokens: (text: string) => number,
+): number[] {
   let start = 0;
   while (start < conversation.length) {
     const item = conversation[start]!;

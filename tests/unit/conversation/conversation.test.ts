@@ -16,7 +16,13 @@ import { recogniseTranscript } from '../../../src/core/conversation/recognise';
 import { renderConversation } from '../../../src/core/conversation/render';
 import { turnList, turnsToDrop } from '../../../src/core/conversation/fit';
 import { LAST_TURN_PREFIX } from '../../../src/core/conversation/scope';
-import { requestTokens } from '../../../src/core/tokens';
+import { countTokens, requestTokens } from '../../../src/core/tokens';
+
+/** The tokenizer as the page hands it to the checks once loaded. */
+const TOKENS = {
+  request: (r: Parameters<typeof requestTokens>[0]) => requestTokens(r).total,
+  text: countTokens,
+};
 import { mapRow, RowMappingSchema } from '../../../src/core/rows/mapping';
 import { planRun } from '../../../src/core/rows/runPlan';
 import { checkDoc } from '../../../src/core/runDraft';
@@ -389,18 +395,18 @@ describe('a conversation longer than the target', () => {
       stateText: JSON.stringify(conversation),
     };
     const total = requestTokens(checkDoc(doc).draft.request!).total;
-    const small = { label: 'Small', limits: { contextTokens: total - 100 } };
+    const small = { label: 'Small', limits: { contextTokens: total - 100 }, tokens: TOKENS };
     const [problem] = checkDoc(doc, [], [], { mode: 'single' }, small).problems.filter(
       (p) => p.source === 'target',
     );
     expect(problem!.message).toContain(
       'Dropping turn 2 (the oldest after the opening instructions) would make it fit.',
     );
-    expect(turnsToDrop(conversation, 800)).toEqual([1, 2, 3]);
-    expect(turnsToDrop(conversation, 1_000)).toEqual([1, 2, 3, 4]);
+    expect(turnsToDrop(conversation, 800, countTokens)).toEqual([1, 2, 3]);
+    expect(turnsToDrop(conversation, 1_000, countTokens)).toEqual([1, 2, 3, 4]);
     expect(turnList([1, 2, 3, 5])).toBe('turns 2-4 and 6');
     // Nothing can go when only the judged turn is left to drop.
-    expect(turnsToDrop(conversation, 1e6)).toEqual([]);
+    expect(turnsToDrop(conversation, 1e6, countTokens)).toEqual([]);
   });
 });
 

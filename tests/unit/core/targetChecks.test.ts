@@ -2,7 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { exampleDoc } from '../../../src/core/example';
 import { checkDoc } from '../../../src/core/runDraft';
-import { requestTokens } from '../../../src/core/tokens';
+import { countTokens, requestTokens } from '../../../src/core/tokens';
+
+const TOKENS = {
+  request: (r: Parameters<typeof requestTokens>[0]) => requestTokens(r).total,
+  text: countTokens,
+};
 import type { SessionDoc } from '../../../src/core/session';
 
 const questions = (n: number) =>
@@ -17,7 +22,7 @@ const doc = (over: Partial<SessionDoc>): SessionDoc => ({ ...exampleDoc(), ...ov
 
 describe('checks on the chosen target', () => {
   it("flags a request longer than the target's context before sending, on the state's line", () => {
-    const small = { label: 'Laya', limits: { contextTokens: 1_024 } };
+    const small = { label: 'Laya', limits: { contextTokens: 1_024 }, tokens: TOKENS };
     const long = doc({ stateMode: 'text', stateText: 'The refund never came. '.repeat(400) });
     const checked = checkDoc(long, [], [], { mode: 'single' }, small);
     const tokens = requestTokens(checked.draft.request!).total;
@@ -26,11 +31,21 @@ describe('checks on the chosen target', () => {
     const found = checked.problems.filter((p) => p.source === 'target');
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({ area: 'state', loc: ['state'] });
+    // Until the page has loaded the tokenizer, the context is not checked.
+    expect(
+      checkDoc(
+        long,
+        [],
+        [],
+        { mode: 'single' },
+        { label: 'Laya', limits: { contextTokens: 1_024 } },
+      ).problems.filter((p) => p.source === 'target'),
+    ).toEqual([]);
     expect(found[0]!.message).toBe(
       `Laya reads at most 1,024 input tokens; this request has about ${tokens.toLocaleString()}. Shorten the state or send fewer questions.`,
     );
     // The same request fits a target with a larger context, and the example fits the small one.
-    const roomy = { label: 'Hosted', limits: { contextTokens: 64_000 } };
+    const roomy = { label: 'Hosted', limits: { contextTokens: 64_000 }, tokens: TOKENS };
     expect(
       checkDoc(long, [], [], { mode: 'single' }, roomy).problems.filter((p) => p.source === 'target'),
     ).toEqual([]);

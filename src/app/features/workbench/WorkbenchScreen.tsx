@@ -10,6 +10,7 @@ import { applyFix, checkDoc, listedProblems, locateInDoc } from '../../../core/r
 import type { DraftProblem, LintMode } from '../../../core/runDraft';
 import type { SessionDoc } from '../../../core/session';
 import { modelsQueryOptions } from '../../queries/models';
+import { tokenCountingQueryOptions } from '../../queries/tokenCounting';
 import { targetFactsOf, useTargetInfo } from '../../queries/targets';
 import { useLayout } from '../../stores/layout';
 import { runOrCompare, useCompare } from '../../stores/compare';
@@ -63,7 +64,11 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
   const models = useQuery(modelsQueryOptions(targetId));
   const targetInfo = useTargetInfo(targetId);
   const listed = useMemo(() => models.data?.models.map((m) => m.name) ?? NO_MODELS, [models.data]);
-  const targetFacts = useMemo(() => targetFactsOf(targetInfo), [targetInfo]);
+  const tokens = useQuery(tokenCountingQueryOptions()).data;
+  const targetFacts = useMemo(() => {
+    const facts = targetFactsOf(targetInfo);
+    return facts && tokens ? { ...facts, tokens } : facts;
+  }, [targetInfo, tokens]);
   const { run, cancel, running, refused } = useRun(listed, targetId, targetFacts);
 
   const serviceErrors = current?.error?.kind === 'validation' ? current.error.fieldErrors : undefined;
