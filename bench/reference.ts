@@ -3,6 +3,7 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { startChildServer } from './lib/child';
 import { load } from './lib/load';
+import type { LoadResult } from './lib/load';
 import { phaseTimes } from './lib/phases';
 import { memoryRows } from './lib/memory';
 import { printTable } from './lib/table';
@@ -45,6 +46,8 @@ const TARGET_P99_MS = 10;
 /** Share of bare node:http's requests per second, measured in the same run. */
 const TARGET_SHARE_OF_BARE = 0.25;
 const BARE_REQUESTS = 50_000;
+/** Requests of the distinct-states round, each with a state of its own. */
+const DISTINCT_STATES = 20_000;
 // Heap growth over the run that still counts as flat (allocation noise, caches filling once).
 const FLAT_HEAP_MB = 5;
 
@@ -54,6 +57,7 @@ export async function run(): Promise<SectionResult> {
   // The yardstick first, on a quiet child: the same body and connections against bare node:http.
   const bare = await startChildServer(fileURLToPath(new URL('./servers/bare.ts', import.meta.url)));
   let bareRps: number;
+  let barePaced: LoadResult;
   try {
     const bareRequest = {
       url: `${bare.url}/v1/evaluate`,
@@ -63,6 +67,8 @@ export async function run(): Promise<SectionResult> {
     };
     await load({ ...bareRequest, amount: WARMUP_REQUESTS });
     bareRps = (await load({ ...bareRequest, amount: BARE_REQUESTS })).rps;
+    // The floor of the latency target: what this machine and this load generator show for a server doing nothing.
+    barePaced = await load({ ...bareRequest, overallRate: TARGET_RPS, durationS: PACED_SECONDS });
   } finally {
     await bare.stop();
   }
@@ -77,7 +83,9 @@ export async function run(): Promise<SectionResult> {
       connections: CONNECTIONS,
     };
     console.log(
-      `reference: POST /v1/evaluate, state ${Buffer.byteLength(BENCH_STATE)} B, 3 questions, ${CONNECTIONS} connections`,
+      `reference: POST /v1/evaluate, state ${Buffer.byteLength(BENCH_STATE)} B, 3 questions, ${CONNECTIONS} connections; ` +
+        'the saturation and paced rounds repeat one state (as compare, variants and robustness checks do: its reading ' +
+        'and token count come from the cache), the rows round sends a new state each time',
     );
     await load({ ...request, amount: WARMUP_REQUESTS });
     const before = await server.memory();
@@ -90,13 +98,20 @@ export async function run(): Promise<SectionResult> {
     // NOTE: at saturation, latency is mostly queueing (50 in flight / req/s); the p99 target is read at the
     // required rate, with the same 50 connections.
     const paced = await load({ ...request, overallRate: TARGET_RPS, durationS: PACED_SECONDS });
+    // A file of distinct rows: the same questions, a new state every request, so nothing about the state is cached.
+    const rows = Array.from({ length: DISTINCT_STATES }, (_, i) =>
+      JSON.stringify({ ...JSON.parse(body), state: `${BENCH_STATE} (row ${i + 1})` }),
+    );
+    const distinct = await load({ ...request, bodies: rows, amount: DISTINCT_STATES });
 
     const share = result.rps / bareRps;
     const rpsOk = result.rps >= TARGET_RPS && share >= TARGET_SHARE_OF_BARE;
     const p99Ok = paced.p99 < TARGET_P99_MS;
     const heapGrowth = after.heapUsedMb - before.heapUsedMb;
     const flat = heapGrowth < FLAT_HEAP_MB;
-    const clean = result.non2xx + paced.non2xx === 0 && result.errors + paced.errors === 0;
+    const clean =
+      result.non2xx + paced.non2xx + distinct.non2xx === 0 &&
+      result.errors + paced.errors + distinct.errors === 0;
     const ok = (pass: boolean): string => (pass ? 'yes' : 'NO');
     printTable(
       `reference: ${result.requests.toLocaleString('en-US')} requests in ${result.durationS.toFixed(1)} s`,
@@ -119,6 +134,12 @@ export async function run(): Promise<SectionResult> {
           target: `>= ${TARGET_SHARE_OF_BARE}x`,
           ok: ok(share >= TARGET_SHARE_OF_BARE),
         },
+        {
+          measure: `requests/s, a new state each request (${DISTINCT_STATES.toLocaleString('en-US')} rows)`,
+          value: Math.round(distinct.rps),
+          target: '',
+          ok: '',
+        },
         { measure: 'p50 latency at saturation (ms)', value: result.p50, target: '', ok: '' },
         { measure: 'p99 latency at saturation (ms)', value: result.p99, target: '', ok: '' },
         {
@@ -128,8 +149,14 @@ export async function run(): Promise<SectionResult> {
           ok: ok(p99Ok),
         },
         {
+          measure: `bare node:http p50 / p99 at ${TARGET_RPS} req/s (ms), same run`,
+          value: `${barePaced.p50} / ${barePaced.p99}`,
+          target: '',
+          ok: '',
+        },
+        {
           measure: 'non-2xx / errors',
-          value: `${result.non2xx} / ${result.errors}`,
+          value: `${result.non2xx + distinct.non2xx} / ${result.errors + distinct.errors}`,
           target: '0 / 0',
           ok: ok(clean),
         },
@@ -158,8 +185,10 @@ export async function run(): Promise<SectionResult> {
       figures: {
         'req/s': Math.round(result.rps),
         'x bare node': share.toFixed(2),
+        'req/s new states': Math.round(distinct.rps),
         'p99 ms at saturation': result.p99,
         [`p99 ms at ${TARGET_RPS}/s`]: paced.p99,
+        [`bare p99 ms at ${TARGET_RPS}/s`]: barePaced.p99,
         'service p99 ms': fmt(service.p99Ms),
         'heap growth MB': fmt(heapGrowth),
       },

@@ -13,6 +13,8 @@ export interface LoadOptions {
   durationS?: number;
   /** Requests per second across all connections; absent = as fast as the server answers (saturation). */
   overallRate?: number;
+  /** A body per request, taken in turn (instead of `body` every time): a file of distinct rows. */
+  bodies?: readonly string[];
 }
 
 /** What a load run measured. Latencies are in ms. */
@@ -27,6 +29,15 @@ export interface LoadResult {
   durationS: number;
 }
 
+/** autocannon's per-request hook that sends `bodies` one after the other, over every connection. */
+function nextBody(bodies: readonly string[]): (request: autocannon.Request) => autocannon.Request {
+  let i = 0;
+  return (request) => {
+    request.body = bodies[i++ % bodies.length];
+    return request;
+  };
+}
+
 /** Runs one load test and resolves with its figures. */
 export async function load(options: LoadOptions): Promise<LoadResult> {
   const result = await autocannon({
@@ -34,6 +45,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     method: options.method ?? 'GET',
     headers: options.headers,
     body: options.body,
+    ...(options.bodies ? { requests: [{ setupRequest: nextBody(options.bodies) }] } : {}),
     connections: options.connections ?? 50,
     ...(options.overallRate !== undefined ? { overallRate: options.overallRate } : {}),
     ...(options.amount !== undefined ? { amount: options.amount } : { duration: options.durationS ?? 10 }),

@@ -9,8 +9,25 @@ import { countRequestTokens } from '../../src/server/reference/usage';
 
 const ROUNDS = 2_000;
 
-/** Mean microseconds per request of each step, over ROUNDS requests of `body`. */
-export async function phaseTimes(body: string): Promise<Array<{ step: string; 'µs per request': string }>> {
+/**
+ * Mean microseconds per request of each step, over ROUNDS requests of `body`: once with the same state every time
+ * (the bench's load, and what compare, variants and robustness checks send), once with a new state each time (a file
+ * of distinct rows: nothing about the state is cached).
+ */
+export async function phaseTimes(
+  body: string,
+): Promise<Array<{ step: string; 'µs, state seen before': string; 'µs, new state': string }>> {
+  const repeated = await timeSteps(() => body);
+  const base = JSON.parse(body) as { state: string };
+  const distinct = await timeSteps((i) => JSON.stringify({ ...base, state: `${base.state} (row ${i})` }));
+  return [...repeated].map(([step, ms]) => ({
+    step,
+    'µs, state seen before': ((ms / ROUNDS) * 1000).toFixed(1),
+    'µs, new state': (((distinct.get(step) ?? 0) / ROUNDS) * 1000).toFixed(1),
+  }));
+}
+
+async function timeSteps(bodyOf: (round: number) => string): Promise<Map<string, number>> {
   const totals = new Map<string, number>();
   const time = async <T>(step: string, f: () => T | Promise<T>): Promise<T> => {
     const start = performance.now();
@@ -19,6 +36,7 @@ export async function phaseTimes(body: string): Promise<Array<{ step: string; '�
     return out;
   };
   for (let i = 0; i < ROUNDS; i++) {
+    const body = bodyOf(i);
     const parsed = await time('JSON.parse of the body', () => JSON.parse(body) as unknown);
     await time('nesting check', () => nestingError(parsed));
     const shape = await time('schema (zod)', () => validateRequestShape(parsed));
@@ -26,11 +44,9 @@ export async function phaseTimes(body: string): Promise<Array<{ step: string; '�
     const request: EvaluateRequest = shape.value;
     const model = resolveModel(request.model);
     if (!model.ok) throw new Error('The bench model must resolve.');
-    const counted = await time('token count (questions cached by content)', () =>
-      countRequestTokens(request),
-    );
+    const counted = await time('token count (cached by content)', () => countRequestTokens(request));
     counted.remember();
-    const answers = await time('judge (compiled questions cached)', () => judge(request, model.id));
+    const answers = await time('judge (questions and state readings cached)', () => judge(request, model.id));
     await time('JSON.stringify of the answer', () =>
       JSON.stringify({
         model: model.id,
@@ -39,5 +55,5 @@ export async function phaseTimes(body: string): Promise<Array<{ step: string; '�
       }),
     );
   }
-  return [...totals].map(([step, ms]) => ({ step, 'µs per request': ((ms / ROUNDS) * 1000).toFixed(1) }));
+  return totals;
 }

@@ -29,6 +29,9 @@ export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 /** Header carrying a unique id on every response. */
 export const REQUEST_ID_HEADER = 'x-request-id';
 
+/** A response's unique id. */
+export const newRequestId = (): string => `req_${randomUUID().replace(/-/g, '')}`;
+
 /** Thrown (in-process) for an injected reset: the caller sees what fetch shows for a dropped connection. */
 export class ConnectionResetError extends TypeError {
   readonly code = 'ECONNRESET';
@@ -57,18 +60,56 @@ const nothingToSend = (): Response => new Response(null, { headers: { 'x-hono-al
 const retryHeaders = (ms: number): Record<string, string> =>
   ms > 0 ? { 'retry-after-ms': String(ms), 'Retry-After': String(Math.ceil(ms / 1000)) } : {};
 
-/** A JSON error response in the contract's error body. */
-function fail(
+/** What the evaluate route answers, before any transport turns it into a response. */
+export interface Reply {
+  kind: 'reply';
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * What the evaluate route decided: a reply, a dropped connection (an injected reset), or nothing to send because the
+ * caller went away (with the reason an in-process caller is rejected with).
+ */
+export type EvaluateOutcome = Reply | { kind: 'reset' } | { kind: 'gone'; reason: unknown };
+
+/** One call of the evaluate route, whatever carries it (a fetch Request, or node:http's request directly). */
+export interface EvaluateCall {
+  authorization: string | undefined;
+  readBody(): Promise<BodyRead>;
+  /** The caller's abort signal, made on first use: most requests never need it, and it costs to make. */
+  signal(): AbortSignal;
+}
+
+const JSON_HEADERS = { 'Content-Type': 'application/json' } as const;
+
+/** A JSON reply in the contract's error body. */
+function failReply(
   status: number,
   type: ErrorType,
   message: string,
   errors?: FieldError[],
   headers?: Record<string, string>,
-): Response {
-  return new Response(JSON.stringify(errorBody(type, message, errors)), {
+): Reply {
+  return {
+    kind: 'reply',
     status,
-    headers: { 'Content-Type': 'application/json', ...headers },
-  });
+    headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS,
+    body: JSON.stringify(errorBody(type, message, errors)),
+  };
+}
+
+const toResponse = (reply: Reply): Response =>
+  new Response(reply.body, { status: reply.status, headers: reply.headers });
+
+/** A JSON error response in the contract's error body. */
+const fail = (...args: Parameters<typeof failReply>): Response => toResponse(failReply(...args));
+
+/** The error reply of an unexpected failure, said the same way by every transport. */
+export function serverErrorReply(err: unknown): Reply {
+  console.error('reference: unexpected error', err);
+  return failReply(500, 'server_error', 'The reference service hit an unexpected error.');
 }
 
 function validationMessage(errors: FieldError[]): string {
@@ -85,23 +126,39 @@ function validationMessage(errors: FieldError[]): string {
  * Keys a plain object cannot hold as data: parsing a record would turn "__proto__" into a prototype and drop the entry,
  * so a question or label of that name would go silently unanswered. Refused instead, where they are.
  */
-function reservedKeyErrors(value: unknown, at: Loc = []): FieldError[] {
-  if (value === null || typeof value !== 'object') return [];
-  if (Array.isArray(value)) return value.flatMap((v, i) => reservedKeyErrors(v, [...at, i]));
+function reservedKeyErrors(value: unknown): FieldError[] {
   const errors: FieldError[] = [];
-  for (const key of Object.keys(value)) {
-    if (key === '__proto__')
-      errors.push({ loc: [...at, key], msg: 'The name "__proto__" is reserved: rename this key.' });
-    else errors.push(...reservedKeyErrors((value as Json)[key], [...at, key]));
-  }
+  // One path, pushed and popped on the way down: a location is copied only for a key that is refused.
+  const path: Loc = [];
+  const walk = (v: unknown): void => {
+    if (v === null || typeof v !== 'object') return;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        path.push(i);
+        walk(v[i]);
+        path.pop();
+      }
+      return;
+    }
+    for (const key of Object.keys(v)) {
+      path.push(key);
+      if (key === '__proto__')
+        errors.push({ loc: [...path], msg: 'The name "__proto__" is reserved: rename this key.' });
+      else walk((v as Json)[key]);
+      path.pop();
+    }
+  };
+  walk(value);
   return errors;
 }
 
-type BodyRead = { ok: true; text: string } | { ok: false };
+export type BodyRead = { ok: true; text: string } | { ok: false };
 
 // One decoding rule wherever the body comes from (a socket or the in-process proxy): UTF-8, with a leading byte-order
 // mark dropped (RFC 8259 lets a parser ignore it) and invalid bytes read as U+FFFD.
 const utf8 = new TextDecoder('utf-8');
+/** The body's bytes as text, by that one rule. */
+export const decodeBody = (bytes: Uint8Array | ArrayBuffer): string => utf8.decode(bytes);
 
 /** Reads the body as text, refusing more than `max` bytes without reading them all. */
 async function readBody(request: Request, max: number): Promise<BodyRead> {
@@ -110,7 +167,7 @@ async function readBody(request: Request, max: number): Promise<BodyRead> {
     if (Number(declared) > max) return { ok: false };
     const bytes = await request.arrayBuffer();
     // Catches a body that lies about its length.
-    return bytes.byteLength > max ? { ok: false } : { ok: true, text: utf8.decode(bytes) };
+    return bytes.byteLength > max ? { ok: false } : { ok: true, text: decodeBody(bytes) };
   }
   if (!request.body) return { ok: true, text: '' };
   const reader = request.body.getReader();
@@ -126,7 +183,7 @@ async function readBody(request: Request, max: number): Promise<BodyRead> {
     }
     chunks.push(value);
   }
-  return { ok: true, text: utf8.decode(Buffer.concat(chunks)) };
+  return { ok: true, text: decodeBody(Buffer.concat(chunks)) };
 }
 
 /** Waits `ms`, or less if `signal` aborts; says whether the wait ran to its end. */
@@ -150,6 +207,14 @@ function pause(ms: number, signal: AbortSignal): Promise<boolean> {
  * serveReference. Each app has its own buckets, in-flight count and fault sequence.
  */
 export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hono {
+  return createReference(options).app;
+}
+
+/** The reference app and its evaluate route as a plain function, for a transport that skips fetch's Request. */
+export function createReference(options: Partial<ReferenceOptions> = {}): {
+  app: Hono;
+  evaluate(call: EvaluateCall): Promise<EvaluateOutcome>;
+} {
   const o = resolveReferenceOptions(options);
   const checkKey = createKeyChecker(o.apiKeys);
   const limiter = new RateLimiter(o.rpm, o.tps, o.now);
@@ -163,13 +228,13 @@ export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hon
   const app = new Hono();
 
   app.use('*', async (c, next) => {
-    const id = `req_${randomUUID().replace(/-/g, '')}`;
+    const id = newRequestId();
     await next();
     c.res.headers.set(REQUEST_ID_HEADER, id);
   });
 
-  const unauthorized = (): Response =>
-    fail(
+  const unauthorizedReply = (): Reply =>
+    failReply(
       401,
       'authentication_error',
       'The API key is missing or wrong: send the header "Authorization: Bearer <key>".',
@@ -180,20 +245,19 @@ export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hon
     );
 
   app.get(MODELS_PATH, async (c) => {
-    if (!checkKey(c.req.header('authorization'))) return unauthorized();
+    if (!checkKey(c.req.header('authorization'))) return toResponse(unauthorizedReply());
     await judgesReady();
     return c.json({ models: catalogueOf(judges) });
   });
 
-  // The evaluate route under both names: the contract's and `/v1/systemone`, the public name every real server uses
-  // (docs/servers.md), so a request copied from any server's documentation runs here unchanged.
-  app.on('POST', [DEFAULT_EVALUATE_PATH, SYSTEMONE_PATH], async (c) => {
-    const key = checkKey(c.req.header('authorization'));
-    if (!key) return unauthorized();
+  /** The evaluate route itself, free of any transport: the Hono route below and serveReference's node path call it. */
+  const evaluate = async (call: EvaluateCall): Promise<EvaluateOutcome> => {
+    const key = checkKey(call.authorization);
+    if (!key) return unauthorizedReply();
 
-    const body = await readBody(c.req.raw, MAX_BODY_BYTES);
+    const body = await call.readBody();
     if (!body.ok) {
-      return fail(
+      return failReply(
         413,
         'payload_too_large',
         `The request body is larger than ${MAX_BODY_BYTES} bytes (2 MB).`,
@@ -201,7 +265,7 @@ export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hon
     }
     if (body.text.trim() === '') {
       const errors = [{ loc: [], msg: 'The body is empty: send an evaluation request as JSON.' }];
-      return fail(
+      return failReply(
         422,
         'invalid_request',
         'The request body is empty: send an evaluation request as JSON.',
@@ -214,12 +278,12 @@ export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hon
     } catch (e) {
       const why = (e as Error).message;
       const msg = `The request body is not valid JSON (${why}); send an evaluation request as JSON.`;
-      return fail(422, 'invalid_request', msg, [{ loc: [], msg }]);
+      return failReply(422, 'invalid_request', msg, [{ loc: [], msg }]);
     }
 
     // Before anything that recurses over the body: a nesting error is the only error reported for such a body.
     const tooDeep = nestingError(parsed);
-    if (tooDeep) return fail(422, 'invalid_request', validationMessage([tooDeep]), [tooDeep]);
+    if (tooDeep) return failReply(422, 'invalid_request', validationMessage([tooDeep]), [tooDeep]);
 
     const shape = validateRequestShape(parsed);
     const errors: FieldError[] = [...reservedKeyErrors(parsed), ...(shape.ok ? [] : shape.errors)];
@@ -229,19 +293,20 @@ export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hon
     if (resolved && !resolved.ok && !errors.some((e) => e.loc.length === 1 && e.loc[0] === 'model'))
       errors.push(resolved.error);
     if (!shape.ok || errors.length > 0 || !resolved?.ok) {
-      return fail(422, 'invalid_request', validationMessage(errors), errors);
+      return failReply(422, 'invalid_request', validationMessage(errors), errors);
     }
     const request = shape.value;
 
     const counted = await countRequestTokens(request);
     const { tokens } = counted;
     const limitErrors = tokenLimitErrors(tokens, counted.partial);
-    if (limitErrors.length) return fail(422, 'invalid_request', validationMessage(limitErrors), limitErrors);
+    if (limitErrors.length)
+      return failReply(422, 'invalid_request', validationMessage(limitErrors), limitErrors);
 
     // Faults are drawn only for valid requests, so a 422 stays a 422 and the fault sequence follows valid traffic.
     const draw = drawFault();
     if (draw.fault === '429') {
-      return fail(
+      return failReply(
         429,
         'rate_limit',
         'Too many requests (injected by REFERENCE_FAULTS); retry with backoff.',
@@ -250,7 +315,7 @@ export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hon
       );
     }
     if (draw.fault === '529') {
-      return fail(
+      return failReply(
         529,
         'overloaded',
         'The service is overloaded (injected by REFERENCE_FAULTS); retry with backoff.',
@@ -261,7 +326,7 @@ export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hon
 
     // An overloaded service turns the request away before it spends any of the key's budget.
     if (inflight >= o.maxInflight) {
-      return fail(
+      return failReply(
         529,
         'overloaded',
         `The service is overloaded: ${inflight} evaluations are in flight (limit ${o.maxInflight}); retry with backoff.`,
@@ -276,7 +341,7 @@ export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hon
         admission.limit === 'requests'
           ? `Too many requests for this key: the limit is ${o.rpm} requests per minute; ${wait}.`
           : `This key's input-token budget (${o.tps} tokens per second) is spent for a request of ${tokens.total} tokens; ${wait}.`;
-      return fail(429, 'rate_limit', message, undefined, retryHeaders(admission.retryAfterMs));
+      return failReply(429, 'rate_limit', message, undefined, retryHeaders(admission.retryAfterMs));
     }
     // Only what is served is remembered: refused requests leave no trace in the caches.
     counted.remember();
@@ -284,34 +349,58 @@ export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hon
     inflight++;
     try {
       if (draw.fault === 'reset') {
-        if (overNode(c.env)) {
-          c.env.incoming.socket.destroy();
-          return nothingToSend();
-        }
-        throw new ConnectionResetError();
+        return { kind: 'reset' };
       }
       const held = draw.fault === 'timeout' ? o.timeoutHoldMs : 0;
-      // The signal is read only here: @hono/node-server creates it on first access, which costs on every request.
-      const signal = held + draw.latencyMs > 0 ? c.req.raw.signal : null;
+      // The signal is made only here: making it costs on every request.
+      const signal = held + draw.latencyMs > 0 ? call.signal() : null;
       if (signal && !(await pause(held + draw.latencyMs, signal))) {
-        // The caller gave up: over Node the socket is gone; in-process, reject as fetch does on abort.
-        if (overNode(c.env)) return nothingToSend();
-        throw signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+        // The caller gave up: nothing to send, and an in-process caller is rejected as fetch does on abort.
+        return {
+          kind: 'gone',
+          reason: signal.reason ?? new DOMException('The operation was aborted.', 'AbortError'),
+        };
       }
       // A model judge can be cancelled mid-evaluation, so it gets the caller's signal; the lexical judge is instant.
-      const judgeSignal = resolved.judge === lexicalJudge ? null : c.req.raw.signal;
+      const judgeSignal = resolved.judge === lexicalJudge ? null : call.signal();
       let answers;
       try {
         answers = answersOut(request, await resolved.judge.answer(request, resolved.id, judgeSignal));
       } catch (e) {
-        if (e instanceof JudgeRefusal) return fail(422, 'invalid_request', e.message, e.errors);
-        if (judgeSignal?.aborted && overNode(c.env)) return nothingToSend();
+        if (e instanceof JudgeRefusal) return failReply(422, 'invalid_request', e.message, e.errors);
+        if (judgeSignal?.aborted) return { kind: 'gone', reason: e };
         throw e;
       }
-      return c.json({ model: resolved.id, answers, usage: { input_tokens: tokens.total, output_tokens: 0 } });
+      return {
+        kind: 'reply',
+        status: 200,
+        headers: JSON_HEADERS,
+        body: JSON.stringify({
+          model: resolved.id,
+          answers,
+          usage: { input_tokens: tokens.total, output_tokens: 0 },
+        }),
+      };
     } finally {
       inflight--;
     }
+  };
+
+  // The evaluate route under both names: the contract's and `/v1/systemone`, the public name every real server uses
+  // (docs/servers.md), so a request copied from any server's documentation runs here unchanged.
+  app.on('POST', [DEFAULT_EVALUATE_PATH, SYSTEMONE_PATH], async (c) => {
+    const outcome = await evaluate({
+      authorization: c.req.header('authorization'),
+      readBody: () => readBody(c.req.raw, MAX_BODY_BYTES),
+      signal: () => c.req.raw.signal,
+    });
+    if (outcome.kind === 'reply') return toResponse(outcome);
+    // Over Node the socket is dropped (a reset) or already gone; in-process, reject as fetch does.
+    if (overNode(c.env)) {
+      if (outcome.kind === 'reset') c.env.incoming.socket.destroy();
+      return nothingToSend();
+    }
+    throw outcome.kind === 'reset' ? new ConnectionResetError() : outcome.reason;
   });
 
   const methodNotAllowed = (allow: string) => (c: Context) =>
@@ -339,9 +428,8 @@ export function createReferenceApp(options: Partial<ReferenceOptions> = {}): Hon
   app.onError((err, c) => {
     // Connection-level outcomes must reach the in-process caller as rejections, as they would through fetch.
     if (err instanceof ConnectionResetError || c.req.raw.signal.aborted) throw err;
-    console.error('reference: unexpected error', err);
-    return fail(500, 'server_error', 'The reference service hit an unexpected error.');
+    return toResponse(serverErrorReply(err));
   });
 
-  return app;
+  return { app, evaluate };
 }

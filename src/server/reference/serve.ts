@@ -1,9 +1,11 @@
 // Serves the reference app over HTTP on a port (0 picks a free one); used by main.ts, the tests and the bench.
+import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { limitSlowClients } from '../proxy/limits';
-import { createReferenceApp } from './app';
+import { createReference } from './app';
+import { isEvaluateRoute, serveEvaluate } from './nodeRoute';
 import type { ReferenceOptions } from './options';
 
 /** A running reference service: its base URL and a close that ends open connections too. */
@@ -21,8 +23,13 @@ export async function serveReference(
   options: Partial<ReferenceOptions> & { port?: number; host?: string } = {},
 ): Promise<RunningReference> {
   const { port = 0, host = '127.0.0.1', ...appOptions } = options;
-  const app = createReferenceApp(appOptions);
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
+  const { app, evaluate } = createReference(appOptions);
+  const viaHono = getRequestListener(app.fetch, { hostname: host });
+  // The evaluate route is served from node:http directly (nodeRoute.ts); the rest through Hono's adapter.
+  const server = createServer((req, res) => {
+    if (isEvaluateRoute(req)) void serveEvaluate(evaluate, req, res);
+    else void viaHono(req, res);
+  });
   limitSlowClients(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

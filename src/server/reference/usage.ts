@@ -1,17 +1,22 @@
 // Input-token accounting with the project's one tokenizer. Counting runs in steps that pause every couple of
 // milliseconds, so a long state never holds the event loop; it stops once a limit is certainly passed, since the
-// request is refused then anyway. Question counts are cached by content, and only for requests that are admitted.
+// request is refused then anyway. Question and state counts are cached by content, and only for requests that are
+// admitted: file runs repeat the questions with every row, and compare, variants and robustness checks repeat states.
 import type { EvaluateRequest, FieldError, Question } from '../../contract';
 import { MAX_REQUEST_INPUT_TOKENS, MAX_STATE_PLUS_QUESTION_TOKENS } from '../../contract';
 import type { RequestTokens } from '../../core/tokens';
 import { questionTokensInSteps, stateTokensInSteps, tallyTokens } from '../../core/tokens';
-import { keyOf } from './contentKey';
+import { keyBytes, keyOf, stateKeyOf } from './contentKey';
 import { Lru } from './judge/lru';
 
-// Keys are 28-byte digests and values numbers, so entries bound the bytes: about 4,000 x 100 bytes.
+// Values are numbers, so the keys are the bytes (short JSON, or a digest of long JSON: see contentKey).
 const QUESTION_TOKENS_CACHE_LIMIT = 4_000;
-const ENTRY_BYTES = 100;
-const questionCache = new Lru<string, number>(QUESTION_TOKENS_CACHE_LIMIT);
+const QUESTION_TOKENS_CACHE_BYTES = 8 * 1024 * 1024;
+const questionCache = new Lru<string, number>(QUESTION_TOKENS_CACHE_LIMIT, QUESTION_TOKENS_CACHE_BYTES);
+// States vary more than questions (one per row), so more entries.
+const STATE_TOKENS_CACHE_LIMIT = 20_000;
+const STATE_TOKENS_CACHE_BYTES = 16 * 1024 * 1024;
+const stateCache = new Lru<string, number>(STATE_TOKENS_CACHE_LIMIT, STATE_TOKENS_CACHE_BYTES);
 
 /** Longest stretch of counting between pauses. */
 const SLICE_MS = 2;
@@ -28,10 +33,16 @@ export interface CountedRequest {
   remember(): void;
 }
 
+/** Entries and estimated bytes of the state token-count cache. */
+export const stateTokenCacheStats = (): { entries: number; bytes: number } => ({
+  entries: stateCache.size,
+  bytes: stateCache.bytes,
+});
+
 /** Entries and estimated bytes of the question token-count cache. */
 export const questionTokenCacheStats = (): { entries: number; bytes: number } => ({
   entries: questionCache.size,
-  bytes: questionCache.size * ENTRY_BYTES,
+  bytes: questionCache.bytes,
 });
 
 /**
@@ -61,7 +72,10 @@ export async function countRequestTokens(
       }
     }
   };
-  const state = await drive(stateTokensInSteps(request.state), MAX_STATE_PLUS_QUESTION_TOKENS);
+  const stateKey = stateKeyOf(request.state).key;
+  const knownState = stateCache.get(stateKey);
+  const state =
+    knownState ?? (await drive(stateTokensInSteps(request.state), MAX_STATE_PLUS_QUESTION_TOKENS));
   if (state > MAX_STATE_PLUS_QUESTION_TOKENS) partial = true;
   const questions: Record<string, number> = {};
   const fresh: Array<[string, number]> = [];
@@ -83,7 +97,9 @@ export async function countRequestTokens(
     tokens: tallyTokens(state, questions),
     partial,
     remember: () => {
-      if (!partial) for (const [key, n] of fresh) questionCache.set(key, n, ENTRY_BYTES);
+      if (partial) return;
+      if (knownState === undefined) stateCache.set(stateKey, state, keyBytes(stateKey));
+      for (const [key, n] of fresh) questionCache.set(key, n, keyBytes(key));
     },
   };
 }

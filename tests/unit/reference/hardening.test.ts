@@ -10,7 +10,7 @@ import { MAX_NESTING_DEPTH } from '../../../src/server/reference/nesting';
 import { createReferenceApp } from '../../../src/server/reference/app';
 import { compiledQuestionCacheStats } from '../../../src/server/reference/judge/questions';
 import type { RunningReference } from '../../../src/server/reference/serve';
-import { questionTokenCacheStats } from '../../../src/server/reference/usage';
+import { questionTokenCacheStats, stateTokenCacheStats } from '../../../src/server/reference/usage';
 import { localTarget } from '../../../src/server/proxy/targets';
 import { Cancellation } from '../../../src/server/proxy/transport';
 import { exampleRequest } from '../../helpers/fixtures';
@@ -83,7 +83,11 @@ describe('caches keep nothing a refused request sent', () => {
     // A collection before each reading, so the heap figures measure what is kept, not garbage waiting.
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
-    const before = { tokens: questionTokenCacheStats(), compiled: compiledQuestionCacheStats() };
+    const before = {
+      tokens: questionTokenCacheStats(),
+      states: stateTokenCacheStats(),
+      compiled: compiledQuestionCacheStats(),
+    };
     gc();
     const heapBefore = process.memoryUsage().heapUsed;
     const app = createReferenceApp({ rpm: 1e9, tps: 1e12 });
@@ -99,6 +103,7 @@ describe('caches keep nothing a refused request sent', () => {
       await reply.arrayBuffer();
     }
     expect(questionTokenCacheStats()).toEqual(before.tokens);
+    expect(stateTokenCacheStats()).toEqual(before.states);
     expect(compiledQuestionCacheStats()).toEqual(before.compiled);
     gc();
     // 60 x 1.5 MB kept would be 90 MB of text at least; what is left is garbage not yet collected.
@@ -106,15 +111,16 @@ describe('caches keep nothing a refused request sent', () => {
   }, 120_000);
 
   it('served questions are cached by a digest: the cache holds entries of a fixed size', async () => {
-    const before = questionTokenCacheStats().entries;
+    const before = questionTokenCacheStats();
     const body = exampleRequest();
     const question = Object.values(body.questions)[0]!;
     const instructions = `${'Judge the claim carefully. '.repeat(2_000)}served`;
     const reply = await evaluate(ref.url, { ...body, questions: { long: { ...question, instructions } } });
     expect(reply.status, reply.text).toBe(200);
     const after = questionTokenCacheStats();
-    expect(after.entries).toBe(before + 1);
-    expect(after.bytes / after.entries).toBeLessThanOrEqual(100);
+    expect(after.entries).toBe(before.entries + 1);
+    // 54,000 characters of instructions, kept under a digest of a few dozen.
+    expect(after.bytes - before.bytes).toBeLessThanOrEqual(100);
   });
 });
 

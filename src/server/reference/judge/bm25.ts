@@ -53,7 +53,11 @@ export function buildCollection(docs: readonly TextProfile[], s: Bm25Settings): 
   return { size: n, postings };
 }
 
-/** Scores the state (query) against every document; repeated state terms saturate (BM25's k3). */
+/**
+ * Scores the state (query) against every document; repeated state terms saturate (BM25's k3). Walks whichever is
+ * smaller, the state's terms or the collection's features: a long state against short criteria looks up only the
+ * criteria's features.
+ */
 export function scoreQuery(
   collection: Collection,
   query: ReadonlyMap<string, number>,
@@ -61,11 +65,20 @@ export function scoreQuery(
 ): Float64Array {
   const scores = new Float64Array(collection.size);
   const k3 = s.k3;
-  for (const [term, count] of query) {
-    const list = collection.postings.get(term);
-    if (!list) continue;
+  const add = (count: number, list: ReadonlyArray<readonly [number, number]>): void => {
     const qw = ((k3 + 1) * count) / (k3 + count);
     for (const [doc, w] of list) scores[doc] = scores[doc]! + qw * w;
+  };
+  if (collection.postings.size < query.size) {
+    for (const [term, list] of collection.postings) {
+      const count = query.get(term);
+      if (count !== undefined) add(count, list);
+    }
+  } else {
+    for (const [term, count] of query) {
+      const list = collection.postings.get(term);
+      if (list) add(count, list);
+    }
   }
   return scores;
 }

@@ -7,6 +7,8 @@ import { JUDGE_CONFIGS } from './config';
 import type { Affect } from './lexicon';
 import type { CompiledChoice, CompiledNoul, CompiledScore } from './questions';
 import { compiledQuestion } from './questions';
+import { keyBytes, stateKeyOf } from '../contentKey';
+import { Lru } from './lru';
 import type { StateField } from './state';
 import { readState, weightedState } from './state';
 import type { TextProfile } from './text';
@@ -66,6 +68,33 @@ function judgeNoul(q: CompiledNoul, state: Query, cfg: JudgeConfig): Answer {
   return noulAnswer(logistic(logit));
 }
 
+// A state sent again (to another model version, with reworded questions, or repeated by a robustness check) is read
+// once per version. Bounded by bytes: a reading holds term maps a few times the size of the state's JSON.
+const STATE_CACHE_LIMIT = 2_000;
+const STATE_CACHE_BYTES = 32 * 1024 * 1024;
+const READING_BYTES_PER_JSON_CHAR = 8;
+const readings = new Lru<string, readonly StateField[]>(STATE_CACHE_LIMIT, STATE_CACHE_BYTES);
+
+function stateFields(
+  state: EvaluateRequest['state'],
+  version: ModelVersion,
+  cfg: JudgeConfig,
+): readonly StateField[] {
+  const { key: content, bytes } = stateKeyOf(state);
+  const key = `${version}\u0000${content}`;
+  const hit = readings.get(key);
+  if (hit) return hit;
+  const fields = readState(state, cfg);
+  readings.set(key, fields, keyBytes(key) + bytes * READING_BYTES_PER_JSON_CHAR);
+  return fields;
+}
+
+/** Entries and estimated bytes of the state-reading cache, for measuring the service's memory. */
+export const stateReadingCacheStats = (): { entries: number; bytes: number } => ({
+  entries: readings.size,
+  bytes: readings.bytes,
+});
+
 function queryFor(fields: readonly StateField[], named: readonly string[], cfg: JudgeConfig): Query {
   const profile = weightedState(fields, named, cfg);
   return { profile, tone: toneOf(profile, NEUTRAL_TONE) };
@@ -77,7 +106,7 @@ function queryFor(fields: readonly StateField[], named: readonly string[], cfg: 
  */
 export function judge(request: EvaluateRequest, version: ModelVersion): Record<string, Answer> {
   const cfg = JUDGE_CONFIGS[version];
-  const fields = readState(request.state, cfg);
+  const fields = stateFields(request.state, version, cfg);
   // Questions naming the same fields share one weighted reading of the state.
   const queries = new Map<string, Query>();
   const entries = Object.entries(request.questions).map(([name, question]): [string, Answer] => {

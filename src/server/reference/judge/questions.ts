@@ -5,7 +5,7 @@ import { buildCollection } from './bm25';
 import type { JudgeConfig } from './config';
 import type { Affect } from './lexicon';
 import { CATCH_ALL_LABELS } from './lexicon';
-import { keyOf } from '../contentKey';
+import { keyBytes, keyOf } from '../contentKey';
 import { Lru } from './lru';
 import { namedFields } from './state';
 import type { TextProfile } from './text';
@@ -170,7 +170,7 @@ export function compiledQuestion(q: Question, version: string, cfg: JudgeConfig)
   const hit = cache.get(key);
   if (hit) return hit;
   const compiled = compileQuestion(q, cfg);
-  cache.set(key, compiled, key.length * 2 + bytes * COMPILED_BYTES_PER_JSON_CHAR);
+  cache.set(key, compiled, keyBytes(key) + bytes * COMPILED_BYTES_PER_JSON_CHAR);
   return compiled;
 }
 
