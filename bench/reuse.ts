@@ -2,7 +2,7 @@
 // (playwright-core, /usr/bin/chromium) on the browser's own IndexedDB, through the app's rows store, RowsRepo and
 // runner built by Vite. The page runs the file once to store an answer per row, then runs it again: that second run,
 // from Start to finished, is what is measured. Target: under 10 s, every row reused, nothing sent.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,7 +56,17 @@ export async function run(): Promise<SectionResult> {
         ),
       );
       const args: [number, string] = [ROWS, answers];
+      // BENCH_CPU_PROF=<dir>: the page's CPU profile of both runs, written there (open it in DevTools).
+      const profileDir = process.env.BENCH_CPU_PROF;
+      const cdp = profileDir ? await page.context().newCDPSession(page) : null;
+      await cdp?.send('Profiler.enable');
+      await cdp?.send('Profiler.start');
       const r: ReuseResult = await page.evaluate(([n, json]) => window.runReuseBench(n, json), args);
+      if (cdp && profileDir) {
+        const { profile } = await cdp.send('Profiler.stop');
+        mkdirSync(profileDir, { recursive: true });
+        writeFileSync(join(profileDir, `reuse-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+      }
       printTable(
         `reuse: ${ROWS.toLocaleString('en-US')} rows with stored answers, in Chromium's IndexedDB (target < ${TARGET_MS / 1000} s)`,
         [

@@ -221,10 +221,13 @@ export class RowsRepo {
 
     // NOTE: a batch may be started from code that runs inside another Dexie transaction's zone (a lookup that just
     // finished); ignoreTransaction keeps it a transaction of its own instead of a nested one.
-    const commit = (batch: Write[]): Promise<void> =>
-      Dexie.ignoreTransaction(() =>
-        db.transaction('rw', db.rowItems, db.rowAnswers, async () => {
-          const answers = batch.flatMap((w) => (w.answer ? [w.answer] : []));
+    const commit = (batch: Write[]): Promise<void> => {
+      const answers = batch.flatMap((w) => (w.answer ? [w.answer] : []));
+      // Answers' table only when there are answers: a batch of reused rows then never holds up the next chunk's
+      // lookup of stored answers (a read of that table waits for any read-write transaction over it).
+      const tables = answers.length > 0 ? [db.rowItems, db.rowAnswers] : [db.rowItems];
+      return Dexie.ignoreTransaction(() =>
+        db.transaction('rw', tables, async () => {
           if (answers.length > 0) await db.rowAnswers.bulkPut(answers);
           // The last write of a row in the batch is the one that counts.
           const latest = new Map<number, RowOutcome>();
@@ -243,6 +246,7 @@ export class RowsRepo {
           if (next.length > 0) await db.rowItems.bulkPut(next);
         }),
       );
+    };
 
     const drain = async (): Promise<void> => {
       if (committing) return;
@@ -274,7 +278,8 @@ export class RowsRepo {
           reject(error);
           return;
         }
-        void drain();
+        // After the current task's other writes: a chunk of reused rows, enqueued together, commits as one batch.
+        queueMicrotask(() => void drain());
       });
 
     return {

@@ -40,22 +40,71 @@ const K = new Uint32Array([
   0xc67178f2,
 ]);
 
-/** SHA-256 (FIPS 180-4) in plain JS, for pages where Web Crypto's `subtle` is missing. */
-export function sha256HexSync(bytes: Uint8Array): string {
-  const bitLength = bytes.length * 8;
-  const padded = new Uint8Array(((bytes.length + 9 + 63) >> 6) << 6);
-  padded.set(bytes);
-  padded[bytes.length] = 0x80;
-  const view = new DataView(padded.buffer);
-  view.setUint32(padded.length - 8, Math.floor(bitLength / 2 ** 32));
-  view.setUint32(padded.length - 4, bitLength >>> 0);
-  const h = new Uint32Array([
+const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
+
+/**
+ * SHA-256 (FIPS 180-4) in plain JS, fed in pieces. `fork` copies the state, so a text's common beginning is hashed
+ * once and each ending on its own copy: the keys of a run's rows share everything up to the state.
+ */
+export class Sha256 {
+  private readonly h = new Uint32Array([
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
   ]);
-  const w = new Uint32Array(64);
-  const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
-  for (let offset = 0; offset < padded.length; offset += 64) {
-    for (let i = 0; i < 16; i++) w[i] = view.getUint32(offset + i * 4);
+  /** Bytes not yet hashed (less than a block). */
+  private pending = new Uint8Array(64);
+  private pendingLength = 0;
+  private length = 0;
+  private static readonly w = new Uint32Array(64);
+
+  update(bytes: Uint8Array): this {
+    this.length += bytes.length;
+    let at = 0;
+    if (this.pendingLength > 0) {
+      const take = Math.min(64 - this.pendingLength, bytes.length);
+      this.pending.set(bytes.subarray(0, take), this.pendingLength);
+      this.pendingLength += take;
+      at = take;
+      if (this.pendingLength < 64) return this;
+      this.block(this.pending, 0);
+      this.pendingLength = 0;
+    }
+    for (; at + 64 <= bytes.length; at += 64) this.block(bytes, at);
+    this.pending.set(bytes.subarray(at), 0);
+    this.pendingLength = bytes.length - at;
+    return this;
+  }
+
+  fork(): Sha256 {
+    const copy = new Sha256();
+    copy.h.set(this.h);
+    copy.pending.set(this.pending);
+    copy.pendingLength = this.pendingLength;
+    copy.length = this.length;
+    return copy;
+  }
+
+  /** The digest in hex; the hasher is spent afterwards. */
+  hex(): string {
+    const bitLength = this.length * 8;
+    const tail = new Uint8Array(this.pendingLength + 9 > 64 ? 128 : 64);
+    tail.set(this.pending.subarray(0, this.pendingLength));
+    tail[this.pendingLength] = 0x80;
+    const view = new DataView(tail.buffer);
+    view.setUint32(tail.length - 8, Math.floor(bitLength / 2 ** 32));
+    view.setUint32(tail.length - 4, bitLength >>> 0);
+    for (let offset = 0; offset < tail.length; offset += 64) this.block(tail, offset);
+    let out = '';
+    for (const x of this.h) out += x.toString(16).padStart(8, '0');
+    return out;
+  }
+
+  private block(bytes: Uint8Array, offset: number): void {
+    const w = Sha256.w;
+    const h = this.h;
+    for (let i = 0; i < 16; i++) {
+      const j = offset + i * 4;
+      w[i] = ((bytes[j]! << 24) | (bytes[j + 1]! << 16) | (bytes[j + 2]! << 8) | bytes[j + 3]!) >>> 0;
+    }
     for (let i = 16; i < 64; i++) {
       const a = w[i - 15]!;
       const b = w[i - 2]!;
@@ -63,7 +112,14 @@ export function sha256HexSync(bytes: Uint8Array): string {
       const s1 = rotr(b, 17) ^ rotr(b, 19) ^ (b >>> 10);
       w[i] = (w[i - 16]! + s0 + w[i - 7]! + s1) >>> 0;
     }
-    let [a, b, c, d, e, f, g, hh] = [h[0]!, h[1]!, h[2]!, h[3]!, h[4]!, h[5]!, h[6]!, h[7]!];
+    let a = h[0]!;
+    let b = h[1]!;
+    let c = h[2]!;
+    let d = h[3]!;
+    let e = h[4]!;
+    let f = h[5]!;
+    let g = h[6]!;
+    let hh = h[7]!;
     for (let i = 0; i < 64; i++) {
       const t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i]! + w[i]!) >>> 0;
       const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
@@ -85,8 +141,10 @@ export function sha256HexSync(bytes: Uint8Array): string {
     h[6] = (h[6]! + g) >>> 0;
     h[7] = (h[7]! + hh) >>> 0;
   }
-  return Array.from(h, (x) => x.toString(16).padStart(8, '0')).join('');
 }
+
+/** SHA-256 (FIPS 180-4) in plain JS, for pages where Web Crypto's `subtle` is missing. */
+export const sha256HexSync = (bytes: Uint8Array): string => new Sha256().update(bytes).hex();
 
 /** What identifies an answer. The target is part of it: the local reference and a real service answer differently. */
 export interface AnswerIdentity {
@@ -111,8 +169,34 @@ export const dedupText = (id: AnswerIdentity): string =>
     tag: id.tag ? id.tag : undefined,
   });
 
-/** The dedup key of an answer: SHA-256 of the canonical identity. */
-export const dedupKey = (id: AnswerIdentity): Promise<string> => sha256Hex(dedupText(id));
+const utf8 = new TextEncoder();
+/** The hash state after a key's common beginning, per questions object and model and target. */
+const prefixes = new WeakMap<object, Map<string, Sha256>>();
+
+/**
+ * The dedup key of an answer: SHA-256 of the canonical identity, computed without Web Crypto. The canonical text
+ * orders its keys (model, questions, state, tag, target, v), so everything before the state is the same for every row
+ * of a run: that beginning is hashed once per questions object and model, and each row hashes only its state and
+ * what follows. Equal to SHA-256 of dedupText (tests/unit/rows/plan.test.ts).
+ */
+export function dedupKeySync(id: AnswerIdentity): string {
+  const head = `${id.targetId}\u0000${id.model}`;
+  let byHead = prefixes.get(id.questions);
+  if (!byHead) prefixes.set(id.questions, (byHead = new Map()));
+  let prefix = byHead.get(head);
+  if (!prefix) {
+    const text = `{"model":${JSON.stringify(id.model)},"questions":${canonicalJson(id.questions)},"state":`;
+    prefix = new Sha256().update(utf8.encode(text));
+    byHead.set(head, prefix);
+  }
+  const rest =
+    `${canonicalJson(id.state)}${id.tag ? `,"tag":${JSON.stringify(id.tag)}` : ''}` +
+    `,"target":${JSON.stringify(id.targetId)},"v":1}`;
+  return prefix.fork().update(utf8.encode(rest)).hex();
+}
+
+/** The dedup key of an answer, for callers that take a promise (the runner's `keyOf`). */
+export const dedupKey = (id: AnswerIdentity): Promise<string> => Promise.resolve(dedupKeySync(id));
 
 /**
  * The model under which stored answers may be looked up before sending, or null when the model is an alias: an alias

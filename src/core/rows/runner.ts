@@ -387,6 +387,17 @@ export class RowRunner {
   }
 
   private async dispatch(signal: AbortSignal): Promise<void> {
+    try {
+      await this.dispatchRows(signal);
+    } finally {
+      // The last reused chunk may still be writing: the run is not over (nor its failure known) until it is stored.
+      const writing = this.reusing;
+      this.reusing = null;
+      if (writing) await writing;
+    }
+  }
+
+  private async dispatchRows(signal: AbortSignal): Promise<void> {
     for (;;) {
       if (signal.aborted) return;
       if (this.queue.length === 0) {
@@ -485,7 +496,13 @@ export class RowRunner {
     if (reused.length === 0) return;
     const taken = new Set(reused.map(([row]) => row.number));
     this.queue = this.queue.filter((n) => !taken.has(n));
-    await this.reuseAll(reused);
+    // This chunk's outcomes are written while the next chunk is looked up; at most two chunks are ever writing.
+    const writing = this.reuseAll(reused);
+    // Awaited below, or when dispatch ends; never left unhandled in between.
+    writing.catch(() => undefined);
+    const previous = this.reusing;
+    this.reusing = writing;
+    if (previous) await previous;
   }
 
   /** Records a chunk of reused rows; rows whose outcome could not be saved go back to the queue, and the error stops the run. */
@@ -496,6 +513,9 @@ export class RowRunner {
     this.queue.unshift(...unsaved);
     throw (saved.find((s) => s.status === 'rejected') as PromiseRejectedResult).reason;
   }
+
+  /** The outcome writes of the last chunk of reused rows, while they commit. */
+  private reusing: Promise<void> | null = null;
 
   private putAhead(number: number, key: string): void {
     this.ahead.set(number, key);

@@ -8,8 +8,11 @@ export class MemoryStore implements RunStore {
   /** Every status written, in order, per row. */
   readonly history = new Map<number, string[]>();
   failNextSave: Error | null = null;
+  /** A row whose save fails, whenever it comes. */
+  failSaveOf: number | null = null;
 
   async saveOutcome(number: number, outcome: RowOutcome): Promise<void> {
+    if (number === this.failSaveOf) throw new Error(`QuotaExceededError at row ${number}`);
     if (this.failNextSave) {
       const error = this.failNextSave;
       this.failNextSave = null;

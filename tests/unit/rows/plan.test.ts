@@ -9,6 +9,7 @@ import {
   pinnedModel,
   sha256Hex,
   sha256HexSync,
+  dedupKeySync,
 } from '../../../src/core/rows/dedup';
 import { describeMapping, mapRow, rowId, suggestMapping } from '../../../src/core/rows/mapping';
 import { parseCsvText } from '../../../src/core/rows/parse';
@@ -98,6 +99,33 @@ describe('dedup keys', () => {
       expect(await dedupKey({ ...base, ...change })).not.toBe(await dedupKey(base));
     }
     expect(await dedupKey(base)).toBe(await sha256Hex(dedupText(base)));
+  });
+
+  it('the row keys hashed from a shared beginning equal SHA-256 of the whole canonical text, for any identity', async () => {
+    const { questions } = exampleRequest();
+    const long = { ...questions, extra: { type: 'noul' as const, instructions: 'é ünïcödé '.repeat(37) } };
+    let checked = 0;
+    // Texts of every length around the 64-byte blocks, multi-byte characters, tags, other models and targets, and
+    // the same questions object again and again (its hashed beginning is reused).
+    for (const qs of [questions, long]) {
+      for (const model of ['model-1.13.0', 'model-1.12.0']) {
+        for (const targetId of ['local', 'prod"quoted']) {
+          for (let n = 0; n < 70; n++) {
+            const state = n % 3 === 0 ? { text: 'ü'.repeat(n), n } : 'x'.repeat(n) + '€';
+            const id = {
+              targetId,
+              model,
+              state,
+              questions: qs,
+              ...(n % 5 === 0 ? { tag: `repeat ${n}` } : {}),
+            };
+            expect(dedupKeySync(id)).toBe(await sha256Hex(dedupText(id)));
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBe(560);
   });
 
   it('computes SHA-256 exactly (known vector)', async () => {

@@ -437,6 +437,33 @@ describe('RowRunner', () => {
       });
     });
 
+    it('a chunk of reused rows whose outcomes cannot be saved stops the run; no row is lost or sent', async () => {
+      const n = 3 * LOOKUP_CHUNK;
+      const states = Array.from({ length: n }, (_, i) => `row ${i}`);
+      const store = new MemoryStore();
+      for (const state of states) {
+        const key = await keyOf({ targetId: 'local', model: 'model-1.13.0', state });
+        const response = {
+          model: 'model-1.13.0',
+          answers: { q: { type: 'noul' as const, noul: 0.5 } },
+          usage: { input_tokens: 100 },
+        };
+        store.answers.set(key, { key, targetId: 'local', model: 'model-1.13.0', response, at: -1 });
+      }
+      // A row of the second chunk: its outcome is written while the third chunk is being looked up.
+      store.failSaveOf = LOOKUP_CHUNK + 7;
+      const { clock, runner, service } = setup(states, () => 'ok', { model: 'model-1.13.0' }, store);
+      const end = await clock.runUntil(runner.run());
+      expect(end.halt?.reason).toBe('storage');
+      expect(end.halt?.message).toMatch(/QuotaExceededError at row/);
+      expect(service.sends).toEqual([]);
+      expect(store.outcomes.has(LOOKUP_CHUNK + 7)).toBe(false);
+      // Every row is either stored as reused or still pending: none counted twice, none dropped.
+      expect(end.reused).toBe(store.outcomes.size);
+      expect(end.reused + end.pending).toBe(n);
+      expect(end.reused).toBeGreaterThanOrEqual(2 * LOOKUP_CHUNK - 1);
+    });
+
     it('a row looked up before an identical row was answered reuses that answer instead of being sent', async () => {
       // One at a time: the third row was looked up (nothing stored) before the first was sent and answered.
       const { clock, runner, store, service } = setup(['a', 'b', 'a'], () => 'ok', { model: 'model-1.13.0' });
