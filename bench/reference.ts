@@ -37,15 +37,18 @@ export const BENCH_STATE = [
 export const BENCH_QUESTIONS = EXAMPLE_REQUEST.questions;
 
 const REQUESTS = 100_000;
+/** Saturation rounds per server, alternating (REQUESTS in all for the reference). */
+const ROUNDS = 5;
+/** Paced rounds per server, alternating. */
+const PACED_ROUNDS = 3;
 const WARMUP_REQUESTS = 5_000;
 const CONNECTIONS = 50;
-/** Length of the latency round at the required rate. */
-const PACED_SECONDS = 10;
+/** Length of each latency round at the required rate. */
+const PACED_SECONDS = 5;
 const TARGET_RPS = 2_000;
 const TARGET_P99_MS = 10;
 /** Share of bare node:http's requests per second, measured in the same run. */
 const TARGET_SHARE_OF_BARE = 0.25;
-const BARE_REQUESTS = 50_000;
 /** Requests of the distinct-states round, each with a state of its own. */
 const DISTINCT_STATES = 20_000;
 // Heap growth over the run that still counts as flat (allocation noise, caches filling once).
@@ -54,10 +57,11 @@ const FLAT_HEAP_MB = 5;
 /** Runs the section and returns its headline figures. */
 export async function run(): Promise<SectionResult> {
   const body = JSON.stringify({ state: BENCH_STATE, model: 'model-latest', questions: BENCH_QUESTIONS });
-  // The yardstick first, on a quiet child: the same body and connections against bare node:http.
+  printTable("reference: where a request's time goes (in process, no HTTP)", await phaseTimes(body));
+  // The yardstick runs beside the reference, and their rounds alternate: this machine's speed drifts by up to 2x
+  // within minutes (shared cores), so figures taken minutes apart would compare the machine, not the servers.
   const bare = await startChildServer(fileURLToPath(new URL('./servers/bare.ts', import.meta.url)));
-  let bareRps: number;
-  let barePaced: LoadResult;
+  const server = await startChildServer(fileURLToPath(new URL('./servers/reference.ts', import.meta.url)));
   try {
     const bareRequest = {
       url: `${bare.url}/v1/evaluate`,
@@ -65,16 +69,6 @@ export async function run(): Promise<SectionResult> {
       body,
       connections: CONNECTIONS,
     };
-    await load({ ...bareRequest, amount: WARMUP_REQUESTS });
-    bareRps = (await load({ ...bareRequest, amount: BARE_REQUESTS })).rps;
-    // The floor of the latency target: what this machine and this load generator show for a server doing nothing.
-    barePaced = await load({ ...bareRequest, overallRate: TARGET_RPS, durationS: PACED_SECONDS });
-  } finally {
-    await bare.stop();
-  }
-  printTable("reference: where a request's time goes (in process, no HTTP)", await phaseTimes(body));
-  const server = await startChildServer(fileURLToPath(new URL('./servers/reference.ts', import.meta.url)));
-  try {
     const request = {
       url: `${server.url}/v1/evaluate`,
       method: 'POST' as const,
@@ -85,36 +79,56 @@ export async function run(): Promise<SectionResult> {
     console.log(
       `reference: POST /v1/evaluate, state ${Buffer.byteLength(BENCH_STATE)} B, 3 questions, ${CONNECTIONS} connections; ` +
         'the saturation and paced rounds repeat one state (as compare, variants and robustness checks do: its reading ' +
-        'and token count come from the cache), the rows round sends a new state each time',
+        `and token count come from the cache), the rows round sends a new state each time; ${ROUNDS} rounds of each ` +
+        'server, alternating, medians shown',
     );
+    await load({ ...bareRequest, amount: WARMUP_REQUESTS });
     await load({ ...request, amount: WARMUP_REQUESTS });
     const before = await server.memory();
     await server.service(); // opens the service-time window after the warm-up
     const loadBefore = loadavg()[0]!;
-    const result = await load({ ...request, amount: REQUESTS });
+    const bareRounds: LoadResult[] = [];
+    const rounds: LoadResult[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      bareRounds.push(await load({ ...bareRequest, amount: REQUESTS / ROUNDS }));
+      rounds.push(await load({ ...request, amount: REQUESTS / ROUNDS }));
+    }
     const service = await server.service();
     const loadAfter = loadavg()[0]!;
     const after = await server.memory();
+    const result = medianRound(rounds);
+    const bareRps = medianRound(bareRounds).rps;
     // NOTE: at saturation, latency is mostly queueing (50 in flight / req/s); the p99 target is read at the
-    // required rate, with the same 50 connections.
-    const paced = await load({ ...request, overallRate: TARGET_RPS, durationS: PACED_SECONDS });
+    // required rate, with the same 50 connections; bare node's figure beside it is the floor of this machine and
+    // load generator.
+    const barePacedRounds: LoadResult[] = [];
+    const pacedRounds: LoadResult[] = [];
+    for (let i = 0; i < PACED_ROUNDS; i++) {
+      barePacedRounds.push(await load({ ...bareRequest, overallRate: TARGET_RPS, durationS: PACED_SECONDS }));
+      pacedRounds.push(await load({ ...request, overallRate: TARGET_RPS, durationS: PACED_SECONDS }));
+    }
+    const paced = medianBy(pacedRounds, (r) => r.p99);
+    const barePaced = medianBy(barePacedRounds, (r) => r.p99);
     // A file of distinct rows: the same questions, a new state every request, so nothing about the state is cached.
     const rows = Array.from({ length: DISTINCT_STATES }, (_, i) =>
       JSON.stringify({ ...JSON.parse(body), state: `${BENCH_STATE} (row ${i + 1})` }),
     );
     const distinct = await load({ ...request, bodies: rows, amount: DISTINCT_STATES });
 
-    const share = result.rps / bareRps;
+    // Each reference round against the bare round just before it, then the median of those ratios.
+    const ratios = rounds.map((r, i) => r.rps / bareRounds[i]!.rps).sort((a, b) => a - b);
+    const share = ratios[ratios.length >> 1]!;
     const rpsOk = result.rps >= TARGET_RPS && share >= TARGET_SHARE_OF_BARE;
     const p99Ok = paced.p99 < TARGET_P99_MS;
     const heapGrowth = after.heapUsedMb - before.heapUsedMb;
     const flat = heapGrowth < FLAT_HEAP_MB;
-    const clean =
-      result.non2xx + paced.non2xx + distinct.non2xx === 0 &&
-      result.errors + paced.errors + distinct.errors === 0;
+    const all = [...rounds, ...pacedRounds, distinct];
+    const non2xx = all.reduce((n, r) => n + r.non2xx, 0);
+    const errors = all.reduce((n, r) => n + r.errors, 0);
+    const clean = non2xx === 0 && errors === 0;
     const ok = (pass: boolean): string => (pass ? 'yes' : 'NO');
     printTable(
-      `reference: ${result.requests.toLocaleString('en-US')} requests in ${result.durationS.toFixed(1)} s`,
+      `reference: ${REQUESTS.toLocaleString('en-US')} requests in ${ROUNDS} rounds, between ${ROUNDS} rounds of bare node:http`,
       [
         {
           measure: 'requests/s',
@@ -129,7 +143,7 @@ export async function run(): Promise<SectionResult> {
           ok: '',
         },
         {
-          measure: 'reference / bare node:http',
+          measure: 'reference / bare node:http (median of the rounds side by side)',
           value: `${share.toFixed(2)}x`,
           target: `>= ${TARGET_SHARE_OF_BARE}x`,
           ok: ok(share >= TARGET_SHARE_OF_BARE),
@@ -156,7 +170,7 @@ export async function run(): Promise<SectionResult> {
         },
         {
           measure: 'non-2xx / errors',
-          value: `${result.non2xx + distinct.non2xx} / ${result.errors + distinct.errors}`,
+          value: `${non2xx} / ${errors}`,
           target: '0 / 0',
           ok: ok(clean),
         },
@@ -195,7 +209,16 @@ export async function run(): Promise<SectionResult> {
     };
   } finally {
     await server.stop();
+    await bare.stop();
   }
 }
 
 const fmt = (x: number): string => x.toFixed(2);
+
+/** The round whose `by` is the median of the rounds'. */
+function medianBy(rounds: readonly LoadResult[], by: (r: LoadResult) => number): LoadResult {
+  return [...rounds].sort((a, b) => by(a) - by(b))[rounds.length >> 1]!;
+}
+
+/** The round of median requests per second. */
+const medianRound = (rounds: readonly LoadResult[]): LoadResult => medianBy(rounds, (r) => r.rps);

@@ -25,6 +25,38 @@ const SAFE_CUT = /(?<=\p{L})(?!\p{L})|(?<=\p{N})(?!\p{N})|(?<=\S)(?=[^\S\r\n])|(
 // Special-token text ("<|endoftext|>") in a state is the user's text: counted as text, never refused or thrown on.
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
+/**
+ * Whether `text` may hold a run LONG_RUN matches, by a scan far cheaper than the Unicode regex: ASCII characters are
+ * classed as LONG_RUN classes them (letter, space, digit, other), and any other character may continue any run, so the
+ * answer is never a wrong "no". Ordinary text in a Latin script is cleared without the regex.
+ */
+function mayHoldLongRun(text: string): boolean {
+  let letters = 0;
+  let spaces = 0;
+  let others = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 128) {
+      letters++;
+      spaces++;
+      others++;
+    } else if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
+      letters++;
+      spaces = others = 0;
+    } else if (c === 32 || (c >= 9 && c <= 13)) {
+      spaces++;
+      letters = others = 0;
+    } else if (c >= 48 && c <= 57) {
+      letters = spaces = others = 0;
+    } else {
+      others++;
+      letters = spaces = 0;
+    }
+    if (letters > MAX_RUN_CHARS || spaces > MAX_RUN_CHARS || others > MAX_RUN_CHARS) return true;
+  }
+  return false;
+}
+
 /** The tokenizer's own count of a bounded piece of text, with special-token text read as text. */
 const countPlain = (text: string): number =>
   text.includes('<|') ? countCl100k(text, AS_TEXT) : countCl100k(text);
@@ -67,7 +99,9 @@ function* plainSegments(text: string, segmentChars: number): Generator<string> {
  */
 export function* countingPieces(text: string, segmentChars = SEGMENT_CHARS): Generator<string> {
   let at = 0;
-  // matchAll works on a copy of the regex, so counts paused between pieces do not disturb each other.
+  // matchAll works on a copy of the regex, so counts paused between pieces do not disturb each other; the copy starts
+  // where the shared regex's last test left it, so from 0 (else the first long run would go uncut).
+  LONG_RUN.lastIndex = 0;
   for (const run of text.matchAll(LONG_RUN)) {
     if (run.index > at) yield* plainSegments(text.slice(at, run.index), segmentChars);
     yield* runPieces(run[0]);
@@ -95,6 +129,7 @@ export function countTokens(text: string): number {
   if (text === '') return 0;
   // The usual case: short ordinary text, counted by the tokenizer in one call (a label cannot hold a long run).
   if (text.length <= MAX_RUN_CHARS) return countPlain(text);
+  if (text.length <= SEGMENT_CHARS && !mayHoldLongRun(text)) return countPlain(text);
   LONG_RUN.lastIndex = 0;
   if (text.length <= SEGMENT_CHARS && !LONG_RUN.test(text)) return countPlain(text);
   let total = 0;

@@ -23,7 +23,8 @@ const keys = new WeakMap<object, { key: string; bytes: number }>();
 
 /**
  * The content key of a parsed value and the length of its JSON, computed once per object: the token count and the
- * judge both key a request's questions, and the same object reaches both.
+ * judge both key a request's questions, and the same object reaches both. A WeakMap, so a refused request's values
+ * (1.5 MB of instructions, say) are not kept alive by the memo.
  */
 export function keyOf(value: object): { key: string; bytes: number } {
   let known = keys.get(value);

@@ -86,6 +86,24 @@ describe('counting is linear for any text (issue 18)', () => {
     expect(countTokens(prose)).toBe(countCl100k(prose));
   });
 
+  it('a short text counts the same through the quick scan for long runs as through the counting pieces', () => {
+    // Runs of each class just under, at and over the limit, ASCII and not, between ordinary words: the quick scan
+    // may only skip the long-run rule where the rule would change nothing.
+    const runs = ['a', ' ', '\t', '-', '\u0001', '7', 'é', '中', '\u00a0', '\u2003', '😀'];
+    let seed = 11;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let k = 0; k < 400; k++) {
+      const parts: string[] = [];
+      for (let p = 0; p < 1 + (next() % 6); p++) {
+        parts.push('refund me now ', runs[next() % runs.length]!.repeat(MAX_RUN_CHARS - 2 + (next() % 5)));
+      }
+      const text = parts.join('');
+      let pieces = 0;
+      for (const piece of countingPieces(text)) pieces += countCl100k(piece);
+      expect(countTokens(text), JSON.stringify(text)).toBe(pieces);
+    }
+  });
+
   it('cuts an unbroken run into pieces of at most MAX_RUN_CHARS, never inside a surrogate pair', () => {
     const run = '😀'.repeat(MAX_RUN_CHARS * 3);
     const pieces = [...countingPieces(run)];
