@@ -56,6 +56,9 @@ class MemoryStore implements RunStore {
     this.answers.set(a.key, a);
     this.outcomes.set(n, o);
   }
+  async saveReused(rows: ReadonlyArray<{ number: number; outcome: RowOutcome }>): Promise<void> {
+    for (const r of rows) this.outcomes.set(r.number, r.outcome);
+  }
   async findAnswers(keys: readonly string[]): Promise<Map<string, StoredAnswer>> {
     return new Map(keys.flatMap((k) => (this.answers.has(k) ? [[k, this.answers.get(k)!] as const] : [])));
   }

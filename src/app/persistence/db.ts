@@ -4,7 +4,7 @@ import Dexie from 'dexie';
 import type { Table } from 'dexie';
 import { migrateSession } from '../../core/sessionMigrations';
 import type { Session } from '../../core/session';
-import type { RowItem, RowRun, StoredAnswer } from '../../core/rows/records';
+import type { ReusedChunk, RowItem, RowRun, StoredAnswer } from '../../core/rows/records';
 
 /** Name of the database in the browser profile. */
 export const DB_NAME = 'evaluate-workbench';
@@ -26,6 +26,9 @@ export interface MetaRow {
  * Version 3 (issue 7): runs of a file of rows in their own tables, so a large file never bloats the session record the
  * sidebar reads: `rowRuns` (one per run), `rowItems` (each row's input and outcome, keyed [runId+number]) and
  * `rowAnswers` (answers by dedup key, shared by every run). Read and parsed by rowsRepo.ts.
+ *
+ * Version 4 (issue 19): `rowReuses`, the outcomes of a chunk of reused rows in one record keyed [runId+chunk], read
+ * over the rows' own outcomes by rowsRepo.ts. A new table: nothing to migrate.
  */
 export class WorkbenchDb extends Dexie {
   sessions!: Table<SessionRow, string>;
@@ -33,6 +36,7 @@ export class WorkbenchDb extends Dexie {
   rowRuns!: Table<RowRun, string>;
   rowItems!: Table<RowItem, [string, number]>;
   rowAnswers!: Table<StoredAnswer, string>;
+  rowReuses!: Table<ReusedChunk, [string, string]>;
 
   constructor(name: string = DB_NAME) {
     super(name);
@@ -59,6 +63,7 @@ export class WorkbenchDb extends Dexie {
       rowItems: '[runId+number], runId',
       rowAnswers: 'key',
     });
+    this.version(4).stores({ rowReuses: '[runId+chunk], runId' });
   }
 }
 

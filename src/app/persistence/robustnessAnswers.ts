@@ -31,6 +31,7 @@ export function robustnessRunStore(
 ): RunStore {
   return {
     saveOutcome: async () => undefined,
+    saveReused: async () => undefined,
     async saveAnswered(_number, _outcome, answer) {
       try {
         const parsed = StoredAnswerSchema.parse(answer);

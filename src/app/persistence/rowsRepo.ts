@@ -2,8 +2,15 @@
 // dedup key. Owns those writes; every record read is parsed, and one that does not parse is reported, never dropped.
 import Dexie from 'dexie';
 import type { z } from 'zod';
-import { RowItemSchema, RowOutcomeSchema, RowRunSchema, StoredAnswerSchema } from '../../core/rows/records';
-import type { RowItem, RowOutcome, RowRun, StoredAnswer } from '../../core/rows/records';
+import {
+  ReusedChunkSchema,
+  RowItemSchema,
+  RowOutcomeSchema,
+  RowRunSchema,
+  StoredAnswerSchema,
+} from '../../core/rows/records';
+import type { ReusedChunk, RowItem, RowOutcome, RowRun, StoredAnswer } from '../../core/rows/records';
+import { newId } from '../../core/ids';
 import { LabelValueSchema } from '../../core/alignment/labelValues';
 import type { LabelValue } from '../../core/alignment/types';
 import type { RunStore } from '../../core/rows/runner';
@@ -97,23 +104,48 @@ export class RowsRepo {
     if (changed === 0) throw new Error(`The run ${id} is no longer stored.`);
   }
 
-  /** A run's rows in file order, each parsed; the parse pauses every few thousand rows so the page stays responsive. */
+  /**
+   * A run's rows in file order, each parsed, with the outcomes of its reused chunks read over the rows' own (an
+   * answered outcome is final: the row's own wins if it is answered too). The parse pauses every few thousand rows so
+   * the page stays responsive. A chunk record that does not parse is reported as row -1; its rows read as they were
+   * before it (not answered), so they are looked up and reused again, never billed.
+   */
   async loadItems(runId: string): Promise<LoadedItems> {
-    const raw = await this.db.rowItems.where('runId').equals(runId).toArray();
+    const [raw, chunks] = await Promise.all([
+      this.db.rowItems.where('runId').equals(runId).toArray(),
+      this.reusedOutcomes(runId),
+    ]);
     const items: RowItem[] = [];
-    const unreadable: number[] = [];
+    const unreadable: number[] = [...chunks.unreadable];
     for (let i = 0; i < raw.length; i++) {
       if (i > 0 && i % PARSE_CHUNK === 0) await new Promise((resolve) => setTimeout(resolve, 0));
       const r = raw[i];
       const parsed = RowItemSchema.safeParse(r);
-      if (parsed.success) items.push(parsed.data);
-      else {
+      if (parsed.success) {
+        const reused = chunks.outcomes.get(parsed.data.number);
+        const own = parsed.data.outcome?.status;
+        items.push(reused && !(own && ANSWERED.has(own)) ? { ...parsed.data, outcome: reused } : parsed.data);
+      } else {
         const n = (r as { number?: unknown } | undefined)?.number;
         unreadable.push(typeof n === 'number' ? n : -1);
       }
     }
     items.sort((a, b) => a.number - b.number);
     return { items, unreadable };
+  }
+
+  /** The outcomes in a run's reused-chunk records, by row number; -1 for each record that does not parse. */
+  private async reusedOutcomes(
+    runId: string,
+  ): Promise<{ outcomes: Map<number, RowOutcome>; unreadable: number[] }> {
+    const outcomes = new Map<number, RowOutcome>();
+    const unreadable: number[] = [];
+    for (const raw of await this.db.rowReuses.where('runId').equals(runId).toArray()) {
+      const parsed = ReusedChunkSchema.safeParse(raw);
+      if (!parsed.success) unreadable.push(-1);
+      else for (const row of parsed.data.rows) outcomes.set(row.number, row.outcome);
+    }
+    return { outcomes, unreadable };
   }
 
   /** Stored answers for the given keys (missing or unreadable ones are left out). */
@@ -151,23 +183,37 @@ export class RowsRepo {
     });
   }
 
-  /** How many of a run's rows are settled (no longer waiting to be sent), counted without parsing every row. */
+  /**
+   * How many of a run's rows are settled (no longer waiting to be sent), counted without parsing every row: those
+   * with an outcome of their own past pending, and those in a reused chunk.
+   */
   async countSettled(runId: string): Promise<number> {
+    const reused = new Set<number>();
+    await this.db.rowReuses
+      .where('runId')
+      .equals(runId)
+      .each((chunk: { rows?: unknown }) => {
+        if (!Array.isArray(chunk.rows)) return;
+        for (const row of chunk.rows as Array<{ number?: unknown }>)
+          if (typeof row.number === 'number') reused.add(row.number);
+      });
     let settled = 0;
     await this.db.rowItems
       .where('runId')
       .equals(runId)
-      .each((item: { outcome?: { status?: unknown } }) => {
+      .each((item: { number?: unknown; outcome?: { status?: unknown } }) => {
         const status = item.outcome?.status;
-        if (typeof status === 'string' && status !== 'pending') settled += 1;
+        if ((typeof status === 'string' && status !== 'pending') || reused.has(item.number as number))
+          settled += 1;
       });
     return settled;
   }
 
   /** Deletes a run and its rows. Answers stay: they are the dedup store every run shares. */
   async deleteRun(id: string): Promise<void> {
-    await this.db.transaction('rw', this.db.rowRuns, this.db.rowItems, async () => {
+    await this.db.transaction('rw', this.db.rowRuns, this.db.rowItems, this.db.rowReuses, async () => {
       await this.db.rowItems.where('runId').equals(id).delete();
+      await this.db.rowReuses.where('runId').equals(id).delete();
       await this.db.rowRuns.delete(id);
     });
   }
@@ -287,6 +333,11 @@ export class RowsRepo {
       saveAnswered: (number, outcome, answer) => enqueue(number, outcome, answer),
       // One bulkGet per look-ahead chunk; an answer that no longer parses is not reused (the row is sent again).
       findAnswers: (keys) => this.answers(keys),
+      // One record per chunk, over its own table: nothing else writes it, so no batch and no read first.
+      saveReused: async (rows) => {
+        const chunk: ReusedChunk = ReusedChunkSchema.parse({ runId, chunk: newId(), rows });
+        await Dexie.ignoreTransaction(() => db.rowReuses.add(chunk));
+      },
     };
   }
 }

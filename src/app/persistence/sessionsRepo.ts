@@ -256,10 +256,12 @@ export class SessionsRepo {
         uses.push({ kind: 'session', id: read.session.id, name: read.session.name, bytes: sizeOf(raw) });
     });
     const runBytes = new Map<string, number>();
-    await this.db.rowItems.each((item: { runId?: unknown }) => {
-      if (typeof item.runId === 'string')
-        runBytes.set(item.runId, (runBytes.get(item.runId) ?? 0) + sizeOf(item));
-    });
+    const addRunBytes = (record: { runId?: unknown }): void => {
+      if (typeof record.runId === 'string')
+        runBytes.set(record.runId, (runBytes.get(record.runId) ?? 0) + sizeOf(record));
+    };
+    await this.db.rowItems.each(addRunBytes);
+    await this.db.rowReuses.each(addRunBytes);
     await this.db.rowRuns.each((run: { id?: unknown; fileName?: unknown }) => {
       if (typeof run.id !== 'string') return;
       const name = typeof run.fileName === 'string' ? run.fileName : run.id;

@@ -76,6 +76,18 @@ export const RowItemSchema = z.object({
 });
 export type RowItem = z.infer<typeof RowItemSchema>;
 
+/**
+ * The outcomes of a chunk of rows answered from stored answers, written as one record instead of one write per row
+ * (100,000 reused rows were 100,000 writes). Read back over the rows' own outcomes: an answered outcome is final.
+ */
+export const ReusedChunkSchema = z.object({
+  runId: z.string().min(1),
+  /** Unique within the run. */
+  chunk: z.string().min(1),
+  rows: z.array(z.object({ number: z.number().int().min(1), outcome: RowOutcomeSchema })),
+});
+export type ReusedChunk = z.infer<typeof ReusedChunkSchema>;
+
 export const RowIssueSchema = z.object({
   line: z.number().int().min(0),
   number: z.number().int().optional(),

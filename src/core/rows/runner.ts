@@ -35,6 +35,8 @@ export interface RunStore {
   saveAnswered(number: number, outcome: RowOutcome, answer: StoredAnswer): Promise<void>;
   /** Stored answers for these keys in one read; a key missing (or whose answer no longer parses) is left out. */
   findAnswers(keys: readonly string[]): Promise<Map<string, StoredAnswer>>;
+  /** Saves the outcomes of rows answered from stored answers, together (one write where the store can). */
+  saveReused(rows: ReadonlyArray<{ number: number; outcome: RowOutcome }>): Promise<void>;
 }
 
 export interface RunnerInput {
@@ -442,7 +444,7 @@ export class RowRunner {
           const stored =
             lookedUp === undefined ? (await this.deps.store.findAnswers([key])).get(key) : undefined;
           if (stored) {
-            await this.reuse(row, stored);
+            await this.reuseAll([[row, stored]]);
             release();
             continue;
           }
@@ -505,13 +507,22 @@ export class RowRunner {
     if (previous) await previous;
   }
 
-  /** Records a chunk of reused rows; rows whose outcome could not be saved go back to the queue, and the error stops the run. */
+  /**
+   * Records a chunk of reused rows in one write; if it cannot be saved, the rows go back to the queue and the error
+   * stops the run.
+   */
   private async reuseAll(reused: readonly [PlannedRow, StoredAnswer][]): Promise<void> {
-    const saved = await Promise.allSettled(reused.map(([row, answer]) => this.reuse(row, answer)));
-    const unsaved = reused.flatMap(([row], i) => (saved[i]!.status === 'rejected' ? [row.number] : []));
-    if (unsaved.length === 0) return;
-    this.queue.unshift(...unsaved);
-    throw (saved.find((s) => s.status === 'rejected') as PromiseRejectedResult).reason;
+    const outcomes = reused.map(([row, answer]) => ({
+      number: row.number,
+      outcome: this.reusedOutcome(row, answer),
+    }));
+    try {
+      await this.deps.store.saveReused(outcomes);
+    } catch (error) {
+      this.queue.unshift(...reused.map(([row]) => row.number));
+      throw error;
+    }
+    reused.forEach(([row, answer], i) => this.setOutcome(row, outcomes[i]!.outcome, answer));
   }
 
   /** The outcome writes of the last chunk of reused rows, while they commit. */
@@ -561,8 +572,8 @@ export class RowRunner {
     return estimateCost(committed + tokens, this.price) > this.maxCost;
   }
 
-  private async reuse(row: PlannedRow, answer: StoredAnswer): Promise<void> {
-    const outcome: RowOutcome = {
+  private reusedOutcome(row: PlannedRow, answer: StoredAnswer): RowOutcome {
+    return {
       status: 'reused',
       reusedFrom: answer.at < this.startedAt ? 'earlier' : 'run',
       at: this.deps.clock.now(),
@@ -573,8 +584,6 @@ export class RowRunner {
       model: answer.model,
       inputTokens: 0,
     };
-    await this.deps.store.saveOutcome(row.number, outcome);
-    this.setOutcome(row, outcome, answer);
   }
 
   private async send(row: PlannedRow, key: string | null): Promise<void> {
@@ -696,10 +705,12 @@ export class RowRunner {
     const followers = this.leaders.get(key) ?? [];
     this.leaders.delete(key);
     if (answer) {
-      for (const n of followers) {
+      const rows = followers.flatMap((n) => {
         const row = this.rows.get(n);
-        if (row) await this.reuse(row, answer).catch(() => this.queue.unshift(n));
-      }
+        return row ? [[row, answer] as [PlannedRow, StoredAnswer]] : [];
+      });
+      // Unsaved followers go back to the queue (reuseAll puts them there); the leader's row is settled either way.
+      if (rows.length > 0) await this.reuseAll(rows).catch(() => undefined);
     } else this.queue.unshift(...followers);
   }
 

@@ -202,7 +202,11 @@ const WARM_BODY = JSON.stringify({
       instructions: 'What is the message about?',
       criteria: { billing: 'Charges and refunds', technical: 'Errors', other: 'Anything else' },
     },
-    tone: { type: 'score', instructions: 'How upset is the customer?', criteria: ['Calm', 'Annoyed', 'Angry'] },
+    tone: {
+      type: 'score',
+      instructions: 'How upset is the customer?',
+      criteria: ['Calm', 'Annoyed', 'Angry'],
+    },
   },
 });
 

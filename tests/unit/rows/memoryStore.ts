@@ -22,6 +22,24 @@ export class MemoryStore implements RunStore {
     this.history.set(number, [...(this.history.get(number) ?? []), outcome.status]);
   }
 
+  /** Every saveReused call's row numbers, in order. */
+  readonly reusedWrites: number[][] = [];
+
+  async saveReused(rows: ReadonlyArray<{ number: number; outcome: RowOutcome }>): Promise<void> {
+    if (rows.some((r) => r.number === this.failSaveOf))
+      throw new Error(`QuotaExceededError at row ${this.failSaveOf}`);
+    if (this.failNextSave) {
+      const error = this.failNextSave;
+      this.failNextSave = null;
+      throw error;
+    }
+    this.reusedWrites.push(rows.map((r) => r.number));
+    for (const { number, outcome } of rows) {
+      this.outcomes.set(number, outcome);
+      this.history.set(number, [...(this.history.get(number) ?? []), outcome.status]);
+    }
+  }
+
   async saveAnswered(number: number, outcome: RowOutcome, answer: StoredAnswer): Promise<void> {
     this.answers.set(answer.key, answer);
     await this.saveOutcome(number, outcome);

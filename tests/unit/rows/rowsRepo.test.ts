@@ -166,6 +166,50 @@ describe('RowsRepo', () => {
     expect(await repo.clearAnswers()).toBe(1);
   });
 
+  it('saves a chunk of reused rows as one record, read back over the rows, counted, and deleted with the run', async () => {
+    const db = open();
+    const repo = new RowsRepo(db);
+    await repo.createRun(run('a', 4), items('a', 4));
+    const store = repo.runStore('a');
+    // Row 1 was answered by the service before; a reused chunk naming it too must not replace that answer.
+    await store.saveAnswered(1, outcome('done', { answerKey: 'k1' }), answer('k1'));
+    const reused = (key: string) =>
+      outcome('reused', { reusedFrom: 'earlier', answerKey: key, inputTokens: 0 });
+    await store.saveReused([
+      { number: 1, outcome: reused('k1') },
+      { number: 2, outcome: reused('k2') },
+      { number: 3, outcome: reused('k3') },
+    ]);
+    expect(await db.rowReuses.count()).toBe(1);
+    const { items: loaded, unreadable } = await repo.loadItems('a');
+    expect(unreadable).toEqual([]);
+    expect(loaded.map((i) => i.outcome?.status)).toEqual(['done', 'reused', 'reused', undefined]);
+    expect(loaded[1]?.outcome).toEqual(reused('k2'));
+    expect(await repo.countSettled('a')).toBe(3);
+    // An interrupted tab may later write a non-answered outcome for a reused row: the reuse still counts.
+    await store.saveOutcome(2, outcome('unknown'));
+    expect((await repo.loadItems('a')).items[1]?.outcome?.status).toBe('reused');
+    await repo.deleteRun('a');
+    expect(await db.rowReuses.count()).toBe(0);
+  });
+
+  it('a reused chunk whose record no longer parses is reported, and its rows read as not yet answered', async () => {
+    const db = open();
+    const repo = new RowsRepo(db);
+    await repo.createRun(run('a', 2), items('a', 2));
+    await db.rowReuses.add({
+      runId: 'a',
+      chunk: 'broken',
+      rows: [{ number: 1, outcome: { status: 'odd' } }],
+    } as never);
+    const { items: loaded, unreadable } = await repo.loadItems('a');
+    expect(unreadable).toEqual([-1]);
+    expect(loaded.map((i) => i.outcome)).toEqual([undefined, undefined]);
+    await expect(
+      repo.runStore('a').saveReused([{ number: 2, outcome: { status: 'reused' } as never }]),
+    ).rejects.toThrow();
+  });
+
   it('updates a run and says so when it is gone', async () => {
     const repo = new RowsRepo(open());
     await repo.createRun(run('a', 1), items('a', 1));
