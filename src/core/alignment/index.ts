@@ -1,7 +1,8 @@
 // The alignment figures' public face: the entry point, variant comparison, label values and the shapes they return.
 export { computeAlignment, conventionsOf, withDefaults } from './compute';
 export type { AlignmentReport, Disagreement, Prevalence, QuestionReport } from './compute';
-export { compareVariants, differenceSentence, questionChanges } from './variants';
+export { compareVariants, questionChanges } from './variants';
+export { differenceSentence } from './differenceSentence';
 export type { PairedDifference, QuestionComparison, VariantComparison } from './variants';
 export {
   LabelColumnSchema,

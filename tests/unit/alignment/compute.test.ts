@@ -9,7 +9,8 @@ import { resampleCounts, seededStream } from '../../../src/core/alignment/rng';
 import { DEFAULT_OPTIONS } from '../../../src/core/alignment/types';
 import { labelColumnSummary, readLabel, LabelColumnSchema } from '../../../src/core/alignment/labelValues';
 import type { AlignRow } from '../../../src/core/alignment/types';
-import { compareVariants, differenceSentence } from '../../../src/core/alignment/variants';
+import { compareVariants } from '../../../src/core/alignment/variants';
+import { differenceSentence } from '../../../src/core/alignment/differenceSentence';
 
 const QUESTIONS: Questions = {
   department: { type: 'choice', criteria: { billing: null, technical: null, sales: null } },

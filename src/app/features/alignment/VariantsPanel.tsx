@@ -2,7 +2,7 @@
 // one row by row: each figure of both, the paired difference with its interval, McNemar for accuracy, and what
 // changed between them.
 import type { VariantComparison } from '../../../core/alignment/variants';
-import { differenceSentence } from '../../../core/alignment/variants';
+import { differenceSentence } from '../../../core/alignment/differenceSentence';
 import type { RowRun } from '../../../core/rows/records';
 
 export interface VariantsPanelProps {
