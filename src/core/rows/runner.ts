@@ -109,6 +109,12 @@ export interface RunProgress {
  * write of their outcomes per chunk, instead of a read and a write per row, which held a reuse at 2-8 ms a row.
  */
 export const LOOKUP_CHUNK = 500;
+/**
+ * Chunks looked up at once, each its own read: a store read waits mostly on IndexedDB, so two in flight took half the
+ * time of two in a row (Chromium, 50,000 stored answers); 100,000 reused rows took 14.0 s with one, 11.1 with two and
+ * 10.7 with four.
+ */
+export const LOOKUP_READS = 4;
 
 /** Rows put back in the queue after failures that billed nothing, before they are marked failed. */
 export const MAX_REQUEUES = 2;
@@ -484,11 +490,16 @@ export class RowRunner {
   private async lookAhead(model: string, signal: AbortSignal): Promise<void> {
     const numbers: number[] = [];
     for (const n of this.queue) {
-      if (numbers.length >= LOOKUP_CHUNK || this.ahead.has(n)) break;
+      if (numbers.length >= LOOKUP_CHUNK * LOOKUP_READS || this.ahead.has(n)) break;
       numbers.push(n);
     }
     const keys = await Promise.all(numbers.map((n) => this.keyOf(this.identity(this.rows.get(n)!, model))));
-    const found = await this.deps.store.findAnswers([...new Set(keys)]);
+    const unique = [...new Set(keys)];
+    const reads = [];
+    for (let i = 0; i < unique.length; i += LOOKUP_CHUNK)
+      reads.push(this.deps.store.findAnswers(unique.slice(i, i + LOOKUP_CHUNK)));
+    const found = new Map<string, StoredAnswer>();
+    for (const part of await Promise.all(reads)) for (const [key, answer] of part) found.set(key, answer);
     const reused: [PlannedRow, StoredAnswer][] = [];
     numbers.forEach((n, i) => {
       const answer = found.get(keys[i]!);

@@ -3,6 +3,7 @@
 // 1.5 MB of instructions is keyed by 29 characters, not by its text).
 import { createHash } from 'node:crypto';
 import type { State } from '../../contract';
+import type { Lru } from './judge/lru';
 
 /** JSON up to this many characters is its own key (V8 hashes a string of up to 16k characters in full). */
 const INLINE_KEY_CHARS = 4096;
@@ -50,4 +51,23 @@ export function stateKeyOf(state: State): { key: string; bytes: number } {
   const known = { key: contentKey(json), bytes: json.length };
   lastText = { state, known };
   return known;
+}
+
+/**
+ * What `compute` gives for a value under a judge version, kept in `cache` by the value's content (`known`, from keyOf
+ * or stateKeyOf); the entry's bytes are estimated as `perJsonChar` per character of the value's JSON.
+ */
+export function cachedPerVersion<V>(
+  cache: Lru<string, V>,
+  version: string,
+  known: { key: string; bytes: number },
+  perJsonChar: number,
+  compute: () => V,
+): V {
+  const key = `${version}\u0000${known.key}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const value = compute();
+  cache.set(key, value, keyBytes(key) + known.bytes * perJsonChar);
+  return value;
 }

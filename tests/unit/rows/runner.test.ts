@@ -7,7 +7,13 @@ import { toEvaluationError } from '../../../src/client';
 import type { RowOutcome } from '../../../src/core/rows/records';
 import type { PlannedRow } from '../../../src/core/rows/runPlan';
 import type { RunnerInput } from '../../../src/core/rows/runner';
-import { FAILING_STREAK, LOOKUP_CHUNK, MAX_REQUEUES, RowRunner } from '../../../src/core/rows/runner';
+import {
+  FAILING_STREAK,
+  LOOKUP_CHUNK,
+  LOOKUP_READS,
+  MAX_REQUEUES,
+  RowRunner,
+} from '../../../src/core/rows/runner';
 import { ManualClock, flush } from './manualClock';
 import { MemoryStore } from './memoryStore';
 
@@ -107,6 +113,21 @@ const input = (planned: PlannedRow[], over: Partial<RunnerInput> = {}): RunnerIn
   maxCost: null,
   ...over,
 });
+
+/** A store holding an earlier answer (model-1.13.0 on local) for each of these states. */
+async function storeAnsweredEarlier(states: readonly string[]): Promise<MemoryStore> {
+  const store = new MemoryStore();
+  for (const state of states) {
+    const key = await keyOf({ targetId: 'local', model: 'model-1.13.0', state });
+    const response = {
+      model: 'model-1.13.0',
+      answers: { q: { type: 'noul' as const, noul: 0.5 } },
+      usage: { input_tokens: 100 },
+    };
+    store.answers.set(key, { key, targetId: 'local', model: 'model-1.13.0', response, at: -1 });
+  }
+  return store;
+}
 
 const keyOf = async (id: { state: unknown; model: string; targetId: string }) =>
   `${id.targetId}|${id.model}|${JSON.stringify(id.state)}`;
@@ -415,16 +436,7 @@ describe('RowRunner', () => {
     it('reads stored answers a chunk of rows at a time, reuses them without sending, and counts them as earlier', async () => {
       const n = 2 * LOOKUP_CHUNK + 200;
       const states = Array.from({ length: n }, (_, i) => `row ${i}`);
-      const store = new MemoryStore();
-      for (const state of states) {
-        const key = await keyOf({ targetId: 'local', model: 'model-1.13.0', state });
-        const response = {
-          model: 'model-1.13.0',
-          answers: { q: { type: 'noul' as const, noul: 0.5 } },
-          usage: { input_tokens: 100 },
-        };
-        store.answers.set(key, { key, targetId: 'local', model: 'model-1.13.0', response, at: -1 });
-      }
+      const store = await storeAnsweredEarlier(states);
       const { clock, runner, service } = setup(states, () => 'ok', { model: 'model-1.13.0' }, store);
       const end = await clock.runUntil(runner.run());
       expect(service.sends).toEqual([]);
@@ -438,34 +450,25 @@ describe('RowRunner', () => {
     });
 
     it('a chunk of reused rows whose outcomes cannot be saved stops the run; no row is lost or sent', async () => {
-      const n = 3 * LOOKUP_CHUNK;
+      // Rows looked up together (LOOKUP_READS reads of LOOKUP_CHUNK keys) are reused and saved together.
+      const group = LOOKUP_CHUNK * LOOKUP_READS;
+      const n = 3 * group;
       const states = Array.from({ length: n }, (_, i) => `row ${i}`);
-      const store = new MemoryStore();
-      for (const state of states) {
-        const key = await keyOf({ targetId: 'local', model: 'model-1.13.0', state });
-        const response = {
-          model: 'model-1.13.0',
-          answers: { q: { type: 'noul' as const, noul: 0.5 } },
-          usage: { input_tokens: 100 },
-        };
-        store.answers.set(key, { key, targetId: 'local', model: 'model-1.13.0', response, at: -1 });
-      }
-      // A row of the second chunk: its outcome is written while the third chunk is being looked up.
-      store.failSaveOf = LOOKUP_CHUNK + 7;
+      const store = await storeAnsweredEarlier(states);
+      // A row of the second group: its outcomes are written while the third group is being looked up.
+      store.failSaveOf = group + 7;
       const { clock, runner, service } = setup(states, () => 'ok', { model: 'model-1.13.0' }, store);
       const end = await clock.runUntil(runner.run());
       expect(end.halt?.reason).toBe('storage');
       expect(end.halt?.message).toMatch(/QuotaExceededError at row/);
       expect(service.sends).toEqual([]);
-      expect(store.outcomes.has(LOOKUP_CHUNK + 7)).toBe(false);
       // Every row is either stored as reused or still pending: none counted twice, none dropped.
       expect(end.reused).toBe(store.outcomes.size);
       expect(end.reused + end.pending).toBe(n);
-      // A chunk is saved whole or not at all: none of the second chunk's rows is stored, the first chunk's all are.
-      for (let row = LOOKUP_CHUNK + 1; row <= 2 * LOOKUP_CHUNK; row++)
-        expect(store.outcomes.has(row)).toBe(false);
-      for (let row = 1; row <= LOOKUP_CHUNK; row++) expect(store.outcomes.get(row)?.status).toBe('reused');
-      // One write per chunk, not one per row.
+      // A group is saved whole or not at all: none of the second group's rows is stored, the first group's all are.
+      for (let row = group + 1; row <= 2 * group; row++) expect(store.outcomes.has(row)).toBe(false);
+      for (let row = 1; row <= group; row++) expect(store.outcomes.get(row)?.status).toBe('reused');
+      // One write per group, not one per row.
       expect(store.reusedWrites.length).toBeLessThanOrEqual(3);
     });
 

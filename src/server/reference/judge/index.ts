@@ -7,7 +7,7 @@ import { JUDGE_CONFIGS } from './config';
 import type { Affect } from './lexicon';
 import type { CompiledChoice, CompiledNoul, CompiledScore } from './questions';
 import { compiledQuestion } from './questions';
-import { keyBytes, stateKeyOf } from '../contentKey';
+import { cachedPerVersion, stateKeyOf } from '../contentKey';
 import { Lru } from './lru';
 import type { StateField } from './state';
 import { readState, weightedState } from './state';
@@ -80,13 +80,9 @@ function stateFields(
   version: ModelVersion,
   cfg: JudgeConfig,
 ): readonly StateField[] {
-  const { key: content, bytes } = stateKeyOf(state);
-  const key = `${version}\u0000${content}`;
-  const hit = readings.get(key);
-  if (hit) return hit;
-  const fields = readState(state, cfg);
-  readings.set(key, fields, keyBytes(key) + bytes * READING_BYTES_PER_JSON_CHAR);
-  return fields;
+  return cachedPerVersion(readings, version, stateKeyOf(state), READING_BYTES_PER_JSON_CHAR, () =>
+    readState(state, cfg),
+  );
 }
 
 /** Entries and estimated bytes of the state-reading cache, for measuring the service's memory. */

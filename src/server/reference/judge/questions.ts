@@ -5,7 +5,7 @@ import { buildCollection } from './bm25';
 import type { JudgeConfig } from './config';
 import type { Affect } from './lexicon';
 import { CATCH_ALL_LABELS } from './lexicon';
-import { keyBytes, keyOf } from '../contentKey';
+import { cachedPerVersion, keyOf } from '../contentKey';
 import { Lru } from './lru';
 import { namedFields } from './state';
 import type { TextProfile } from './text';
@@ -165,13 +165,9 @@ const cache = new Lru<string, CompiledQuestion>(QUESTION_CACHE_LIMIT, QUESTION_C
 
 /** Compiles a question, or returns the compiled copy for the same version and the same question content. */
 export function compiledQuestion(q: Question, version: string, cfg: JudgeConfig): CompiledQuestion {
-  const { key: content, bytes } = keyOf(q);
-  const key = `${version}\u0000${content}`;
-  const hit = cache.get(key);
-  if (hit) return hit;
-  const compiled = compileQuestion(q, cfg);
-  cache.set(key, compiled, keyBytes(key) + bytes * COMPILED_BYTES_PER_JSON_CHAR);
-  return compiled;
+  return cachedPerVersion(cache, version, keyOf(q), COMPILED_BYTES_PER_JSON_CHAR, () =>
+    compileQuestion(q, cfg),
+  );
 }
 
 /** Entries and estimated bytes of the compiled-question cache, for measuring the service's memory. */
