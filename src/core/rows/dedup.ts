@@ -40,6 +40,9 @@ const K = new Uint32Array([
   0xc67178f2,
 ]);
 
+/** Two hex digits per byte value. */
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
 const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
 
 /**
@@ -94,7 +97,8 @@ export class Sha256 {
     view.setUint32(tail.length - 4, bitLength >>> 0);
     for (let offset = 0; offset < tail.length; offset += 64) this.block(tail, offset);
     let out = '';
-    for (const x of this.h) out += x.toString(16).padStart(8, '0');
+    for (const x of this.h)
+      out += HEX[x >>> 24]! + HEX[(x >>> 16) & 0xff]! + HEX[(x >>> 8) & 0xff]! + HEX[x & 0xff]!;
     return out;
   }
 
