@@ -66,8 +66,9 @@ export async function serveEvaluate(
       signal,
     });
   } catch (err) {
-    // A caller that left is not a fault of the service: nothing to send, nothing to log.
-    if (res.destroyed || req.destroyed) return;
+    // A caller that left is not a fault of the service: nothing to send, nothing to log. (Not req.destroyed: a request
+    // whose body was read to its end reads as destroyed too, and its caller is waiting for the 500.)
+    if (res.destroyed) return;
     outcome = serverErrorReply(err);
   }
   if (outcome.kind === 'reset') {

@@ -2,6 +2,7 @@
 // the proxy calls the Hono app in-process. Both carriers must say exactly the same thing.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createReferenceApp } from '../../../src/server/reference/app';
+import type { Judge } from '../../../src/server/reference/judges';
 import type { RunningReference } from '../../../src/server/reference/serve';
 import { exampleRequest } from '../../helpers/fixtures';
 import { KEY, start } from './http';
@@ -59,6 +60,41 @@ describe('the evaluate route over node:http and in-process', () => {
     expect(overHttp).toEqual(inProcess);
     expect(overHttp.hasRequestId).toBe(true);
     expect(overHttp.contentType).toBe('application/json');
+  });
+
+  it('an unexpected failure of the judge is a JSON 500 over node:http as in-process, never a hanging request', async () => {
+    const failing: Judge = {
+      label: 'local: failing test judge',
+      models: () => [],
+      resolve: (id) => (id === 'failing-1' ? id : null),
+      answer: () => Promise.reject(new Error('kaboom')),
+      close: () => Promise.resolve(),
+    };
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const broken = await start({ modelJudge: failing });
+    try {
+      const init = {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+        body: JSON.stringify({ ...exampleRequest(), model: 'failing-1' }),
+        signal: AbortSignal.timeout(5_000),
+      };
+      const overHttp = await read(await fetch(`${broken.url}/v1/evaluate`, init));
+      const inProcess = await read(
+        await createReferenceApp({ modelJudge: failing }).fetch(
+          new Request('http://local/v1/evaluate', init),
+        ),
+      );
+      expect(overHttp.status).toBe(500);
+      expect(overHttp).toEqual(inProcess);
+      expect(JSON.parse(overHttp.body)).toMatchObject({
+        detail: { message: 'The reference service hit an unexpected error.' },
+      });
+      expect(errors).toHaveBeenCalledWith('reference: unexpected error', expect.any(Error));
+    } finally {
+      errors.mockRestore();
+      await broken.close();
+    }
   });
 
   it('a path with a query string still reaches the route (through Hono)', async () => {
