@@ -269,7 +269,7 @@ export class RowsRepo {
     // finished); ignoreTransaction keeps it a transaction of its own instead of a nested one.
     const commit = (batch: Write[]): Promise<void> => {
       const answers = batch.flatMap((w) => (w.answer ? [w.answer] : []));
-      // Answers' table only when there are answers: a batch of reused rows then never holds up the next chunk's
+      // Answers' table only when there are answers: a batch of outcomes alone (rows going out) then never holds up a
       // lookup of stored answers (a read of that table waits for any read-write transaction over it).
       const tables = answers.length > 0 ? [db.rowItems, db.rowAnswers] : [db.rowItems];
       return Dexie.ignoreTransaction(() =>
@@ -324,7 +324,7 @@ export class RowsRepo {
           reject(error);
           return;
         }
-        // After the current task's other writes: a chunk of reused rows, enqueued together, commits as one batch.
+        // After the current task's other writes: outcomes enqueued together (rows sent at once) commit as one batch.
         queueMicrotask(() => void drain());
       });
 

@@ -16,19 +16,6 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
-const hex = (bytes: ArrayBuffer): string =>
-  Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
-
-/**
- * SHA-256 of a text, in hex, through Web Crypto (browsers, workers and Node 20 alike). Web Crypto's `subtle` exists
- * only in secure contexts: a page served over plain http from a LAN address falls back to the same digest in JS.
- */
-export async function sha256Hex(text: string): Promise<string> {
-  const bytes = new TextEncoder().encode(text);
-  const subtle = globalThis.crypto?.subtle;
-  return subtle ? hex(await subtle.digest('SHA-256', bytes)) : sha256HexSync(bytes);
-}
-
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
   0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
@@ -147,7 +134,10 @@ export class Sha256 {
   }
 }
 
-/** SHA-256 (FIPS 180-4) in plain JS, for pages where Web Crypto's `subtle` is missing. */
+/**
+ * SHA-256 (FIPS 180-4) of bytes, in hex, in plain JS: the same on every page (Web Crypto's `subtle` exists only in
+ * secure contexts, not on a page served over plain http from a LAN address) and synchronous.
+ */
 export const sha256HexSync = (bytes: Uint8Array): string => new Sha256().update(bytes).hex();
 
 /** What identifies an answer. The target is part of it: the local reference and a real service answer differently. */
@@ -174,7 +164,7 @@ export const dedupText = (id: AnswerIdentity): string =>
   });
 
 const utf8 = new TextEncoder();
-/** The hash state after a key's common beginning, per questions object and model and target. */
+/** The hash state after a key's common beginning, per questions object and model (the target comes after the state). */
 const prefixes = new WeakMap<object, Map<string, Sha256>>();
 
 /**
@@ -184,14 +174,13 @@ const prefixes = new WeakMap<object, Map<string, Sha256>>();
  * what follows. Equal to SHA-256 of dedupText (tests/unit/rows/plan.test.ts).
  */
 export function dedupKeySync(id: AnswerIdentity): string {
-  const head = `${id.targetId}\u0000${id.model}`;
-  let byHead = prefixes.get(id.questions);
-  if (!byHead) prefixes.set(id.questions, (byHead = new Map()));
-  let prefix = byHead.get(head);
+  let byModel = prefixes.get(id.questions);
+  if (!byModel) prefixes.set(id.questions, (byModel = new Map()));
+  let prefix = byModel.get(id.model);
   if (!prefix) {
     const text = `{"model":${JSON.stringify(id.model)},"questions":${canonicalJson(id.questions)},"state":`;
     prefix = new Sha256().update(utf8.encode(text));
-    byHead.set(head, prefix);
+    byModel.set(id.model, prefix);
   }
   const rest =
     `${canonicalJson(id.state)}${id.tag ? `,"tag":${JSON.stringify(id.tag)}` : ''}` +

@@ -1,4 +1,5 @@
 // Mapping rows to states, dedup keys, and the plan before a run (with the project's real tokenizer).
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { estimateCost, MAX_STATE_PLUS_QUESTION_TOKENS } from '../../../src/contract';
 import { questionTokens, requestTokens, stateTokens } from '../../../src/core/tokens';
@@ -7,7 +8,6 @@ import {
   dedupKey,
   dedupText,
   pinnedModel,
-  sha256Hex,
   sha256HexSync,
   dedupKeySync,
 } from '../../../src/core/rows/dedup';
@@ -15,6 +15,10 @@ import { describeMapping, mapRow, rowId, suggestMapping } from '../../../src/cor
 import { parseCsvText } from '../../../src/core/rows/parse';
 import { budgetFit, planDurationMs, planRun, sortIssues } from '../../../src/core/rows/runPlan';
 import { exampleRequest } from '../../helpers/fixtures';
+
+/** SHA-256 by Node's own crypto: the oracle the JS digest is checked against. */
+const sha256Hex = async (text: string): Promise<string> =>
+  createHash('sha256').update(text, 'utf8').digest('hex');
 
 const counter = { stateTokens, questionTokens };
 
@@ -129,10 +133,12 @@ describe('dedup keys', () => {
   });
 
   it('computes SHA-256 exactly (known vector)', async () => {
-    expect(await sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(sha256HexSync(new TextEncoder().encode('abc'))).toBe(
+      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
   });
 
-  it('gives the same digest without Web Crypto (pages served over plain http from a LAN address)', async () => {
+  it('computes the same digest as Node’s crypto, in plain JS (pages served over plain http from a LAN address)', async () => {
     const enc = (t: string) => new TextEncoder().encode(t);
     for (const text of [
       '',
