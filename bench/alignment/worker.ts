@@ -2,12 +2,13 @@
 import { parentPort } from 'node:worker_threads';
 import { computeAlignment } from '../../src/core/alignment/compute';
 import type { Questions } from '../../src/contract';
-import type { AlignRow, AlignmentOptions } from '../../src/core/alignment/types';
+import type { AlignTable } from '../../src/core/alignment/table';
+import type { AlignmentOptions } from '../../src/core/alignment/types';
 
 parentPort!.on(
   'message',
-  (m: { questions: Questions; rows: AlignRow[]; options: Partial<AlignmentOptions> }) => {
-    const report = computeAlignment(m.questions, m.rows, m.options);
-    parentPort!.postMessage({ figures: Object.keys(report.figures).length, B: report.bootstrap.B });
+  (m: { questions: Questions; table: AlignTable; options: Partial<AlignmentOptions> }) => {
+    // The whole report goes back, as the app's worker sends it.
+    parentPort!.postMessage({ report: computeAlignment(m.questions, m.table, m.options) });
   },
 );

@@ -1,15 +1,13 @@
 // The single entry point: every alignment figure of a run's rows and labels, each with n, a 95% interval and its
 // method, under stated conventions. Figures are also listed flat under stable keys ("department.kappa",
 // "is_urgent.auroc", "frustration.mae") for headless gates.
-import type { Questions } from '../../contract';
+import type { Question, Questions } from '../../contract';
 import { BIN_EDGE_RULE, reliabilityBins } from './calibration';
 import type { ReliabilityBin } from './calibration';
 import { bootstrap, bootstrapMethod, bootstrapSize, percentileInterval, wilson } from './intervals';
-import type { BootstrapDraws } from './intervals';
 import { confusionOf } from './kappa';
 import { bestThreshold, thresholdCurve } from './noulAgreement';
 import type { ThresholdPoint } from './noulAgreement';
-import { argmax, distributionOf, expectedRounded, yesProbability } from './prediction';
 import {
   proportionsOf,
   questionData,
@@ -20,12 +18,32 @@ import {
   thresholdOf,
 } from './questionData';
 import type { QuestionData } from './questionData';
+import {
+  LINEARISED_ABOVE,
+  LINEARISED_METHOD,
+  linearise,
+  normalInterval,
+  rangeOf,
+  spearmanInterval,
+} from './linearised';
 import { seededRandom } from './rng';
+import { NO_LABEL, alignTableOf } from './table';
+import type { AlignTable } from './table';
 import { ROGAN_GLADEN_UNDEFINED, roganGladen } from './roganGladen';
 import { selectiveCurve, selectiveReadout, selectiveSentence } from './selective';
 import type { SelectivePoint } from './selective';
 import { DEFAULT_OPTIONS, undefinedFigure } from './types';
 import type { AlignRow, AlignmentOptions, Figure, LabelValue } from './types';
+
+/** Mistakes and cell rows a report lists: more than a person reads, few enough to move between threads at once. */
+export const DISAGREEMENTS_KEPT = 500;
+export const CELL_ROWS_KEPT = 200;
+
+const diagonalOf = (m: Float64Array, K: number): number => {
+  let d = 0;
+  for (let k = 0; k < K; k++) d += m[k * K + k]!;
+  return d;
+};
 
 /** A row where judge and label differ. */
 export interface Disagreement {
@@ -58,7 +76,7 @@ export interface QuestionReport {
   unanswered: number;
   invalidLabels: number;
   figures: Record<string, Figure>;
-  /** counts[truth][predicted], and the row ids behind each cell. */
+  /** counts[truth][predicted], and the row ids behind each cell (the first CELL_ROWS_KEPT in file order). */
   confusion: { counts: number[][]; ids: string[][][] };
   reliability: ReliabilityBin[];
   selective: {
@@ -69,8 +87,9 @@ export interface QuestionReport {
   };
   /** Noul: the threshold in force, the best balanced-accuracy one and the rates on a 0.01 grid. */
   threshold?: { value: number; best: ThresholdPoint | null; grid: ThresholdPoint[] };
-  /** Mistakes, the most confident first. */
+  /** Mistakes, the most confident first (the first DISAGREEMENTS_KEPT), and how many there are in all. */
   disagreements: Disagreement[];
+  disagreementCount: number;
   prevalence: Prevalence[];
 }
 
@@ -118,6 +137,11 @@ export function conventionsOf(options: AlignmentOptions, B: number): string[] {
     `ECE and the reliability diagram: ${options.bins} ${BIN_EDGE_RULE}.`,
     `Log loss: probabilities floored at ${options.logLossFloor}.`,
     `Intervals: Wilson for proportions; seeded percentile bootstrap over rows (B=${B}, seed ${options.bootstrap.seed}) for the rest. A bootstrap interval of a biased figure such as ECE need not contain the estimate.`,
+    ...(options.bootstrap.B === null
+      ? [
+          `For a question with more than ${LINEARISED_ABOVE.toLocaleString('en')} labelled rows the rest are linearised instead (normal intervals from the infinitesimal jackknife standard error, which the bootstrap estimates too; ROC AUC by DeLong, Spearman by Fisher’s z with Bonett and Wright’s standard error; corrected prevalence by the delta method), because resampling that many rows hundreds of times costs seconds.`,
+        ]
+      : []),
     'Corrected prevalence: Rogan-Gladen over every answered row, with sensitivity and specificity measured on the labelled rows; the interval resamples both.',
   ];
 }
@@ -126,45 +150,55 @@ const labelOf = (data: QuestionData, index: number): LabelValue =>
   data.type === 'choice' ? data.classes[index]! : data.type === 'score' ? index : index === 1;
 
 function disagreementsOf(data: QuestionData, probabilityOfLabel: (row: number) => number): Disagreement[] {
-  const out: Disagreement[] = [];
-  for (let i = 0; i < data.ids.length; i++) {
-    if (data.y[i] === data.pred[i]) continue;
-    out.push({
-      id: data.ids[i]!,
-      label: labelOf(data, data.y[i]!),
-      predicted: labelOf(data, data.pred[i]!),
-      pPredicted: data.predP[i]!,
-      pLabel: probabilityOfLabel(i),
-    });
-  }
-  return out.sort((a, b) => b.pPredicted - a.pPredicted || a.id.localeCompare(b.id));
+  // Only the first DISAGREEMENTS_KEPT are sorted: a histogram of confidence finds the level they start at.
+  const levels = 1024;
+  const histogram = new Int32Array(levels + 1);
+  const level = (i: number): number => Math.min(levels, Math.max(0, Math.floor(data.predP[i]! * levels)));
+  for (let i = 0; i < data.ids.length; i++) if (data.y[i] !== data.pred[i]) histogram[level(i)]!++;
+  let from = levels;
+  for (let kept = histogram[levels]!; from > 0 && kept < DISAGREEMENTS_KEPT;) kept += histogram[--from]!;
+  const mistakes: number[] = [];
+  for (let i = 0; i < data.ids.length; i++)
+    if (data.y[i] !== data.pred[i] && level(i) >= from) mistakes.push(i);
+  // The most confident first; ties in file order.
+  mistakes.sort((a, b) => data.predP[b]! - data.predP[a]! || a - b);
+  return mistakes.slice(0, DISAGREEMENTS_KEPT).map((i) => ({
+    id: data.ids[i]!,
+    label: labelOf(data, data.y[i]!),
+    predicted: labelOf(data, data.pred[i]!),
+    pPredicted: data.predP[i]!,
+    pLabel: probabilityOfLabel(i),
+  }));
 }
 
 /** The class each answered row of the file is predicted as (labelled or not), for the judge's share. */
 function predictedClasses(
   name: string,
-  questions: Questions,
-  rows: readonly AlignRow[],
+  question: Question,
+  table: AlignTable,
   options: AlignmentOptions,
 ): Int32Array {
-  const question = questions[name]!;
-  const out: number[] = [];
-  for (const row of rows) {
-    const answer = row.answers?.[name];
+  const { p, width } = table.columns[name]!;
+  const out = new Int32Array(table.ids.length);
+  const threshold = thresholdOf(options, name);
+  const expectedRounding = question.type === 'score' && options.scorePrediction === 'expectedRounded';
+  let n = 0;
+  for (let i = 0; i < table.ids.length; i++) {
+    const at = i * width;
+    if (Number.isNaN(p[at]!)) continue;
     if (question.type === 'noul') {
-      const p = yesProbability(answer);
-      if (p !== null) out.push(p >= thresholdOf(options, name) ? 1 : 0);
+      out[n++] = p[at]! >= threshold ? 1 : 0;
       continue;
     }
-    const dist = distributionOf(answer, question);
-    if (!dist) continue;
-    out.push(
-      question.type === 'score' && options.scorePrediction === 'expectedRounded'
-        ? expectedRounded(dist)
-        : argmax(dist),
-    );
+    let top = 0;
+    let mean = 0;
+    for (let k = 0; k < width; k++) {
+      if (p[at + k]! > p[at + top]!) top = k;
+      mean += k * p[at + k]!;
+    }
+    out[n++] = expectedRounding ? Math.min(width - 1, Math.max(0, Math.floor(mean + 0.5))) : top;
   }
-  return Int32Array.from(out);
+  return out.slice(0, n);
 }
 
 /** Rows of the file above which the judge's share is resampled from a normal draw instead of row by row. */
@@ -175,29 +209,35 @@ function normalDraw(random: () => number): number {
   return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 }
 
+/** How many of the values fall in each class 0..K-1. */
+function classCounts(values: Int32Array, K: number): Float64Array {
+  const counts = new Float64Array(K);
+  for (let i = 0; i < values.length; i++) counts[values[i]!]! += 1;
+  return counts;
+}
+
 function prevalenceOf(
   data: QuestionData,
   all: Int32Array,
-  draws: BootstrapDraws,
+  allCounts: Float64Array,
   point: Record<string, number | null>,
-  exactApparent: boolean,
+  corrected: (label: string) => { lo: number | null; hi: number | null; method: string },
 ): Prevalence[] {
   const N = all.length;
   const classes = data.type === 'noul' ? [1] : data.classes.map((_, k) => k);
+  const humanCounts = classCounts(data.y, data.K);
   return classes.map((k) => {
     const label = data.classes[k]!;
-    let hits = 0;
-    for (const v of all) if (v === k) hits++;
-    let human = 0;
-    for (const v of data.y) if (v === k) human++;
+    const hits = allCounts[k]!;
+    const human = humanCounts[k]!;
     const w = wilson(hits, N);
     const hw = wilson(human, data.ids.length);
     const apparent = N === 0 ? null : hits / N;
     const se = point[`se.${label}`] ?? null;
     const sp = point[`sp.${label}`] ?? null;
     const value = apparent === null || se === null || sp === null ? null : roganGladen(apparent, se, sp);
-    const interval = percentileInterval(draws, `corrected.${label}`);
-    const method = `Rogan-Gladen over ${N} answered rows with sensitivity and specificity from ${data.ids.length} labelled rows, clipped to [0, 1]; 95% percentile bootstrap resampling the labelled rows and ${exactApparent ? 'the answered rows' : 'the judge’s share (normal approximation of its binomial draw)'}, B=${draws.B}, seed ${draws.seed}`;
+    const interval = corrected(label);
+    const method = `Rogan-Gladen over ${N} answered rows with sensitivity and specificity from ${data.ids.length} labelled rows, clipped to [0, 1]; ${interval.method}`;
     return {
       label,
       sensitivity: se,
@@ -236,30 +276,27 @@ function prevalenceOf(
   });
 }
 
-/** Every figure of one question. */
-function questionReport(
-  name: string,
-  questions: Questions,
-  rows: readonly AlignRow[],
-  options: AlignmentOptions,
+/** How a question's intervals are drawn: each figure's interval and method, and the corrected prevalence's. */
+interface Intervals {
+  interval: (key: string, value: number) => { lo: number | null; hi: number | null };
+  method: (what: string) => string;
+  corrected: (label: string) => { lo: number | null; hi: number | null; method: string };
+}
+
+/** Percentile bootstrap over the labelled rows, with the judge's share over the whole file resampled alongside. */
+function bootstrapIntervals(
+  data: QuestionData,
+  all: Int32Array,
+  allCounts: Float64Array,
   B: number,
   seed: number,
-): QuestionReport {
-  const question = questions[name]!;
-  const data = questionData(name, question, rows, options);
+): Intervals {
   const n = data.ids.length;
-  const point = statsOf(data, null);
-  const m = confusionOf(data.y, data.pred, data.K, null);
-  const all = predictedClasses(name, questions, rows, options);
   const N = all.length;
   const exactApparent = N * B <= EXACT_APPARENT_WORK;
   const classCount = data.type === 'noul' ? 1 : data.K;
   const classIndex = (c: number): number => (data.type === 'noul' ? 1 : c);
-  const shares = Array.from({ length: classCount }, (_, c) => {
-    let hits = 0;
-    for (const v of all) if (v === classIndex(c)) hits++;
-    return N === 0 ? 0 : hits / N;
-  });
+  const shares = Array.from({ length: classCount }, (_, c) => (N === 0 ? 0 : allCounts[classIndex(c)]! / N));
   const prevalenceRandom = seededRandom(seed ^ 0x9e3779b9);
   const allIdxCounts = new Float64Array(data.K);
   const statNames = statKeys(data);
@@ -295,6 +332,68 @@ function questionReport(
       out[statNames.length + c] = v === null ? Number.NaN : v;
     }
   });
+  return {
+    interval: (key) => percentileInterval(draws, key),
+    method: (what) => bootstrapMethod(draws, what),
+    corrected: (label) => ({
+      ...percentileInterval(draws, `corrected.${label}`),
+      method: `95% percentile bootstrap resampling the labelled rows and ${exactApparent ? 'the answered rows' : 'the judge’s share (normal approximation of its binomial draw)'}, B=${draws.B}, seed ${draws.seed}`,
+    }),
+  };
+}
+
+/** Linearised intervals (delta method), for questions with more labelled rows than resampling can afford. */
+function linearIntervals(data: QuestionData, allCounts: Float64Array, N: number): Intervals {
+  const lin = linearise(data);
+  return {
+    interval: (key, value) =>
+      key === 'spearman'
+        ? spearmanInterval(value, data.ids.length)
+        : normalInterval(value, lin.se(key), rangeOf(key, data.K)),
+    method: (what) =>
+      what.startsWith('Spearman')
+        ? `${what}; 95% interval from Fisher’s z with Bonett and Wright’s standard error`
+        : `${what}; ${LINEARISED_METHOD}`,
+    corrected: (label) => {
+      const k = data.type === 'noul' ? 1 : data.classes.indexOf(label);
+      const a = N === 0 ? Number.NaN : allCounts[k]! / N;
+      const se = lin.point(`se.${label}`);
+      const sp = lin.point(`sp.${label}`);
+      const J = se + sp - 1;
+      const raw = (a + sp - 1) / J;
+      // Delta method: the judge's share is binomial over the answered rows; sensitivity and specificity move with the
+      // labelled rows' influences.
+      const variance = (a * (1 - a)) / (J * J * N) + lin.senSpecVariance(k, -raw / J, (1 - raw) / J);
+      const value = roganGladen(a, se, sp);
+      const interval =
+        value === null ? { lo: null, hi: null } : normalInterval(value, Math.sqrt(variance), [0, 1]);
+      return {
+        ...interval,
+        method: `${LINEARISED_METHOD}, the judge’s share binomial over the answered rows`,
+      };
+    },
+  };
+}
+
+/** Every figure of one question. */
+function questionReport(
+  name: string,
+  question: Question,
+  table: AlignTable,
+  options: AlignmentOptions,
+  B: number,
+  seed: number,
+): QuestionReport {
+  const data = questionData(name, question, table, options);
+  const n = data.ids.length;
+  const point = statsOf(data, null);
+  const m = confusionOf(data.y, data.pred, data.K, null);
+  const all = predictedClasses(name, question, table, options);
+  const allCounts = classCounts(all, data.K);
+  const intervals =
+    options.bootstrap.B === null && n > LINEARISED_ABOVE
+      ? linearIntervals(data, allCounts, all.length)
+      : bootstrapIntervals(data, all, allCounts, B, seed);
 
   const figures: Record<string, Figure> = {};
   for (const [key, { k, n: denom }] of Object.entries(proportionsOf(data, m))) {
@@ -327,7 +426,7 @@ function questionReport(
     let what = STAT_METHODS[key]!;
     if (key === 'ece') what += ` (${options.bins} ${BIN_EDGE_RULE})`;
     if (key === 'log_loss') what += ` (probabilities floored at ${options.logLossFloor})`;
-    const method = bootstrapMethod(draws, what);
+    const method = intervals.method(what);
     const value = point[key] ?? null;
     if (value === null) {
       figures[key] = undefinedFigure(
@@ -343,7 +442,7 @@ function questionReport(
       );
       continue;
     }
-    const { lo, hi } = percentileInterval(draws, key);
+    const { lo, hi } = intervals.interval(key, value);
     figures[key] = { value, lo, hi, n, method };
   }
 
@@ -353,10 +452,14 @@ function questionReport(
     counts.push(Array.from({ length: data.K }, (_, j) => m[i * data.K + j]!));
     ids.push(Array.from({ length: data.K }, () => []));
   }
-  for (let r = 0; r < n; r++) ids[data.y[r]!]![data.pred[r]!]!.push(data.ids[r]!);
+  for (let r = 0; r < n; r++) {
+    const cell = ids[data.y[r]!]![data.pred[r]!]!;
+    if (cell.length < CELL_ROWS_KEPT) cell.push(data.ids[r]!);
+  }
 
   const confidenceName = data.type === 'noul' ? 'probability of the predicted side' : 'top probability';
-  const correct = Float64Array.from(data.y, (v, i) => (v === data.pred[i] ? 1 : 0));
+  const correct = new Float64Array(n);
+  for (let i = 0; i < n; i++) correct[i] = data.y[i] === data.pred[i] ? 1 : 0;
   const points = selectiveCurve(data.predP, correct);
   const readout = selectiveReadout(points);
 
@@ -379,7 +482,8 @@ function questionReport(
     reliability: reliabilityBins(data.calP, data.calHit, options.bins),
     selective: { confidenceName, points, readout, sentence: selectiveSentence(readout, confidenceName) },
     disagreements: disagreementsOf(data, labelProbability),
-    prevalence: prevalenceOf(data, all, draws, point, exactApparent),
+    disagreementCount: n - diagonalOf(m, data.K),
+    prevalence: prevalenceOf(data, all, allCounts, point, intervals.corrected),
   };
   if (data.type === 'noul') {
     const curve = thresholdCurve(data.p, data.y);
@@ -414,26 +518,29 @@ export const withDefaults = (options: Partial<AlignmentOptions> = {}): Alignment
 /** Every alignment figure of a run: per question and flat under stable keys. */
 export function computeAlignment(
   questions: Questions,
-  rows: readonly AlignRow[],
+  input: AlignTable | readonly AlignRow[],
   partial: Partial<AlignmentOptions> = {},
 ): AlignmentReport {
   const options = withDefaults(partial);
-  let answered = 0;
-  for (const r of rows) if (r.answers && Object.keys(r.answers).length > 0) answered++;
+  const table = Array.isArray(input) ? alignTableOf(questions, input) : (input as AlignTable);
   const reports: Record<string, QuestionReport> = {};
   const figures: Record<string, Figure> = {};
-  let maxN = 0;
-  const names = Object.keys(questions).filter((name) => rows.some((r) => r.labels[name] !== undefined));
-  const sizes = names.map((name) => rows.reduce((s, r) => s + (r.labels[name] !== undefined ? 1 : 0), 0));
-  for (const s of sizes) maxN = Math.max(maxN, s);
+  const labelledCount = (name: string): number => {
+    let count = 0;
+    for (const v of table.columns[name]?.label ?? []) if (v !== NO_LABEL) count++;
+    return count;
+  };
+  const sizes = new Map(Object.keys(questions).map((name) => [name, labelledCount(name)]));
+  const names = [...sizes].filter(([, size]) => size > 0).map(([name]) => name);
+  const maxN = Math.max(0, ...sizes.values());
   const B = options.bootstrap.B ?? bootstrapSize(maxN);
   names.forEach((name) => {
     // Each question draws its own resamples from a seed derived from the run's seed and its name, so adding a
     // question moves no other question's interval.
     const report = questionReport(
       name,
-      questions,
-      rows,
+      questions[name]!,
+      table,
       options,
       B,
       questionSeed(options.bootstrap.seed, name),
@@ -447,11 +554,12 @@ export function computeAlignment(
       figures[`${base}.human`] = p.human;
     }
   });
+  const answered = table.answered;
   return {
     options,
     conventions: conventionsOf(options, B),
     bootstrap: { B, seed: options.bootstrap.seed },
-    rows: { total: rows.length, answered },
+    rows: { total: table.ids.length, answered },
     questions: reports,
     figures,
   };

@@ -71,26 +71,39 @@ export interface ThresholdPoint {
  * 0 and above 1. Empty without both classes.
  */
 export function thresholdCurve(p: ArrayLike<number>, y: ArrayLike<number>): ThresholdPoint[] {
-  const order = Array.from({ length: p.length }, (_, i) => i).sort((a, b) => p[a]! - p[b]!);
   let P = 0;
   for (let i = 0; i < y.length; i++) P += y[i] === 1 ? 1 : 0;
   const N = y.length - P;
   if (P === 0 || N === 0) return [];
+  // Yes and no counts per distinct P(yes), ascending: a typed sort and a binary search instead of sorting rows.
+  const sorted = Float64Array.from(p).sort();
+  const values: number[] = [];
+  for (const v of sorted) if (values.length === 0 || values[values.length - 1] !== v) values.push(v);
+  const pos = new Float64Array(values.length);
+  const neg = new Float64Array(values.length);
+  for (let i = 0; i < p.length; i++) {
+    let lo = 0;
+    let hi = values.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (values[mid]! < p[i]!) lo = mid + 1;
+      else hi = mid;
+    }
+    if (y[i] === 1) pos[lo]! += 1;
+    else neg[lo]! += 1;
+  }
   const points: ThresholdPoint[] = [];
-  // At threshold t every row with p >= t is predicted yes; walking up the sorted values moves rows to "no".
+  // At threshold t every row with p >= t is predicted yes; walking up the distinct values moves rows to "no".
   let negBelow = 0;
   let posBelow = 0;
-  let k = 0;
-  while (k <= order.length) {
-    const t = k < order.length ? p[order[k]!]! : Math.min(1.01, (p[order[order.length - 1]!] ?? 1) + 0.01);
+  for (let c = 0; c <= values.length; c++) {
+    const t = c < values.length ? values[c]! : Math.min(1.01, values[values.length - 1]! + 0.01);
     const tpr = (P - posBelow) / P;
     const tnr = negBelow / N;
     points.push({ threshold: t, tpr, tnr, balancedAccuracy: (tpr + tnr) / 2 });
-    if (k === order.length) break;
-    while (k < order.length && p[order[k]!]! === t) {
-      if (y[order[k]!] === 1) posBelow++;
-      else negBelow++;
-      k++;
+    if (c < values.length) {
+      posBelow += pos[c]!;
+      negBelow += neg[c]!;
     }
   }
   return points;

@@ -2,14 +2,14 @@
 // pass over numbers, and the statistics of any resample of them (row weights).
 import type { Question } from '../../contract';
 import { macroF1Of, precisionOf, recallOf } from './choiceAgreement';
-import { binOf, brierRow, logLossRow } from './calibration';
+import { binOf, logLossRow } from './calibration';
 import { kappaOf, quadraticWeights } from './kappa';
 import type { Confusion } from './kappa';
 import { countsAt } from './noulAgreement';
-import { argmax, distributionOf, expectedLevel, expectedRounded, yesProbability } from './prediction';
 import { rankCodes } from './scoreAgreement';
-import { validLabel } from './labelValues';
-import type { AlignRow, AlignmentOptions, LabelValue } from './types';
+import { INVALID_LABEL, NO_LABEL, classesOf } from './table';
+import type { AlignTable } from './table';
+import type { AlignmentOptions } from './types';
 
 interface Common {
   name: string;
@@ -48,7 +48,6 @@ export interface ScoreData extends Common {
   expected: Float64Array;
   weights: Float64Array;
   expectedCodes: ReturnType<typeof rankCodes>;
-  labelCodes: ReturnType<typeof rankCodes>;
 }
 export interface NoulData extends Common {
   type: 'noul';
@@ -64,114 +63,116 @@ export type QuestionData = ChoiceData | ScoreData | NoulData;
 export const thresholdOf = (options: AlignmentOptions, name: string): number =>
   options.noulThresholds[name] ?? 0.5;
 
-/** Builds a question's arrays from the rows that carry a valid label and an answer of its type. */
+/** Builds a question's arrays from the rows of the table that carry a valid label and an answer of its type. */
 export function questionData(
   name: string,
   question: Question,
-  rows: readonly AlignRow[],
+  table: AlignTable,
   options: AlignmentOptions,
 ): QuestionData {
+  const { label, p: probs, width } = table.columns[name]!;
+  const total = table.ids.length;
+  const classes = classesOf(question);
+  const K = classes.length;
+  const threshold = thresholdOf(options, name);
+  const floor = options.logLossFloor;
+  // Sized for every row, then cut to the rows kept: one allocation per array instead of growing lists.
   const ids: string[] = [];
-  const y: number[] = [];
-  const pred: number[] = [];
-  const calP: number[] = [];
-  const calHit: number[] = [];
-  const predP: number[] = [];
-  const brier: number[] = [];
-  const logLoss: number[] = [];
-  const expected: number[] = [];
-  const pYes: number[] = [];
+  const y = new Int32Array(total);
+  const pred = new Int32Array(total);
+  const calP = new Float64Array(total);
+  const calHit = new Float64Array(total);
+  const predP = new Float64Array(total);
+  const brier = new Float64Array(total);
+  const logLoss = new Float64Array(total);
+  const expected = new Float64Array(question.type === 'score' ? total : 0);
+  const pYes = new Float64Array(question.type === 'noul' ? total : 0);
+  const bin = new Uint8Array(total);
   let labelled = 0;
   let unanswered = 0;
   let invalidLabels = 0;
-  const classes =
-    question.type === 'choice'
-      ? Object.keys(question.criteria)
-      : question.type === 'score'
-        ? question.criteria.map((_, i) => String(i))
-        : ['no', 'yes'];
-  const threshold = thresholdOf(options, name);
-  for (const row of rows) {
-    const label: LabelValue | undefined = row.labels[name];
-    if (label === undefined) continue;
-    if (!validLabel(label, question)) {
+  let n = 0;
+  const expectedRounding = question.type === 'score' && options.scorePrediction === 'expectedRounded';
+  for (let i = 0; i < total; i++) {
+    const truth = label[i]!;
+    if (truth === NO_LABEL) continue;
+    if (truth === INVALID_LABEL) {
       invalidLabels++;
       continue;
     }
     labelled++;
-    const answer = row.answers?.[name];
-    if (question.type === 'noul') {
-      const p = yesProbability(answer);
-      if (p === null) {
-        unanswered++;
-        continue;
-      }
-      const truth = label === true ? 1 : 0;
-      const guess = p >= threshold ? 1 : 0;
-      ids.push(row.id);
-      y.push(truth);
-      pred.push(guess);
-      pYes.push(p);
-      calP.push(p);
-      calHit.push(truth);
-      predP.push(guess === 1 ? p : 1 - p);
-      brier.push((p - truth) * (p - truth));
-      logLoss.push(logLossRow(truth === 1 ? p : 1 - p, options.logLossFloor));
-      continue;
-    }
-    const dist = distributionOf(answer, question);
-    if (!dist) {
+    const at = i * width;
+    if (Number.isNaN(probs[at]!)) {
       unanswered++;
       continue;
     }
-    const truth = question.type === 'choice' ? classes.indexOf(label as string) : (label as number);
-    const top = argmax(dist);
-    const guess =
-      question.type === 'score' && options.scorePrediction === 'expectedRounded'
-        ? expectedRounded(dist)
-        : top;
-    ids.push(row.id);
-    y.push(truth);
-    pred.push(guess);
-    calP.push(dist[top]!);
-    calHit.push(top === truth ? 1 : 0);
-    predP.push(dist[guess]!);
-    brier.push(brierRow(dist, truth));
-    logLoss.push(logLossRow(dist[truth]!, options.logLossFloor));
-    if (question.type === 'score') expected.push(expectedLevel(dist));
+    ids.push(table.ids[i]!);
+    y[n] = truth;
+    if (question.type === 'noul') {
+      const p = probs[at]!;
+      const guess = p >= threshold ? 1 : 0;
+      pred[n] = guess;
+      pYes[n] = p;
+      calP[n] = p;
+      calHit[n] = truth;
+      predP[n] = guess === 1 ? p : 1 - p;
+      brier[n] = (p - truth) * (p - truth);
+      logLoss[n] = logLossRow(truth === 1 ? p : 1 - p, floor);
+    } else {
+      // argmax (ties to the first), the expected level and the Brier sum in one walk over the row's classes.
+      let top = 0;
+      let mean = 0;
+      let b = 0;
+      for (let k = 0; k < K; k++) {
+        const pk = probs[at + k]!;
+        if (pk > probs[at + top]!) top = k;
+        mean += k * pk;
+        const d = pk - (k === truth ? 1 : 0);
+        b += d * d;
+      }
+      const guess = expectedRounding ? Math.min(K - 1, Math.max(0, Math.floor(mean + 0.5))) : top;
+      pred[n] = guess;
+      calP[n] = probs[at + top]!;
+      calHit[n] = top === truth ? 1 : 0;
+      predP[n] = probs[at + guess]!;
+      brier[n] = b;
+      logLoss[n] = logLossRow(probs[at + truth]!, floor);
+      if (question.type === 'score') expected[n] = mean;
+    }
+    bin[n] = binOf(calP[n]!, options.bins);
+    n++;
   }
   const common = {
     name,
     ids,
-    y: Int32Array.from(y),
-    pred: Int32Array.from(pred),
-    calP: Float64Array.from(calP),
-    calHit: Float64Array.from(calHit),
-    predP: Float64Array.from(predP),
-    brier: Float64Array.from(brier),
-    logLoss: Float64Array.from(logLoss),
+    y: y.slice(0, n),
+    pred: pred.slice(0, n),
+    calP: calP.slice(0, n),
+    calHit: calHit.slice(0, n),
+    predP: predP.slice(0, n),
+    brier: brier.slice(0, n),
+    logLoss: logLoss.slice(0, n),
     labelled,
     unanswered,
     invalidLabels,
     bins: options.bins,
-    bin: Uint8Array.from(calP, (p) => binOf(p, options.bins)),
+    bin: bin.slice(0, n),
   };
-  if (question.type === 'choice') return { ...common, type: 'choice', classes, K: classes.length };
+  if (question.type === 'choice') return { ...common, type: 'choice', classes, K };
   if (question.type === 'score') {
-    const exp = Float64Array.from(expected);
+    const exp = expected.slice(0, n);
     return {
       ...common,
       type: 'score',
       classes,
-      K: classes.length,
+      K,
       expected: exp,
-      weights: quadraticWeights(classes.length),
+      weights: quadraticWeights(K),
       expectedCodes: rankCodes(exp),
-      labelCodes: rankCodes(common.y),
     };
   }
-  const p = Float64Array.from(pYes);
-  return { ...common, type: 'noul', classes: ['no', 'yes'], K: 2, threshold, p, pCodes: rankCodes(p) };
+  const pv = pYes.slice(0, n);
+  return { ...common, type: 'noul', classes: ['no', 'yes'], K: 2, threshold, p: pv, pCodes: rankCodes(pv) };
 }
 
 /** Statistics that count rows (they get Wilson intervals): numerator and denominator per key. */
@@ -238,6 +239,8 @@ export interface Scratch {
   codeNeg: Float64Array;
   ranksA: Float64Array;
   ranksB: Float64Array;
+  /** The resample's row count, Brier sum, log-loss sum and absolute-error sum, in that order. */
+  sums: Float64Array;
 }
 
 export function scratchFor(data: QuestionData): Scratch {
@@ -252,6 +255,7 @@ export function scratchFor(data: QuestionData): Scratch {
     codeNeg: new Float64Array(distinct),
     ranksA: new Float64Array(distinct),
     ranksB: new Float64Array(data.K),
+    sums: new Float64Array(4),
   };
 }
 
@@ -268,6 +272,12 @@ export function statsInto(
   s: Scratch,
   out: Float64Array,
 ): void {
+  gather(data, weights, s);
+  finish(data, weights, s, out, true);
+}
+
+/** Sums a resample's rows into the scratch: confusion counts, bin sums, code counts and the row sums. */
+export function gather(data: QuestionData, weights: Uint32Array | null, s: Scratch): void {
   const K = data.K;
   const rows = data.ids.length;
   const { m, sumP, sumHit, count, codeCounts, codeNeg } = s;
@@ -313,6 +323,29 @@ export function statsInto(
       else codeCounts[codes[i]!]! += w;
     }
   }
+  s.sums[0] = n;
+  s.sums[1] = brier;
+  s.sums[2] = logLoss;
+  s.sums[3] = absErr;
+}
+
+/**
+ * Every statistic from the sums `gather` left in the scratch, in statKeys order. Spearman needs one more pass over the
+ * rows with the resample's weights; `spearman` false skips it (NaN), for callers that only move the sums.
+ */
+export function finish(
+  data: QuestionData,
+  weights: Uint32Array | null,
+  s: Scratch,
+  out: Float64Array,
+  spearman: boolean,
+): void {
+  const K = data.K;
+  const { m, sumP, sumHit, count, codeCounts, codeNeg } = s;
+  const n = s.sums[0]!;
+  const brier = s.sums[1]!;
+  const logLoss = s.sums[2]!;
+  const absErr = s.sums[3]!;
   const nan = Number.NaN;
   const none = n === 0;
   let ece = 0;
@@ -334,7 +367,7 @@ export function statsInto(
   } else if (data.type === 'score') {
     put(none ? null : diag / n);
     put(kappaOf(m, K, data.weights));
-    put(spearmanFromCounts(data, weights, n, s));
+    put(spearman ? spearmanFromCounts(data, weights, n, s) : null);
     put(none ? null : absErr / n);
   } else {
     put(none ? null : diag / n);

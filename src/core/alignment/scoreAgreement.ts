@@ -40,12 +40,23 @@ export function maeOf(
  */
 export function rankCodes(values: ArrayLike<number>): { codes: Uint32Array; distinct: number } {
   const sorted = Float64Array.from(values).sort();
-  const uniq: number[] = [];
-  for (const v of sorted) if (uniq.length === 0 || uniq[uniq.length - 1] !== v) uniq.push(v);
-  const at = new Map(uniq.map((v, i) => [v, i]));
+  let distinct = 0;
+  for (let i = 0; i < sorted.length; i++)
+    if (i === 0 || sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i]!;
+  // A binary search in the distinct values: typed and allocation-free, where a Map of doubles hashed every value.
   const codes = new Uint32Array(values.length);
-  for (let i = 0; i < values.length; i++) codes[i] = at.get(values[i]!)!;
-  return { codes, distinct: uniq.length };
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    let lo = 0;
+    let hi = distinct - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid]! < v) lo = mid + 1;
+      else hi = mid;
+    }
+    codes[i] = lo;
+  }
+  return { codes, distinct };
 }
 
 /** Midranks (1-based, ties averaged) per code, from counts per code. */

@@ -15,23 +15,32 @@ export function selectiveCurve(
   step = 0.05,
 ): SelectivePoint[] {
   const n = confidence.length;
-  const points: SelectivePoint[] = [];
   const steps = Math.round(1 / step);
-  for (let s = 0; s <= steps; s++) {
-    const threshold = Math.round(s * step * 1e6) / 1e6;
-    let kept = 0;
-    let right = 0;
-    for (let i = 0; i < n; i++)
-      if (confidence[i]! >= threshold - 1e-9) {
-        kept++;
-        right += correct[i]!;
-      }
-    points.push({
-      threshold,
+  const thresholds = Array.from({ length: steps + 1 }, (_, s) => Math.round(s * step * 1e6) / 1e6);
+  // Each row counts at every threshold up to the highest it reaches: tally that highest one, then sum from the top.
+  const keptAt = new Float64Array(steps + 2);
+  const rightAt = new Float64Array(steps + 2);
+  for (let i = 0; i < n; i++) {
+    const c = confidence[i]!;
+    let top = Math.min(steps, Math.max(-1, Math.floor((c + 1e-9) / step)));
+    while (top < steps && c >= thresholds[top + 1]! - 1e-9) top++;
+    while (top >= 0 && c < thresholds[top]! - 1e-9) top--;
+    if (top < 0) continue;
+    keptAt[top]! += 1;
+    rightAt[top]! += correct[i]!;
+  }
+  const points: SelectivePoint[] = new Array(steps + 1);
+  let kept = 0;
+  let right = 0;
+  for (let s = steps; s >= 0; s--) {
+    kept += keptAt[s]!;
+    right += rightAt[s]!;
+    points[s] = {
+      threshold: thresholds[s]!,
       coverage: n === 0 ? 0 : kept / n,
       kept,
       accuracy: kept === 0 ? null : right / kept,
-    });
+    };
   }
   return points;
 }

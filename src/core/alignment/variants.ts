@@ -7,6 +7,8 @@ import type { McNemarResult } from './mcnemar';
 import { questionData, scratchFor, statKeys, statsInto, statsOf } from './questionData';
 import { withDefaults, questionSeed } from './compute';
 import { canonicalJson } from '../rows/dedup';
+import { NO_LABEL, alignTableOf, answeredAt, classesOf, rowsOf } from './table';
+import type { AlignTable } from './table';
 import type { AlignRow, AlignmentOptions, Figure } from './types';
 import { undefinedFigure } from './types';
 
@@ -71,44 +73,54 @@ const DIFF_KEYS: Record<Question['type'], string[]> = {
   noul: ['accuracy', 'auroc', 'brier', 'log_loss', 'ece'],
 };
 
+/** The label a table row carries for a question, as text (choice label, level or yes/no); null without a valid one. */
+function labelTextAt(table: AlignTable, name: string, classes: readonly string[], i: number): string | null {
+  const v = table.columns[name]!.label[i]!;
+  return v < 0 ? null : classes[v]!;
+}
+
 /** Compares run B with run A on the rows both answered with the same label. */
 export function compareVariants(
   questionsA: Questions,
-  rowsA: readonly AlignRow[],
+  inputA: AlignTable | readonly AlignRow[],
   questionsB: Questions,
-  rowsB: readonly AlignRow[],
+  inputB: AlignTable | readonly AlignRow[],
   partial: Partial<AlignmentOptions> = {},
 ): VariantComparison {
   const options = withDefaults(partial);
-  const byIdB = new Map(rowsB.map((r) => [r.id, r]));
+  const tableA = Array.isArray(inputA) ? alignTableOf(questionsA, inputA) : (inputA as AlignTable);
+  const tableB = Array.isArray(inputB) ? alignTableOf(questionsB, inputB) : (inputB as AlignTable);
+  const byIdB = new Map(tableB.ids.map((id, i) => [id, i]));
   const unmatched: string[] = [];
   const questions: QuestionComparison[] = [];
   let Bsize = options.bootstrap.B ?? 0;
   for (const [name, qa] of Object.entries(questionsA)) {
     const qb = questionsB[name];
-    if (!qb || qb.type !== qa.type) {
+    if (!qb || qb.type !== qa.type || !tableA.columns[name] || !tableB.columns[name]) {
       unmatched.push(name);
       continue;
     }
-    // Pair rows by id; keep those labelled alike in both runs.
-    const pairedA: AlignRow[] = [];
-    const pairedB: AlignRow[] = [];
+    // Pair rows by id; keep those labelled alike in both runs (by label text: a variant may reorder its labels).
+    const classesA = classesOf(qa);
+    const classesB = classesOf(qb);
+    const pairedA: number[] = [];
+    const pairedB: number[] = [];
     let labelMismatches = 0;
-    for (const ra of rowsA) {
-      const la = ra.labels[name];
-      if (la === undefined) continue;
-      const rb = byIdB.get(ra.id);
-      if (!rb) continue;
-      if (rb.labels[name] !== la) {
+    for (let i = 0; i < tableA.ids.length; i++) {
+      if (tableA.columns[name].label[i] === NO_LABEL) continue;
+      const j = byIdB.get(tableA.ids[i]!);
+      if (j === undefined) continue;
+      const la = labelTextAt(tableA, name, classesA, i);
+      if (la === null || labelTextAt(tableB, name, classesB, j) !== la) {
         labelMismatches++;
         continue;
       }
-      if (!ra.answers?.[name] || !rb.answers?.[name]) continue;
-      pairedA.push(ra);
-      pairedB.push(rb);
+      if (!answeredAt(tableA.columns[name], i) || !answeredAt(tableB.columns[name], j)) continue;
+      pairedA.push(i);
+      pairedB.push(j);
     }
-    const da = questionData(name, qa, pairedA, options);
-    const db = questionData(name, qb, pairedB, options);
+    const da = questionData(name, qa, rowsOf(tableA, name, pairedA), options);
+    const db = questionData(name, qb, rowsOf(tableB, name, pairedB), options);
     // Both sides must keep the same rows in the same order for the pairing to hold.
     const same = da.ids.length === db.ids.length && da.ids.every((id, i) => db.ids[i] === id);
     const n = same ? da.ids.length : 0;

@@ -6,6 +6,7 @@ import type { Answer, Questions } from '../../../src/contract';
 import { computeAlignment } from '../../../src/core/alignment/compute';
 import { questionData, statsOf } from '../../../src/core/alignment/questionData';
 import { resampleCounts, seededStream } from '../../../src/core/alignment/rng';
+import { alignTableOf } from '../../../src/core/alignment/table';
 import { DEFAULT_OPTIONS } from '../../../src/core/alignment/types';
 import { labelColumnSummary, readLabel, LabelColumnSchema } from '../../../src/core/alignment/labelValues';
 import type { AlignRow } from '../../../src/core/alignment/types';
@@ -382,7 +383,7 @@ describe('a resample as row weights', () => {
         (raw, draws) => {
           const rows = toRows(raw);
           for (const [name, question] of Object.entries(QUESTIONS)) {
-            const data = questionData(name, question, rows, DEFAULT_OPTIONS);
+            const data = questionData(name, question, alignTableOf(QUESTIONS, rows), DEFAULT_OPTIONS);
             const weights = Uint32Array.from(data.ids, (_, i) => draws[i]!);
             if (weights.reduce((a, b) => a + b, 0) === 0) continue;
             // The plain definition: the drawn rows written out, each as many times as it was drawn.
@@ -390,7 +391,10 @@ describe('a resample as row weights', () => {
             const repeated = data.ids.flatMap((id, i) =>
               Array.from({ length: weights[i]! }, (_, k) => ({ ...byId.get(id)!, id: `${id}#${k}` })),
             );
-            const plain = statsOf(questionData(name, question, repeated, DEFAULT_OPTIONS), null);
+            const plain = statsOf(
+              questionData(name, question, alignTableOf(QUESTIONS, repeated), DEFAULT_OPTIONS),
+              null,
+            );
             const weighted = statsOf(data, weights);
             for (const [key, value] of Object.entries(plain)) {
               if (value === null) expect(weighted[key], key).toBeNull();

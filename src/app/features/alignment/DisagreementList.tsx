@@ -16,6 +16,8 @@ export interface DisagreementListProps {
   onOpen: (row: ResultRow) => void;
   /** Rows shown; the rest are counted. */
   limit?: number;
+  /** How many rows there are in all, when the report lists only the first of them. */
+  total?: number;
   title?: string;
 }
 
@@ -27,6 +29,7 @@ export function DisagreementList({
   mapping,
   onOpen,
   limit = 20,
+  total = items.length,
   title,
 }: DisagreementListProps) {
   return (
@@ -35,8 +38,8 @@ export function DisagreementList({
       aria-label={title ?? `Disagreements on ${question}`}
       data-testid={`align.disagreements.${question}`}
     >
-      <h4>{title ?? `Disagreements, most confident mistakes first (${items.length})`}</h4>
-      {items.length === 0 && <p className="muted">None.</p>}
+      <h4>{title ?? `Disagreements, most confident mistakes first (${total})`}</h4>
+      {total === 0 && <p className="muted">None.</p>}
       <ol>
         {items.slice(0, limit).map((d) => {
           const row = rowOf(Number(d.id));
@@ -60,7 +63,9 @@ export function DisagreementList({
           );
         })}
       </ol>
-      {items.length > limit && <p className="muted">{items.length - limit} more not shown.</p>}
+      {total > Math.min(limit, items.length) && (
+        <p className="muted">{total - Math.min(limit, items.length)} more not shown.</p>
+      )}
     </section>
   );
 }

@@ -56,6 +56,7 @@ export function QuestionPanel(props: QuestionPanelProps) {
   const figures = report.figures;
   const open = cell?.question === name ? cell : null;
   const cellIds = open ? (report.confusion.ids[open.truth]?.[open.predicted] ?? []) : [];
+  const cellTotal = open ? (report.confusion.counts[open.truth]?.[open.predicted] ?? 0) : 0;
   const valueOf = (i: number) =>
     report.type === 'choice' ? report.classes[i]! : report.type === 'score' ? i : i === 1;
   const classText = (i: number) =>
@@ -226,7 +227,8 @@ export function QuestionPanel(props: QuestionPanelProps) {
         <DisagreementList
           question={name}
           definition={definition}
-          title={`Rows labelled ${classText(open.truth)}, answered ${classText(open.predicted)} (${cellIds.length})`}
+          title={`Rows labelled ${classText(open.truth)}, answered ${classText(open.predicted)} (${cellTotal})`}
+          total={cellTotal}
           items={cellIds.map((id) => {
             const d = report.disagreements.find((x) => x.id === id);
             return (
@@ -248,6 +250,7 @@ export function QuestionPanel(props: QuestionPanelProps) {
         question={name}
         definition={definition}
         items={report.disagreements}
+        total={report.disagreementCount}
         rowOf={props.rowOf}
         mapping={props.mapping}
         onOpen={props.onOpenRow}

@@ -13,15 +13,15 @@ const scope = self as unknown as WorkerScope;
 scope.onmessage = ({ data }) => {
   try {
     if (data.kind === 'report')
-      scope.postMessage({ id: data.id, report: computeAlignment(data.questions, data.rows, data.options) });
+      scope.postMessage({ id: data.id, report: computeAlignment(data.questions, data.table, data.options) });
     else
       scope.postMessage({
         id: data.id,
         comparison: compareVariants(
           data.a.questions,
-          data.a.rows,
+          data.a.table,
           data.b.questions,
-          data.b.rows,
+          data.b.table,
           data.options,
         ),
       });

@@ -18,14 +18,14 @@ export interface AlignmentComputer {
 async function inline(request: Request): Promise<AlignmentReport | VariantComparison> {
   if (request.kind === 'report') {
     const { computeAlignment } = await import('../../../core/alignment/compute');
-    return computeAlignment(request.questions, request.rows, request.options);
+    return computeAlignment(request.questions, request.table, request.options);
   }
   const { compareVariants } = await import('../../../core/alignment/variants');
   return compareVariants(
     request.a.questions,
-    request.a.rows,
+    request.a.table,
     request.b.questions,
-    request.b.rows,
+    request.b.table,
     request.options,
   );
 }

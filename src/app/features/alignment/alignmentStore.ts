@@ -4,6 +4,8 @@
 import { create } from 'zustand';
 import type { Questions } from '../../../contract';
 import type { AlignmentReport } from '../../../core/alignment/compute';
+import { alignTableOf } from '../../../core/alignment/table';
+import type { AlignTable } from '../../../core/alignment/table';
 import type { AlignRow, AlignmentOptions, LabelValue } from '../../../core/alignment/types';
 import type { VariantComparison } from '../../../core/alignment/variants';
 import type { RowRun } from '../../../core/rows/records';
@@ -21,6 +23,10 @@ export function alignRowsOf(rows: readonly ResultRow[]): AlignRow[] {
     ...(r.response ? { answers: r.response.answers } : {}),
   }));
 }
+
+/** The table of a run's rows the worker computes on. */
+export const alignTableOfResults = (questions: Questions, rows: readonly ResultRow[]): AlignTable =>
+  alignTableOf(questions, alignRowsOf(rows));
 
 /** One confusion cell opened: the rows labelled `truth` that the judge answered `predicted`. */
 export interface OpenCell {
@@ -135,7 +141,7 @@ export const useAlignment = create<AlignmentState>()((set, get) => ({
       const report = await computerOf().report({
         kind: 'report',
         questions: run.questions,
-        rows: alignRowsOf(rows),
+        table: alignTableOfResults(run.questions, rows),
         options: get().options,
       });
       if (id === seq)
@@ -154,8 +160,8 @@ export const useAlignment = create<AlignmentState>()((set, get) => ({
       const other = await loadRun(otherId);
       const comparison = await computerOf().compare({
         kind: 'compare',
-        a: { questions: other.run.questions as Questions, rows: other.rows },
-        b: { questions: run.questions, rows: alignRowsOf(rows) },
+        a: { questions: other.run.questions, table: alignTableOf(other.run.questions, other.rows) },
+        b: { questions: run.questions, table: alignTableOfResults(run.questions, rows) },
         options: get().options,
       });
       if (id === compareSeq) set({ comparison, comparing: false });

@@ -1,0 +1,133 @@
+// A run's labelled rows as columns of numbers, one set per question: what the alignment figures read, and what the
+// page sends its worker. Typed arrays are copied (or moved) between threads as blocks of memory, where 100,000 row
+// objects took seconds to clone; and every figure then is a pass over numbers.
+import type { Answer, Question, Questions } from '../../contract';
+import { validLabel } from './labelValues';
+import { yesProbability } from './prediction';
+import type { AlignRow, LabelValue } from './types';
+
+/** The label column's marks for a row without a label, and one whose label the question cannot take. */
+export const NO_LABEL = -1;
+export const INVALID_LABEL = -2;
+
+/** One question's columns over every row of the run. */
+export interface QuestionColumns {
+  /** The class index of each row's label (noul: 1 yes, 0 no), or NO_LABEL / INVALID_LABEL. */
+  label: Int32Array;
+  /**
+   * The answer's probabilities, `width` per row in the question's class order, renormalised to sum to 1 (noul: P(yes)
+   * alone, clamped to [0, 1]); NaN in the row's first place when it has no answer of the question's type.
+   */
+  p: Float64Array;
+  width: number;
+}
+
+/** Every row of a run, by position: its id, and per question its label and answer. */
+export interface AlignTable {
+  ids: string[];
+  /** Rows with at least one answer. */
+  answered: number;
+  columns: Record<string, QuestionColumns>;
+}
+
+/** The classes of a question, in the order labels and probabilities are indexed. */
+export const classesOf = (question: Question): string[] =>
+  question.type === 'choice'
+    ? Object.keys(question.criteria)
+    : question.type === 'score'
+      ? question.criteria.map((_, i) => String(i))
+      : ['no', 'yes'];
+
+/** The class index of a label, or INVALID_LABEL when the question cannot take it. */
+export function labelIndex(label: LabelValue, question: Question, classes: readonly string[]): number {
+  if (!validLabel(label, question)) return INVALID_LABEL;
+  if (question.type === 'choice') return classes.indexOf(label as string);
+  if (question.type === 'score') return label as number;
+  return label === true ? 1 : 0;
+}
+
+/** The table of rows given one by one (the page's results, a file's rows), read once. */
+export function alignTableOf(questions: Questions, rows: readonly AlignRow[]): AlignTable {
+  const n = rows.length;
+  const names = Object.keys(questions);
+  const setups = names.map((name) => {
+    const question = questions[name]!;
+    const classes = classesOf(question);
+    const width = question.type === 'noul' ? 1 : classes.length;
+    const column: QuestionColumns = {
+      label: new Int32Array(n).fill(NO_LABEL),
+      p: new Float64Array(n * width),
+      width,
+    };
+    return { name, question, classes, column };
+  });
+  const ids = new Array<string>(n);
+  let answered = 0;
+  for (let i = 0; i < n; i++) {
+    const row = rows[i]!;
+    ids[i] = row.id;
+    let any = false;
+    for (const { name, question, classes, column } of setups) {
+      const label = row.labels[name];
+      if (label !== undefined) column.label[i] = labelIndex(label, question, classes);
+      const answer: Answer | undefined = row.answers?.[name];
+      if (answer) any = true;
+      writeAnswer(column, i, answer, question, classes);
+    }
+    if (any || (row.answers && Object.keys(row.answers).length > 0)) answered++;
+  }
+  return { ids, answered, columns: Object.fromEntries(setups.map((s) => [s.name, s.column])) };
+}
+
+/** Writes a row's answer into the columns, renormalised as `distributionOf` does (its rule, without allocating). */
+function writeAnswer(
+  column: QuestionColumns,
+  i: number,
+  answer: Answer | undefined,
+  question: Question,
+  classes: readonly string[],
+): void {
+  const at = i * column.width;
+  const p = column.p;
+  if (question.type === 'noul') {
+    const yes = yesProbability(answer);
+    p[at] = yes === null ? Number.NaN : yes;
+    return;
+  }
+  if (!answer || answer.type !== question.type) {
+    p[at] = Number.NaN;
+    return;
+  }
+  const probabilities = answer.probabilities;
+  let sum = 0;
+  for (let k = 0; k < classes.length; k++) {
+    const v = probabilities[classes[k]!];
+    const x = typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0;
+    p[at + k] = x;
+    sum += x;
+  }
+  for (let k = 0; k < classes.length; k++) p[at + k] = sum === 0 ? 1 / classes.length : p[at + k]! / sum;
+}
+
+/** Whether a row has an answer in a question's columns. */
+export const answeredAt = (column: QuestionColumns, i: number): boolean =>
+  !Number.isNaN(column.p[i * column.width]!);
+
+/** The typed arrays of a table, to move them to a worker instead of copying them. */
+export const tableBuffers = (table: AlignTable): ArrayBuffer[] =>
+  Object.values(table.columns).flatMap((c) => [c.label.buffer as ArrayBuffer, c.p.buffer as ArrayBuffer]);
+
+/** A table of one question's columns at the given rows, in that order (the paired rows of two variants). */
+export function rowsOf(table: AlignTable, name: string, rows: readonly number[]): AlignTable {
+  const { label, p, width } = table.columns[name]!;
+  const out: QuestionColumns = {
+    label: new Int32Array(rows.length),
+    p: new Float64Array(rows.length * width),
+    width,
+  };
+  rows.forEach((i, r) => {
+    out.label[r] = label[i]!;
+    out.p.set(p.subarray(i * width, (i + 1) * width), r * width);
+  });
+  return { ids: rows.map((i) => table.ids[i]!), answered: rows.length, columns: { [name]: out } };
+}
