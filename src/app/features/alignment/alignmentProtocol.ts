@@ -7,7 +7,13 @@ import type { AlignmentOptions } from '../../../core/alignment/types';
 import type { VariantComparison } from '../../../core/alignment/variants';
 
 export type AlignmentRequest =
-  | { id: number; kind: 'report'; questions: Questions; table: AlignTable; options: Partial<AlignmentOptions> }
+  | {
+      id: number;
+      kind: 'report';
+      questions: Questions;
+      table: AlignTable;
+      options: Partial<AlignmentOptions>;
+    }
   | {
       id: number;
       kind: 'compare';
