@@ -1,6 +1,6 @@
-// Share links: a session (editors' text, target id, model, comparison and optionally its runs) deflated and written
-// into the URL fragment, `#share=v1.<base64url>`. The fragment never reaches a server, so the content stays between
-// the people who pass the link; on opening, the result is inflated with a size cap and parsed with zod.
+// Share links: a session (editors' text, target id, model, comparison, reports and optionally its runs) deflated and
+// written into the URL fragment, `#share=v1.<base64url>`. The fragment never reaches a server, so the content stays
+// between the people who pass the link; on opening, the result is inflated with a size cap and parsed with zod.
 import { Inflate, deflateSync, strToU8, strFromU8 } from 'fflate';
 import { z } from 'zod';
 import { SESSION_SCHEMA_VERSION } from './session';
@@ -42,13 +42,26 @@ export interface SharedSession {
   alignment?: Session['alignment'];
 }
 
+/** Whether a link carries the runs, and the human labels kept with the alignment report (default: yes). */
+export interface ShareOptions {
+  includeRuns: boolean;
+  includeLabels?: boolean;
+}
+
+/** The alignment report without the human labels it keeps. */
+function withoutLabels(alignment: NonNullable<Session['alignment']>): NonNullable<Session['alignment']> {
+  const { labels: _labels, ...rest } = alignment;
+  return rest;
+}
+
 /** The JSON a link carries for this session; runs (and the comparison's run ids) only when asked for. */
 function sharePayload(
   session: Session,
-  includeRuns: boolean,
+  { includeRuns, includeLabels = true }: ShareOptions,
 ): Omit<Session, 'id' | 'createdAt' | 'updatedAt'> {
   const clean = scrubSecrets(session);
   const compare = clean.compare && !includeRuns ? { ...clean.compare, runIds: {} } : clean.compare;
+  const alignment = clean.alignment && !includeLabels ? withoutLabels(clean.alignment) : clean.alignment;
   return {
     schemaVersion: SESSION_SCHEMA_VERSION,
     name: clean.name,
@@ -57,7 +70,7 @@ function sharePayload(
     runs: includeRuns ? clean.runs : [],
     // The robustness cards are a few hundred bytes of findings, not runs: they travel with every link.
     ...(clean.robustness ? { robustness: clean.robustness } : {}),
-    ...(clean.alignment ? { alignment: clean.alignment } : {}),
+    ...(alignment ? { alignment } : {}),
   };
 }
 
@@ -78,18 +91,32 @@ function fromBase64Url(text: string): Uint8Array {
 }
 
 /** The fragment (`#share=v1.…`) that carries this session. */
-export function encodeShareFragment(session: Session, options: { includeRuns: boolean }): string {
-  const json = JSON.stringify(sharePayload(session, options.includeRuns));
+export function encodeShareFragment(session: Session, options: ShareOptions): string {
+  const json = JSON.stringify(sharePayload(session, options));
   return `${SHARE_FRAGMENT_PREFIX}${SHARE_LINK_VERSION}.${toBase64Url(deflateSync(strToU8(json), { level: 9 }))}`;
+}
+
+/** Human labels a link leaves out to fit: how many labelled rows, and how long the link would be with them. */
+export interface LabelsLeftOut {
+  rows: number;
+  length: number;
 }
 
 /** A share link, or why there is none (too long: the caller offers a file export instead). */
 export type ShareLinkResult =
-  { ok: true; url: string; length: number } | { ok: false; reason: string; length: number };
+  | { ok: true; url: string; length: number; labelsLeftOut?: LabelsLeftOut }
+  | { ok: false; reason: string; length: number };
+
+/** The sentence that tells the sender a link goes without the report's human labels (the file keeps them). */
+export function labelsLeftOutSentence(left: LabelsLeftOut): string {
+  const rows = left.rows.toLocaleString('en-US');
+  return `The human labels of ${rows} row${left.rows === 1 ? '' : 's'} are left out of this link: with them it would be ${left.length.toLocaleString('en-US')} characters, more than ${MAX_SHARE_URL_LENGTH.toLocaleString('en-US')}. Export the session as a file to send the labels too.`;
+}
 
 /**
- * The share link for a session on the page at `pageUrl` (its own fragment replaced). Returns `ok: false` with a
- * sentence when the link would be longer than MAX_SHARE_URL_LENGTH.
+ * The share link for a session on the page at `pageUrl` (its own fragment replaced). When it would be longer than
+ * MAX_SHARE_URL_LENGTH only because of the alignment report's human labels, the link leaves them out and says so in
+ * `labelsLeftOut`; otherwise a link too long is `ok: false` with a sentence.
  */
 export function encodeShareLink(
   session: Session,
@@ -98,6 +125,17 @@ export function encodeShareLink(
   const base = options.pageUrl.replace(/#.*$/, '');
   const url = `${base}${encodeShareFragment(session, options)}`;
   if (url.length <= MAX_SHARE_URL_LENGTH) return { ok: true, url, length: url.length };
+  const labelled = session.alignment?.labels?.length ?? 0;
+  if (labelled > 0) {
+    const bare = `${base}${encodeShareFragment(session, { ...options, includeLabels: false })}`;
+    if (bare.length <= MAX_SHARE_URL_LENGTH)
+      return {
+        ok: true,
+        url: bare,
+        length: bare.length,
+        labelsLeftOut: { rows: labelled, length: url.length },
+      };
+  }
   const runsHint =
     options.includeRuns && session.runs.length > 0
       ? ' Sharing without the runs makes it shorter; or share the file.'

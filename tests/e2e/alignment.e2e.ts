@@ -1,12 +1,14 @@
 // Measuring a rubric against human labels as a user does, against the local target: import a CSV with a label
-// column per question, run it, read kappa and the reliability diagram, open a confusion cell, open a disagreement in
-// the main screen, reword the question, run a variant, read the paired difference, reload, and find it all there.
+// column per question, run it, read kappa and the reliability diagram, keep the report and find its labels behind a
+// share link in a fresh profile, open a confusion cell, open a disagreement in the main screen, reword the question,
+// run a variant, read the paired difference, reload, and find it all there.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { useBrowser } from './harness/browser';
 import { startWorkbenchProcess } from './harness/server';
 import type { WorkbenchProcess } from './harness/server';
 import { AlignmentArea } from './pages/AlignmentArea';
 import { RowsArea } from './pages/RowsArea';
+import { SessionsArea } from './pages/SessionsArea';
 import { WorkbenchPage } from './pages/WorkbenchPage';
 import { EXAMPLE_REQUEST } from '../../src/core/example';
 
@@ -62,6 +64,24 @@ it('imports labels, measures, opens a mistake in the main screen, compares a rew
   expect(await align.figure('is_urgent', 'auroc').textContent()).toMatch(/n = 40$/);
   expect(await align.reliability('department').locator('svg').count()).toBeGreaterThan(0);
   expect(await align.reliability('department').locator('figcaption').textContent()).toMatch(/rows\)/);
+
+  // The report kept in the session takes the 40 rows' labels through a share link into a fresh profile.
+  await align.keepReport.click();
+  const sessions = new SessionsArea(page);
+  const link = await sessions.shareLink((await sessions.openName())!, false);
+  const fresh = await browser.context().browser()!.newContext();
+  try {
+    const other = await fresh.newPage();
+    await other.goto(link);
+    await other.getByTestId('sessions.shareImport').click();
+    const elsewhere = new AlignmentArea(other);
+    await elsewhere.open();
+    await expect
+      .poll(() => elsewhere.storedLabels.textContent())
+      .toMatch(/^Human labels of 40 rows are kept with this report/);
+  } finally {
+    await fresh.close();
+  }
 
   const cell = align.firstFilledCell('department');
   const count = Number(await cell.textContent());

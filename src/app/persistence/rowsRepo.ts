@@ -170,16 +170,41 @@ export class RowsRepo {
     question: string,
     value: LabelValue | null,
   ): Promise<Record<string, LabelValue> | undefined> {
-    const checked = value === null ? null : LabelValueSchema.parse(value);
+    return (await this.setLabels(runId, [{ number, question, value }])).get(number);
+  }
+
+  /**
+   * Sets many rows' labels (null clears one) in one read-modify-write transaction, and returns each changed row's
+   * labels after it: labels taken from a session at once are stored, or none are.
+   */
+  async setLabels(
+    runId: string,
+    changes: readonly { number: number; question: string; value: LabelValue | null }[],
+  ): Promise<Map<number, Record<string, LabelValue> | undefined>> {
+    const checked = changes.map((c) => ({
+      ...c,
+      value: c.value === null ? null : LabelValueSchema.parse(c.value),
+    }));
+    const numbers = [...new Set(checked.map((c) => c.number))];
     return this.db.transaction('rw', this.db.rowItems, async () => {
-      const raw = await this.db.rowItems.get([runId, number]);
-      if (raw === undefined) throw new Error(`Row ${number} of run ${runId} is no longer stored.`);
-      const labels = { ...(raw.labels ?? {}) };
-      if (checked === null) delete labels[question];
-      else labels[question] = checked;
-      const next = Object.keys(labels).length ? labels : undefined;
-      await this.db.rowItems.update([runId, number], { labels: next });
-      return next;
+      const raws = await this.db.rowItems.bulkGet(numbers.map((n) => [runId, n] as [string, number]));
+      const labelsOf = new Map<number, Record<string, LabelValue>>();
+      numbers.forEach((n, i) => {
+        const raw = raws[i];
+        if (raw === undefined) throw new Error(`Row ${n} of run ${runId} is no longer stored.`);
+        labelsOf.set(n, { ...(raw.labels ?? {}) });
+      });
+      for (const { number, question, value } of checked) {
+        const labels = labelsOf.get(number)!;
+        if (value === null) delete labels[question];
+        else labels[question] = value;
+      }
+      const after = new Map<number, Record<string, LabelValue> | undefined>();
+      for (const [n, labels] of labelsOf) after.set(n, Object.keys(labels).length ? labels : undefined);
+      await this.db.rowItems.bulkUpdate(
+        [...after].map(([n, labels]) => ({ key: [runId, n] as [string, number], changes: { labels } })),
+      );
+      return after;
     });
   }
 

@@ -59,6 +59,13 @@ export interface ImportState {
 }
 
 /** What a new run is made of, beyond the file: the session's questions, model and target. */
+/** One label to store on a row of the open run (null clears it). */
+export interface LabelEdit {
+  number: number;
+  question: string;
+  value: LabelValue | null;
+}
+
 export interface RunSpec {
   questions: Questions;
   model: string;
@@ -116,6 +123,8 @@ export interface RowsState {
   results: () => readonly ResultRow[];
   /** Sets (or clears, with null) the human label of one row of the open run; saved before the screen hears of it. */
   setLabel: (number: number, question: string, value: LabelValue | null) => Promise<void>;
+  /** Sets (or clears) many labels of the open run's rows in one save, as setLabel does one. */
+  setLabels: (changes: readonly LabelEdit[]) => Promise<void>;
   /**
    * Stores the open run's rows and labels again as a new run with other questions, model or target (a variant) and
    * opens it; answers already stored for an unchanged request are reused when it runs. Returns its id.
@@ -647,18 +656,25 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
 
       results: () => results,
 
-      async setLabel(number, question, value) {
+      setLabel: (number, question, value) => get().setLabels([{ number, question, value }]),
+
+      async setLabels(changes) {
         const run = get().openRun;
-        const at = indexOf.get(number);
-        if (!run || at === undefined) return;
+        const known = changes.filter((c) => indexOf.has(c.number));
+        if (!run || known.length === 0) return;
         try {
-          const labels = await deps.repo.setLabel(run.id, number, question, value);
-          const row = results[at]!;
-          const { labels: _old, ...rest } = row;
-          results[at] = labels ? { ...rest, labels } : rest;
+          const after = await deps.repo.setLabels(run.id, known);
+          for (const [number, labels] of after) {
+            const at = indexOf.get(number);
+            if (at === undefined) continue;
+            const { labels: _old, ...rest } = results[at]!;
+            results[at] = labels ? { ...rest, labels } : rest;
+          }
           set((s) => ({ resultsVersion: s.resultsVersion + 1 }));
         } catch (error) {
-          set({ error: `The label could not be saved: ${errorText(error)}` });
+          set({
+            error: `The label${known.length === 1 ? '' : 's'} could not be saved: ${errorText(error)}`,
+          });
         }
       },
 

@@ -11,7 +11,7 @@ import { matchPlace, matchesSession, queryTerms } from '../../core/sessionSearch
 import { describeConflict } from '../../core/sessionMerge';
 import type { SaveBase } from '../../core/sessionMerge';
 import { decodeShareFragment, encodeShareLink, sessionFromShared } from '../../core/shareLink';
-import type { SharedSession } from '../../core/shareLink';
+import type { LabelsLeftOut, SharedSession } from '../../core/shareLink';
 import { Autosave } from '../persistence/autosave';
 import type { SaveStatus } from '../persistence/autosave';
 import { installSaveLifecycle } from '../persistence/lifecycle';
@@ -66,7 +66,7 @@ export interface FileToSave {
 
 /** What sharing produced: a link to copy, or a file to save instead (with why). */
 export type ShareOutcome =
-  | { kind: 'link'; url: string }
+  | { kind: 'link'; url: string; labelsLeftOut?: LabelsLeftOut }
   | {
       kind: 'file';
       file: FileToSave;
@@ -726,7 +726,12 @@ export function createSessionsStore() {
         const pageUrl = (): string =>
           options?.pageUrl ?? (typeof location !== 'undefined' ? location.href : 'http://localhost/');
         const link = encodeShareLink(session, { pageUrl: pageUrl(), includeRuns });
-        if (link.ok) return { kind: 'link', url: link.url };
+        if (link.ok)
+          return {
+            kind: 'link',
+            url: link.url,
+            ...(link.labelsLeftOut && { labelsLeftOut: link.labelsLeftOut }),
+          };
         const bare =
           includeRuns && session.runs.length > 0
             ? encodeShareLink(session, { pageUrl: pageUrl(), includeRuns: false })

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import type { RowRun } from '../rows/records';
 import type { AlignmentReport } from './compute';
 import { LabelValueSchema } from './labelValues';
+import { LabelledRowSchema } from './sessionLabels';
+import type { LabelledRow } from './sessionLabels';
 
 const FigureSchema = z.object({
   value: z.number().nullable(),
@@ -63,15 +65,21 @@ export const AlignmentSummarySchema = z.object({
   }),
   conventions: z.array(z.string()),
   questions: z.array(QuestionSummarySchema),
+  /** The run's human labels by row id, so a session can put them back on a run (absent in older reports). */
+  labels: z.array(LabelledRowSchema).optional(),
 });
 export type AlignmentSummary = z.infer<typeof AlignmentSummarySchema>;
 
-/** The summary of a report: figures, diagrams' bins, readouts and the first disagreements (row ids as in the file). */
+/**
+ * The summary of a report: figures, diagrams' bins, readouts and the first disagreements (row ids as in the file),
+ * and the run's labelled rows (see labelledRowsOf) when given.
+ */
 export function summariseReport(
   report: AlignmentReport,
   run: Pick<RowRun, 'fileName' | 'model' | 'targetId' | 'rowCount'>,
   rowIdOf: (id: string) => string = (id) => id,
   now: Date = new Date(),
+  labelled: readonly LabelledRow[] = [],
 ): AlignmentSummary {
   return {
     at: now.toISOString(),
@@ -109,6 +117,7 @@ export function summariseReport(
         pPredicted: d.pPredicted,
       })),
     })),
+    ...(labelled.length > 0 ? { labels: [...labelled] } : {}),
   };
 }
 

@@ -2,6 +2,8 @@
 // outcomes and human labels, and the answers to store. Stored as it is, the run opens as if it had been made in the
 // browser (table, filters, charts, the alignment view), and its answers join the shared store that later runs reuse.
 import type { Questions, State } from '../../contract';
+import { validLabel } from '../alignment/labelValues';
+import type { LabelValue } from '../alignment/types';
 import { rowLabels } from './labels';
 import { mapRow } from './mapping';
 import type { RowMapping } from './mapping';
@@ -22,6 +24,23 @@ export interface ImportOptions {
   now: number;
   /** Estimated input tokens of a row's state with the questions, for rows whose billed tokens the file lacks. */
   tokensOf?: (state: State, questions: Questions) => number;
+}
+
+/**
+ * A row's labels: those read from its label columns, then those its line carries (given in the labelling view, so not
+ * in any column), each kept only when it still answers the header's question.
+ */
+function mergedLabels(
+  fromColumns: Record<string, LabelValue> | undefined,
+  fromLine: Record<string, LabelValue> | undefined,
+  questions: Questions,
+): Record<string, LabelValue> | undefined {
+  const out: Record<string, LabelValue> = { ...fromColumns };
+  for (const [question, value] of Object.entries(fromLine ?? {})) {
+    const definition = questions[question];
+    if (definition && validLabel(value, definition)) out[question] = value;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** The rows file's format, as its name says (the header keeps the name, not the format). */
@@ -68,7 +87,7 @@ export function runFromResults(results: ReadResults, options: ImportOptions): Im
           ? options.tokensOf(mapped.state, header.questions)
           : 0;
     totalTokens += tokens;
-    const labels = rowLabels(row.data, mapping, header.questions);
+    const labels = mergedLabels(rowLabels(row.data, mapping, header.questions), row.labels, header.questions);
     return {
       runId,
       number: row.number,

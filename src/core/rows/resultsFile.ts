@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { EvaluateResponseSchema, JsonValueSchema, QuestionsSchema, UsageSchema } from '../../contract';
 import type { JsonValue } from '../../contract';
+import { LabelValueSchema } from '../alignment/labelValues';
 import { RowMappingSchema } from './mapping';
 import { ROW_STATUSES } from './records';
 import type { RowOutcome, RowStatus } from './records';
@@ -46,6 +47,8 @@ export const ResultLineSchema = z.object({
   possibly_billed_attempts: z.number().int().min(0),
   answers: EvaluateResponseSchema.shape.answers.nullable(),
   input: JsonValueSchema,
+  /** The row's human labels by question, as the export writes them (absent in lines without any). */
+  labels: z.record(z.string(), LabelValueSchema).optional(),
   answer_key: z.string().optional(),
   error: z
     .object({
@@ -111,6 +114,7 @@ function rowOf(line: ResultLine, at: number): ReadRow {
     id: line.row_id,
     data: line.input as JsonValue,
     outcome,
+    ...(line.labels && Object.keys(line.labels).length > 0 && { labels: line.labels }),
     ...(line.answers &&
       line.model !== null && { response: { model: line.model, answers: line.answers, usage } }),
   };

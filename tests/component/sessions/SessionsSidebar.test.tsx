@@ -237,6 +237,35 @@ describe('SessionsSidebar', () => {
     expect(menuButton).toHaveFocus();
   });
 
+  it('says in a sentence when a link leaves out the labels kept with the alignment report', async () => {
+    // Ids with no pattern barely deflate: 6,000 labelled rows would make the link too long.
+    let seed = 3;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const labels = Array.from({ length: 6000 }, () => ({
+      id: next().toString(36) + next().toString(36),
+      labels: { is_urgent: next() % 2 === 0 },
+    }));
+    await repo.put({
+      ...sampleSession({ runs: [] }),
+      alignment: {
+        at: '2026-03-01T10:00:00.000Z',
+        run: { fileName: 'tickets.csv', model: 'model-1.13.0', targetId: 'local', rowCount: 6000 },
+        conventions: [],
+        questions: [],
+        labels,
+      },
+    });
+    const user = await renderSidebar();
+    await user.click(within(item('Support triage')).getByTestId('sessions.menu'));
+    await user.click(screen.getByRole('menuitem', { name: 'Share link…' }));
+    await user.click(screen.getByTestId('sessions.shareCopy'));
+    await waitFor(() => expect(files.copyText).toHaveBeenCalledTimes(1));
+    expect(vi.mocked(files.copyText).mock.calls[0]![0].length).toBeLessThanOrEqual(32_000);
+    expect(screen.getByTestId('sessions.shareLabelsLeftOut')).toHaveTextContent(
+      /^The human labels of 6,000 rows are left out of this link: with them it would be [\d,]+ characters, more than 32,000\. Export the session as a file to send the labels too\.$/,
+    );
+  });
+
   it('previews a share link and imports it on confirm', async () => {
     const hash = encodeShareFragment(sampleSession({ name: 'From a colleague' }), { includeRuns: true });
     const user = await renderSidebar({ hash });

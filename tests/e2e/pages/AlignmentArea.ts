@@ -1,13 +1,18 @@
-// Page object of the alignment screen: figures per question, confusion cells, disagreements, variants.
+// Page object of the alignment screen: figures per question, confusion cells, disagreements, variants, kept reports.
 import type { Locator, Page } from 'playwright-core';
 
 export class AlignmentArea {
   readonly screen: Locator;
   readonly variantRun: Locator;
   readonly variantCompare: Locator;
+  readonly keepReport: Locator;
+  /** The sentence of a report kept in the session on how many rows' labels it holds. */
+  readonly storedLabels: Locator;
 
   constructor(readonly page: Page) {
     this.screen = page.getByTestId('align.screen');
+    this.keepReport = page.getByTestId('align.report.keep');
+    this.storedLabels = page.getByTestId('align.stored.labels');
     this.variantRun = page.getByTestId('align.variant.run');
     this.variantCompare = page.getByTestId('align.variant.compare');
   }

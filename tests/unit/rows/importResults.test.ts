@@ -175,3 +175,58 @@ describe('runFromResults', () => {
     });
   });
 });
+
+describe('labels given in the app, through a results file', () => {
+  // Row 1's department label came from its column; the rest were given in the labelling view (in no column).
+  const labelledText = [
+    headerLine(header),
+    resultLine({
+      number: 1,
+      line: 2,
+      id: 't1',
+      data: data(1, 'Billing'),
+      outcome: outcome('done', { answerKey: 'k1', model: 'model-1.13.0' }),
+      response: response('billing'),
+      labels: { department: 'billing', urgent: true },
+    }),
+    resultLine({
+      number: 2,
+      line: 3,
+      id: 't2',
+      data: data(2, ''),
+      outcome: outcome('done', { answerKey: 'k2', model: 'model-1.13.0' }),
+      response: response('technical'),
+      // "sales" is no label of the header's department question: it is not taken.
+      labels: { department: 'sales', urgent: false },
+    }),
+    '',
+  ].join('\n');
+
+  it('reads each line’s labels back and stores them on the run’s rows, leaving out a label that fits no question', () => {
+    const read = readResults(labelledText, 1_000);
+    if (!read.ok) throw new Error(read.message);
+    expect(read.results.rows.map((r) => r.labels)).toEqual([
+      { department: 'billing', urgent: true },
+      { department: 'sales', urgent: false },
+    ]);
+    const imported = runFromResults(read.results, { runId: 'run-2', now: 2_000 });
+    for (const item of imported.items) RowItemSchema.parse(item);
+    expect(imported.items.map((i) => i.labels)).toEqual([
+      { department: 'billing', urgent: true },
+      { urgent: false },
+    ]);
+  });
+
+  it('refuses a line whose labels are not label values', () => {
+    const bad = `${headerLine(header)}\n${JSON.stringify({
+      ...JSON.parse(
+        resultLine({ number: 1, line: 2, id: 't1', data: data(1, ''), outcome: outcome('done') }),
+      ),
+      labels: { urgent: { yes: 1 } },
+    })}\n`;
+    const read = readResults(bad);
+    if (!read.ok) throw new Error(read.message);
+    expect(read.results.rows).toEqual([]);
+    expect(read.results.unreadable.map((u) => u.line)).toEqual([2]);
+  });
+});

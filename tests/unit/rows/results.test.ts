@@ -289,3 +289,35 @@ describe('exports that join back to the source', () => {
     expect(leftOutLines([])).toEqual([]);
   });
 });
+
+describe('human labels in the exports', () => {
+  const labelled: ResultRow[] = [
+    { ...rows[0]!, labels: { dept: 'technical', mood: 2, urgent: false } },
+    { ...rows[1]!, labels: { urgent: true } },
+    rows[2]!,
+  ];
+
+  it('writes a label.<question> column per labelled question: the label, the level number, yes/no', () => {
+    const text = exportCsv(labelled, questions, ['text']).join('');
+    const parsed = Papa.parse<Record<string, string>>(text.trim(), { header: true });
+    expect(parsed.meta.fields).toEqual(expect.arrayContaining(['label.dept', 'label.mood', 'label.urgent']));
+    expect(parsed.data.map((r) => [r['label.dept'], r['label.mood'], r['label.urgent']])).toEqual([
+      ['technical', '2', 'no'],
+      ['', '', 'yes'],
+      ['', '', ''],
+    ]);
+  });
+
+  it('writes each row’s labels by question in JSON Lines, and none for a row without', () => {
+    const lines = exportJsonl(labelled)
+      .join('')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { labels?: unknown });
+    expect(lines.map((l) => l.labels)).toEqual([
+      { dept: 'technical', mood: 2, urgent: false },
+      { urgent: true },
+      undefined,
+    ]);
+  });
+});

@@ -210,6 +210,31 @@ describe('RowsRepo', () => {
     ).rejects.toThrow();
   });
 
+  it('sets many labels in one save, clears one with null, and stores none when a row is missing', async () => {
+    const repo = new RowsRepo(open());
+    await repo.createRun(run('l', 3), items('l', 3));
+    const after = await repo.setLabels('l', [
+      { number: 1, question: 'q', value: true },
+      { number: 3, question: 'q', value: false },
+      { number: 3, question: 'tone', value: 'warm' },
+    ]);
+    expect([...after]).toEqual([
+      [1, { q: true }],
+      [3, { q: false, tone: 'warm' }],
+    ]);
+    await repo.setLabel('l', 3, 'tone', null);
+    await repo.setLabel('l', 1, 'q', null);
+    const read = (await repo.loadItems('l')).items.map((i) => i.labels);
+    expect(read).toEqual([undefined, undefined, { q: false }]);
+    await expect(
+      repo.setLabels('l', [
+        { number: 2, question: 'q', value: true },
+        { number: 9, question: 'q', value: true },
+      ]),
+    ).rejects.toThrow('Row 9 of run l is no longer stored.');
+    expect((await repo.loadItems('l')).items[1]!.labels).toBeUndefined();
+  });
+
   it('updates a run and says so when it is gone', async () => {
     const repo = new RowsRepo(open());
     await repo.createRun(run('a', 1), items('a', 1));

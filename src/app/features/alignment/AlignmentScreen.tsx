@@ -3,6 +3,7 @@
 // variants compared row by row. Wiring only: the figures are computed in src/core/alignment, in a worker.
 import { useEffect, useMemo } from 'react';
 import type { Question } from '../../../contract';
+import { planLabelTake } from '../../../core/alignment/sessionLabels';
 import type { ResultRow } from '../../../core/rows/results';
 import { useRows } from '../../stores/rows';
 import { useSessions } from '../../stores/sessions';
@@ -14,6 +15,7 @@ import { VariantsPanel } from './VariantsPanel';
 import { useAlignment } from './alignmentStore';
 import { ReportButtons } from './ReportButtons';
 import { StoredReport } from './StoredReport';
+import { TakeLabels } from './TakeLabels';
 import { stateOf } from './rowText';
 import './alignment.css';
 
@@ -61,6 +63,13 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench }: AlignmentScreen
     );
   }, [version]);
   const report = align.report && align.reportOf?.runId === run?.id ? align.report : null;
+  const keptLabels = stored?.labels;
+  const takePlan = useMemo(() => {
+    void version;
+    return run && keptLabels?.length
+      ? planLabelTake(keptLabels, useRows.getState().results(), run.questions)
+      : null;
+  }, [run, keptLabels, version]);
 
   const openRow = (row: ResultRow) => {
     if (!run) return;
@@ -162,6 +171,15 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench }: AlignmentScreen
         <p role="alert" className="rows-message rows-message--error">
           {rows.error ?? align.error}
         </p>
+      )}
+      {takePlan && stored && (
+        <TakeLabels
+          key={run.id}
+          plan={takePlan}
+          keptRows={keptLabels?.length ?? 0}
+          fileName={stored.run.fileName}
+          onTake={(changes) => rows.setLabels(changes)}
+        />
       )}
       <nav className="align-views" aria-label="Alignment views">
         <button

@@ -1,9 +1,11 @@
-// The alignment report: kept with the session (so it travels in session files and share links and replays offline),
-// or saved as a file, Markdown or HTML with the reliability diagrams drawn in SVG.
+// The alignment report: kept with the session with the run's human labels (so both travel in session files and share
+// links, and the report replays offline), or saved as a file, Markdown or HTML with the reliability diagrams in SVG.
 import type { AlignmentReport } from '../../../core/alignment/compute';
 import { alignmentHtml, alignmentMarkdown, summariseReport } from '../../../core/alignment/report';
+import { labelledRowsOf } from '../../../core/alignment/sessionLabels';
 import type { RowRun } from '../../../core/rows/records';
 import { downloadParts } from '../../platform/download';
+import { useRows } from '../../stores/rows';
 import { useSessions } from '../../stores/sessions';
 
 export interface ReportButtonsProps {
@@ -17,7 +19,11 @@ export function ReportButtons({ run, report, rowIdOf }: ReportButtonsProps) {
   const base = run.fileName.replace(/\.[^.]+$/, '') || 'rows';
   const setAlignment = useSessions((s) => s.setAlignment);
   const hasSession = useSessions((s) => s.open !== null);
-  const summary = () => (report ? summariseReport(report, run, rowIdOf) : null);
+  // The run's labels go with the figures, so the session can put them back on a run of the same file.
+  const summary = () =>
+    report
+      ? summariseReport(report, run, rowIdOf, new Date(), labelledRowsOf(useRows.getState().results()))
+      : null;
   const save = (kind: 'md' | 'html') => {
     const s = summary();
     if (!s) return;

@@ -17,6 +17,12 @@ export function StoredReport({ summary }: { summary: AlignmentSummary }) {
           (model {summary.run.model}, {summary.run.rowCount} rows, {new Date(summary.at).toLocaleString()})
         </span>
       </h3>
+      {summary.labels && summary.labels.length > 0 && (
+        <p data-testid="align.stored.labels">
+          Human labels of {summary.labels.length} row{summary.labels.length === 1 ? '' : 's'} are kept with
+          this report: open a run of the same file to take them.
+        </p>
+      )}
       {summary.questions.map((q) => (
         <div key={q.name} className="align-stored__question" data-testid={`align.stored.${q.name}`}>
           <h4>

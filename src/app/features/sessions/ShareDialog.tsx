@@ -1,7 +1,8 @@
 // Making a share link: choose whether the runs go along, copy the link. A session too long for a link says so first,
 // with its length and what fits (without the runs), and is saved as a file only when the user asks.
 import { useEffect, useRef, useState } from 'react';
-import { MAX_SHARE_URL_LENGTH } from '../../../core/shareLink';
+import { MAX_SHARE_URL_LENGTH, labelsLeftOutSentence } from '../../../core/shareLink';
+import type { LabelsLeftOut } from '../../../core/shareLink';
 import type { ShareOutcome, SessionSummary } from '../../stores/sessions';
 import { copyText, downloadText } from './browserFiles';
 import { Dialog } from './Dialog';
@@ -14,7 +15,7 @@ interface ShareDialogProps {
 
 type TooLong = Extract<ShareOutcome, { kind: 'file' }>;
 type Result =
-  | { kind: 'copied' | 'shown'; url: string }
+  | { kind: 'copied' | 'shown'; url: string; labelsLeftOut?: LabelsLeftOut }
   | { kind: 'tooLong'; outcome: TooLong }
   | { kind: 'saved'; outcome: TooLong };
 
@@ -38,7 +39,12 @@ export function ShareDialog({ session, share, onClose }: ShareDialogProps) {
       const outcome = await share(session.id, withRuns);
       if (!outcome) return;
       if (outcome.kind === 'file') setResult({ kind: 'tooLong', outcome });
-      else setResult({ kind: (await copyText(outcome.url)) ? 'copied' : 'shown', url: outcome.url });
+      else
+        setResult({
+          kind: (await copyText(outcome.url)) ? 'copied' : 'shown',
+          url: outcome.url,
+          ...(outcome.labelsLeftOut && { labelsLeftOut: outcome.labelsLeftOut }),
+        });
     } finally {
       setBusy(false);
     }
@@ -79,6 +85,11 @@ export function ShareDialog({ session, share, onClose }: ShareDialogProps) {
       {result?.kind === 'shown' && (
         <p role="status" data-testid="sessions.shareMessage">
           The browser did not allow copying; select the link below and copy it.
+        </p>
+      )}
+      {(result?.kind === 'copied' || result?.kind === 'shown') && result.labelsLeftOut && (
+        <p role="status" data-testid="sessions.shareLabelsLeftOut">
+          {labelsLeftOutSentence(result.labelsLeftOut)}
         </p>
       )}
       {(result?.kind === 'copied' || result?.kind === 'shown') && (

@@ -1,0 +1,150 @@
+// Taking the labels a session keeps onto the open run, as the alignment screen wires it: a real rows store over
+// fake-indexeddb, the button reached and pressed with the keyboard, labels the run lacks stored through the store, the
+// ones left out counted in the sentence, and a "reload" (a new repo over the same database) finding them stored.
+import 'fake-indexeddb/auto';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useMemo } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Questions } from '../../../src/contract';
+import { abortableSleep } from '../../../src/client';
+import { planLabelTake } from '../../../src/core/alignment/sessionLabels';
+import type { LabelledRow } from '../../../src/core/alignment/sessionLabels';
+import { newId } from '../../../src/core/ids';
+import { DEFAULT_PACING } from '../../../src/core/rows/pacer';
+import { ROWS_SCHEMA_VERSION } from '../../../src/core/rows/records';
+import type { RowItem, RowRun } from '../../../src/core/rows/records';
+import { WorkbenchDb } from '../../../src/app/persistence/db';
+import { RowsRepo } from '../../../src/app/persistence/rowsRepo';
+import { createInlineParser } from '../../../src/app/features/rows/rowsParser';
+import { TakeLabels } from '../../../src/app/features/alignment/TakeLabels';
+import { createRowsStore } from '../../../src/app/stores/rows';
+import { freshDbName } from '../../unit/persistence/dbHelpers';
+
+const questions: Questions = {
+  department: { type: 'choice', criteria: { billing: null, technical: null } },
+  is_urgent: { type: 'noul' },
+};
+
+const run: RowRun = {
+  schemaVersion: ROWS_SCHEMA_VERSION,
+  id: 'run-1',
+  fileName: 'tickets.csv',
+  format: 'csv',
+  columns: ['id', 'text'],
+  createdAt: 1,
+  updatedAt: 1,
+  targetId: 'local',
+  model: 'model-1.13.0',
+  questions,
+  mapping: { mode: 'text', column: 'text', idColumn: 'id' },
+  pacing: DEFAULT_PACING,
+  maxCost: null,
+  rowCount: 3,
+  issues: [],
+  totalTokens: 30,
+  status: 'finished',
+  halt: null,
+};
+
+const item = (n: number, labels?: RowItem['labels']): RowItem => ({
+  runId: run.id,
+  number: n,
+  line: n + 1,
+  id: `t${n}`,
+  data: { id: `t${n}`, text: `ticket ${n}` },
+  tokens: 10,
+  ...(labels ? { labels } : {}),
+});
+
+const opened: WorkbenchDb[] = [];
+afterEach(async () => {
+  for (const db of opened.splice(0)) {
+    db.close();
+    await db.delete();
+  }
+});
+
+async function openRun() {
+  const db = new WorkbenchDb(freshDbName());
+  opened.push(db);
+  await new RowsRepo(db).createRun(run, [item(1), item(2, { is_urgent: true }), item(3)]);
+  const store = createRowsStore({
+    repo: new RowsRepo(db),
+    parser: createInlineParser,
+    evaluate: () => Promise.reject(new Error('nothing is sent in this test')),
+    clock: { now: () => Date.now(), sleep: abortableSleep },
+    targetFor: () => ({ baseUrl: 'http://127.0.0.1:9', headers: {} }),
+    newId,
+  });
+  await store.getState().openRunById(run.id);
+  return { db, store };
+}
+
+type Store = Awaited<ReturnType<typeof openRun>>['store'];
+
+/** The screen's wiring of the button: the plan over the open run's rows, recomputed as they change. */
+function Harness({ store, kept }: { store: Store; kept: LabelledRow[] }) {
+  const version = store((s) => s.resultsVersion);
+  const open = store((s) => s.openRun)!;
+  const plan = useMemo(() => {
+    void version;
+    return planLabelTake(kept, store.getState().results(), open.questions);
+  }, [kept, open, store, version]);
+  return (
+    <TakeLabels
+      plan={plan}
+      keptRows={kept.length}
+      fileName="tickets.csv"
+      onTake={(changes) => store.getState().setLabels(changes)}
+    />
+  );
+}
+
+describe('take labels from the session', () => {
+  it('stores the labels the run lacks from the keyboard, counts those left out, and keeps them after a reload', async () => {
+    const { db, store } = await openRun();
+    const kept: LabelledRow[] = [
+      { id: 't1', labels: { department: 'billing', is_urgent: false } },
+      { id: 't2', labels: { is_urgent: true } },
+      // "sales" is no label of the department question any more.
+      { id: 't3', labels: { department: 'sales' } },
+      { id: 't9', labels: { is_urgent: true } },
+    ];
+    const user = userEvent.setup();
+    render(<Harness store={store} kept={kept} />);
+    const button = screen.getByRole('button', { name: 'Take 2 labels from the session' });
+    expect(screen.getByTestId('align.take.sentence')).toHaveTextContent(
+      'The session keeps labels of 4 rows of tickets.csv. 1 of them matches no row of this run by id. 1 label no longer fits the questions',
+    );
+
+    await user.tab();
+    expect(button).toHaveFocus();
+    await user.keyboard('{Enter}');
+
+    const done = await screen.findByRole('status');
+    expect(done).toHaveTextContent('Stored 2 labels from the session on this run.');
+    expect(done).toHaveFocus();
+    expect(screen.queryByRole('button', { name: /Take \d+ label/ })).toBeNull();
+    expect(
+      store
+        .getState()
+        .results()
+        .map((r) => r.labels),
+    ).toEqual([{ department: 'billing', is_urgent: false }, { is_urgent: true }, undefined]);
+    const reloaded = await new RowsRepo(db).loadItems(run.id);
+    expect(reloaded.items.map((i) => i.labels)).toEqual([
+      { department: 'billing', is_urgent: false },
+      { is_urgent: true },
+      undefined,
+    ]);
+  });
+
+  it('offers nothing when the run already has every label the session keeps', async () => {
+    const { store } = await openRun();
+    const { container } = render(
+      <Harness store={store} kept={[{ id: 't2', labels: { is_urgent: true } }]} />,
+    );
+    expect(container).toBeEmptyDOMElement();
+  });
+});
