@@ -198,7 +198,7 @@ function predictedClasses(
     }
     out[n++] = expectedRounding ? Math.min(width - 1, Math.max(0, Math.floor(mean + 0.5))) : top;
   }
-  return out.slice(0, n);
+  return out.subarray(0, n);
 }
 
 /** Rows of the file above which the judge's share is resampled from a normal draw instead of row by row. */

@@ -1,6 +1,6 @@
 // Agreement on a noul question: rates at a threshold, ROC AUC (ties count one half), and the threshold with the best
 // balanced accuracy.
-import type { rankCodes } from './scoreAgreement';
+import { rankCodes } from './scoreAgreement';
 
 /** Counts at a threshold: P(yes) >= threshold predicts yes. */
 export interface ThresholdCounts {
@@ -75,22 +75,13 @@ export function thresholdCurve(p: ArrayLike<number>, y: ArrayLike<number>): Thre
   for (let i = 0; i < y.length; i++) P += y[i] === 1 ? 1 : 0;
   const N = y.length - P;
   if (P === 0 || N === 0) return [];
-  // Yes and no counts per distinct P(yes), ascending: a typed sort and a binary search instead of sorting rows.
-  const sorted = Float64Array.from(p).sort();
-  const values: number[] = [];
-  for (const v of sorted) if (values.length === 0 || values[values.length - 1] !== v) values.push(v);
+  // Yes and no counts per distinct P(yes), ascending, from rank codes instead of sorting the rows.
+  const { codes, values } = rankCodes(p);
   const pos = new Float64Array(values.length);
   const neg = new Float64Array(values.length);
   for (let i = 0; i < p.length; i++) {
-    let lo = 0;
-    let hi = values.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (values[mid]! < p[i]!) lo = mid + 1;
-      else hi = mid;
-    }
-    if (y[i] === 1) pos[lo]! += 1;
-    else neg[lo]! += 1;
+    if (y[i] === 1) pos[codes[i]!]! += 1;
+    else neg[codes[i]!]! += 1;
   }
   const points: ThresholdPoint[] = [];
   // At threshold t every row with p >= t is predicted yes; walking up the distinct values moves rows to "no".

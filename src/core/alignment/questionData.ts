@@ -76,7 +76,7 @@ export function questionData(
   const K = classes.length;
   const threshold = thresholdOf(options, name);
   const floor = options.logLossFloor;
-  // Sized for every row, then cut to the rows kept: one allocation per array instead of growing lists.
+  // Sized for every row, then viewed up to the rows kept: one allocation per array, no copy.
   const ids: string[] = [];
   const y = new Int32Array(total);
   const pred = new Int32Array(total);
@@ -145,22 +145,22 @@ export function questionData(
   const common = {
     name,
     ids,
-    y: y.slice(0, n),
-    pred: pred.slice(0, n),
-    calP: calP.slice(0, n),
-    calHit: calHit.slice(0, n),
-    predP: predP.slice(0, n),
-    brier: brier.slice(0, n),
-    logLoss: logLoss.slice(0, n),
+    y: y.subarray(0, n),
+    pred: pred.subarray(0, n),
+    calP: calP.subarray(0, n),
+    calHit: calHit.subarray(0, n),
+    predP: predP.subarray(0, n),
+    brier: brier.subarray(0, n),
+    logLoss: logLoss.subarray(0, n),
     labelled,
     unanswered,
     invalidLabels,
     bins: options.bins,
-    bin: bin.slice(0, n),
+    bin: bin.subarray(0, n),
   };
   if (question.type === 'choice') return { ...common, type: 'choice', classes, K };
   if (question.type === 'score') {
-    const exp = expected.slice(0, n);
+    const exp = expected.subarray(0, n);
     return {
       ...common,
       type: 'score',
@@ -171,7 +171,7 @@ export function questionData(
       expectedCodes: rankCodes(exp),
     };
   }
-  const pv = pYes.slice(0, n);
+  const pv = pYes.subarray(0, n);
   return { ...common, type: 'noul', classes: ['no', 'yes'], K: 2, threshold, p: pv, pCodes: rankCodes(pv) };
 }
 

@@ -38,25 +38,49 @@ export function maeOf(
  * Codes for a column of numbers: each value's position among the distinct values, ascending. With codes, ranks of any
  * resample come from counts per code in one pass, without sorting again.
  */
-export function rankCodes(values: ArrayLike<number>): { codes: Uint32Array; distinct: number } {
-  const sorted = Float64Array.from(values).sort();
-  let distinct = 0;
-  for (let i = 0; i < sorted.length; i++)
-    if (i === 0 || sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i]!;
-  // A binary search in the distinct values: typed and allocation-free, where a Map of doubles hashed every value.
-  const codes = new Uint32Array(values.length);
+export function rankCodes(values: ArrayLike<number>): {
+  codes: Uint32Array;
+  distinct: number;
+  /** The distinct values, ascending: code c stands for values[c]. */
+  values: Float64Array;
+} {
+  // The distinct values are gathered in an open-addressing table keyed by their bits, and only they are sorted: answers
+  // are rounded, so 100,000 rows hold a few hundred distinct values, and sorting every row cost as much as the rest.
+  const word = new Float64Array(1);
+  const halves = new Uint32Array(word.buffer);
+  let bits = 10;
+  let keys = new Float64Array(1 << bits);
+  let slots = new Int32Array(1 << bits).fill(-1);
+  const distinct: number[] = [];
+  const slotOf = (v: number): number => {
+    word[0] = v;
+    // Fibonacci hashing: the product's top bits mix every bit of both halves.
+    let at = Math.imul(halves[0]! ^ Math.imul(halves[1]!, 0x85ebca6b), 0x9e3779b1) >>> (32 - bits);
+    while (slots[at] !== -1 && keys[at] !== v) at = (at + 1) & ((1 << bits) - 1);
+    return at;
+  };
+  const insert = (v: number, code: number): void => {
+    const at = slotOf(v);
+    keys[at] = v;
+    slots[at] = code;
+  };
   for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    let lo = 0;
-    let hi = distinct - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (sorted[mid]! < v) lo = mid + 1;
-      else hi = mid;
+    const v = values[i]! + 0; // + 0: -0 reads as 0
+    if (slots[slotOf(v)] !== -1) continue;
+    distinct.push(v);
+    insert(v, 0);
+    if (distinct.length * 2 > 1 << bits) {
+      bits++;
+      keys = new Float64Array(1 << bits);
+      slots = new Int32Array(1 << bits).fill(-1);
+      for (const d of distinct) insert(d, 0);
     }
-    codes[i] = lo;
   }
-  return { codes, distinct };
+  const sorted = Float64Array.from(distinct).sort();
+  for (let c = 0; c < sorted.length; c++) slots[slotOf(sorted[c]!)] = c;
+  const codes = new Uint32Array(values.length);
+  for (let i = 0; i < values.length; i++) codes[i] = slots[slotOf(values[i]! + 0)]!;
+  return { codes, distinct: sorted.length, values: sorted };
 }
 
 /** Midranks (1-based, ties averaged) per code, from counts per code. */

@@ -1,6 +1,7 @@
 // The alignment worker: every figure of a run (and the paired comparison of two) off the page's thread, so a
 // 100,000-row run recomputes as labels arrive without freezing the screen.
 import { computeAlignment } from '../../../core/alignment/compute';
+import { unpackTable } from '../../../core/alignment/table';
 import { compareVariants } from '../../../core/alignment/variants';
 import type { AlignmentReply, AlignmentRequest } from './alignmentProtocol';
 
@@ -13,15 +14,18 @@ const scope = self as unknown as WorkerScope;
 scope.onmessage = ({ data }) => {
   try {
     if (data.kind === 'report')
-      scope.postMessage({ id: data.id, report: computeAlignment(data.questions, data.table, data.options) });
+      scope.postMessage({
+        id: data.id,
+        report: computeAlignment(data.questions, unpackTable(data.table), data.options),
+      });
     else
       scope.postMessage({
         id: data.id,
         comparison: compareVariants(
           data.a.questions,
-          data.a.table,
+          unpackTable(data.a.table),
           data.b.questions,
-          data.b.table,
+          unpackTable(data.b.table),
           data.options,
         ),
       });

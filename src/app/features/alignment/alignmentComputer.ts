@@ -2,6 +2,7 @@
 // failed). Only the latest call's answer matters to the screen; older ones still settle.
 import type { AlignmentReport } from '../../../core/alignment/compute';
 import type { VariantComparison } from '../../../core/alignment/variants';
+import { unpackTable } from '../../../core/alignment/table';
 import type { AlignmentReply, AlignmentRequest } from './alignmentProtocol';
 
 type Request = AlignmentRequest extends infer R
@@ -18,14 +19,14 @@ export interface AlignmentComputer {
 async function inline(request: Request): Promise<AlignmentReport | VariantComparison> {
   if (request.kind === 'report') {
     const { computeAlignment } = await import('../../../core/alignment/compute');
-    return computeAlignment(request.questions, request.table, request.options);
+    return computeAlignment(request.questions, unpackTable(request.table), request.options);
   }
   const { compareVariants } = await import('../../../core/alignment/variants');
   return compareVariants(
     request.a.questions,
-    request.a.table,
+    unpackTable(request.a.table),
     request.b.questions,
-    request.b.table,
+    unpackTable(request.b.table),
     request.options,
   );
 }

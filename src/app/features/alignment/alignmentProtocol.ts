@@ -2,7 +2,7 @@
 // blocks of memory (100,000 row objects took seconds to clone).
 import type { Questions } from '../../../contract';
 import type { AlignmentReport } from '../../../core/alignment/compute';
-import type { AlignTable } from '../../../core/alignment/table';
+import type { PackedTable } from '../../../core/alignment/table';
 import type { AlignmentOptions } from '../../../core/alignment/types';
 import type { VariantComparison } from '../../../core/alignment/variants';
 
@@ -11,14 +11,14 @@ export type AlignmentRequest =
       id: number;
       kind: 'report';
       questions: Questions;
-      table: AlignTable;
+      table: PackedTable;
       options: Partial<AlignmentOptions>;
     }
   | {
       id: number;
       kind: 'compare';
-      a: { questions: Questions; table: AlignTable };
-      b: { questions: Questions; table: AlignTable };
+      a: { questions: Questions; table: PackedTable };
+      b: { questions: Questions; table: PackedTable };
       options: Partial<AlignmentOptions>;
     };
 

@@ -4,7 +4,7 @@
 import { create } from 'zustand';
 import type { Questions } from '../../../contract';
 import type { AlignmentReport } from '../../../core/alignment/compute';
-import { alignTableOf } from '../../../core/alignment/table';
+import { alignTableOf, packTable } from '../../../core/alignment/table';
 import type { AlignTable } from '../../../core/alignment/table';
 import type { AlignRow, AlignmentOptions, LabelValue } from '../../../core/alignment/types';
 import type { VariantComparison } from '../../../core/alignment/variants';
@@ -141,7 +141,7 @@ export const useAlignment = create<AlignmentState>()((set, get) => ({
       const report = await computerOf().report({
         kind: 'report',
         questions: run.questions,
-        table: alignTableOfResults(run.questions, rows),
+        table: packTable(alignTableOfResults(run.questions, rows)),
         options: get().options,
       });
       if (id === seq)
@@ -160,8 +160,11 @@ export const useAlignment = create<AlignmentState>()((set, get) => ({
       const other = await loadRun(otherId);
       const comparison = await computerOf().compare({
         kind: 'compare',
-        a: { questions: other.run.questions, table: alignTableOf(other.run.questions, other.rows) },
-        b: { questions: run.questions, table: alignTableOfResults(run.questions, rows) },
+        a: {
+          questions: other.run.questions,
+          table: packTable(alignTableOf(other.run.questions, other.rows)),
+        },
+        b: { questions: run.questions, table: packTable(alignTableOfResults(run.questions, rows)) },
         options: get().options,
       });
       if (id === compareSeq) set({ comparison, comparing: false });
