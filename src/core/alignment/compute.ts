@@ -15,7 +15,6 @@ import {
   statKeys,
   statsInto,
   statsOf,
-  thresholdOf,
 } from './questionData';
 import type { QuestionData } from './questionData';
 import {
@@ -169,36 +168,6 @@ function disagreementsOf(data: QuestionData, probabilityOfLabel: (row: number) =
     pPredicted: data.predP[i]!,
     pLabel: probabilityOfLabel(i),
   }));
-}
-
-/** The class each answered row of the file is predicted as (labelled or not), for the judge's share. */
-function predictedClasses(
-  name: string,
-  question: Question,
-  table: AlignTable,
-  options: AlignmentOptions,
-): Int32Array {
-  const { p, width } = table.columns[name]!;
-  const out = new Int32Array(table.ids.length);
-  const threshold = thresholdOf(options, name);
-  const expectedRounding = question.type === 'score' && options.scorePrediction === 'expectedRounded';
-  let n = 0;
-  for (let i = 0; i < table.ids.length; i++) {
-    const at = i * width;
-    if (Number.isNaN(p[at]!)) continue;
-    if (question.type === 'noul') {
-      out[n++] = p[at]! >= threshold ? 1 : 0;
-      continue;
-    }
-    let top = 0;
-    let mean = 0;
-    for (let k = 0; k < width; k++) {
-      if (p[at + k]! > p[at + top]!) top = k;
-      mean += k * p[at + k]!;
-    }
-    out[n++] = expectedRounding ? Math.min(width - 1, Math.max(0, Math.floor(mean + 0.5))) : top;
-  }
-  return out.subarray(0, n);
 }
 
 /** Rows of the file above which the judge's share is resampled from a normal draw instead of row by row. */
@@ -388,7 +357,7 @@ function questionReport(
   const n = data.ids.length;
   const point = statsOf(data, null);
   const m = confusionOf(data.y, data.pred, data.K, null);
-  const all = predictedClasses(name, question, table, options);
+  const all = data.predicted;
   const allCounts = classCounts(all, data.K);
   const intervals =
     options.bootstrap.B === null && n > LINEARISED_ABOVE

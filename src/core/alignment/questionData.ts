@@ -31,6 +31,8 @@ interface Common {
   labelled: number;
   unanswered: number;
   invalidLabels: number;
+  /** The class predicted for every answered row of the file, labelled or not: the judge's share. */
+  predicted: Int32Array;
   /** Equal-width bins of ECE, and each row's bin. */
   bins: number;
   bin: Uint8Array;
@@ -93,24 +95,27 @@ export function questionData(
   let invalidLabels = 0;
   let n = 0;
   const expectedRounding = question.type === 'score' && options.scorePrediction === 'expectedRounded';
+  // One walk over every row: each answered row's prediction counts toward the judge's share over the whole file; the
+  // labelled ones also fill the arrays the figures read.
+  const predicted = new Int32Array(total);
+  let answered = 0;
   for (let i = 0; i < total; i++) {
     const truth = label[i]!;
-    if (truth === NO_LABEL) continue;
-    if (truth === INVALID_LABEL) {
-      invalidLabels++;
-      continue;
-    }
-    labelled++;
     const at = i * width;
-    if (Number.isNaN(probs[at]!)) {
-      unanswered++;
-      continue;
+    const isAnswered = !Number.isNaN(probs[at]!);
+    if (truth === INVALID_LABEL) invalidLabels++;
+    else if (truth !== NO_LABEL) {
+      labelled++;
+      if (!isAnswered) unanswered++;
     }
-    ids.push(table.ids[i]!);
-    y[n] = truth;
+    if (!isAnswered) continue;
     if (question.type === 'noul') {
       const p = probs[at]!;
       const guess = p >= threshold ? 1 : 0;
+      predicted[answered++] = guess;
+      if (truth < 0) continue;
+      ids.push(table.ids[i]!);
+      y[n] = truth;
       pred[n] = guess;
       pYes[n] = p;
       calP[n] = p;
@@ -131,6 +136,10 @@ export function questionData(
         b += d * d;
       }
       const guess = expectedRounding ? Math.min(K - 1, Math.max(0, Math.floor(mean + 0.5))) : top;
+      predicted[answered++] = guess;
+      if (truth < 0) continue;
+      ids.push(table.ids[i]!);
+      y[n] = truth;
       pred[n] = guess;
       calP[n] = probs[at + top]!;
       calHit[n] = top === truth ? 1 : 0;
@@ -157,6 +166,7 @@ export function questionData(
     invalidLabels,
     bins: options.bins,
     bin: bin.subarray(0, n),
+    predicted: predicted.subarray(0, answered),
   };
   if (question.type === 'choice') return { ...common, type: 'choice', classes, K };
   if (question.type === 'score') {
