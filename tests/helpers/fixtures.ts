@@ -1,6 +1,8 @@
-// Request fixtures shared by tests: the contract's example, and builders for variations of it.
+// Fixtures shared by tests: the contract's example request, builders for variations of it, and a stored rows run.
 import type { EvaluateRequest, EvaluateResponse } from '../../src/contract';
 import { EXAMPLE_REQUEST } from '../../src/core/example';
+import { ROWS_SCHEMA_VERSION } from '../../src/core/rows/records';
+import type { RowRun } from '../../src/core/rows/records';
 
 /** The contract's example request, a fresh copy per call so a test may mutate it. */
 export const exampleRequest = (): EvaluateRequest => structuredClone(EXAMPLE_REQUEST);
@@ -65,3 +67,24 @@ export const NEW_USER_RUBRIC = {
     },
   },
 } as const;
+
+/** A stored rows run of a CSV with `id` and `text` columns, ready to start; tests override what they look at. */
+export const storedRun = (overrides: Partial<RowRun> & Pick<RowRun, 'id' | 'questions'>): RowRun => ({
+  schemaVersion: ROWS_SCHEMA_VERSION,
+  fileName: 'rows.csv',
+  format: 'csv',
+  columns: ['id', 'text'],
+  createdAt: 1,
+  updatedAt: 1,
+  targetId: 'local',
+  model: 'model-1.13.0',
+  mapping: { mode: 'text', column: 'text', idColumn: 'id' },
+  pacing: { requestsPerMinute: 1200, concurrency: 4, tokensPerSecond: 250_000 },
+  maxCost: null,
+  rowCount: 0,
+  issues: [],
+  totalTokens: 0,
+  status: 'ready',
+  halt: null,
+  ...overrides,
+});

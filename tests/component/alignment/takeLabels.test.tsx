@@ -12,7 +12,7 @@ import { planLabelTake } from '../../../src/core/alignment/sessionLabels';
 import type { LabelledRow } from '../../../src/core/alignment/sessionLabels';
 import { newId } from '../../../src/core/ids';
 import { DEFAULT_PACING } from '../../../src/core/rows/pacer';
-import { ROWS_SCHEMA_VERSION } from '../../../src/core/rows/records';
+import { storedRun } from '../../helpers/fixtures';
 import type { RowItem, RowRun } from '../../../src/core/rows/records';
 import { WorkbenchDb } from '../../../src/app/persistence/db';
 import { RowsRepo } from '../../../src/app/persistence/rowsRepo';
@@ -26,26 +26,15 @@ const questions: Questions = {
   is_urgent: { type: 'noul' },
 };
 
-const run: RowRun = {
-  schemaVersion: ROWS_SCHEMA_VERSION,
+const run: RowRun = storedRun({
   id: 'run-1',
   fileName: 'tickets.csv',
-  format: 'csv',
-  columns: ['id', 'text'],
-  createdAt: 1,
-  updatedAt: 1,
-  targetId: 'local',
-  model: 'model-1.13.0',
   questions,
-  mapping: { mode: 'text', column: 'text', idColumn: 'id' },
   pacing: DEFAULT_PACING,
-  maxCost: null,
   rowCount: 3,
-  issues: [],
   totalTokens: 30,
   status: 'finished',
-  halt: null,
-};
+});
 
 const item = (n: number, labels?: RowItem['labels']): RowItem => ({
   runId: run.id,

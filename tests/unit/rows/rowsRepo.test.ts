@@ -4,7 +4,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WorkbenchDb } from '../../../src/app/persistence/db';
 import { RowsRepo } from '../../../src/app/persistence/rowsRepo';
-import { ROWS_SCHEMA_VERSION } from '../../../src/core/rows/records';
+import { storedRun } from '../../helpers/fixtures';
 import type { RowItem, RowOutcome, RowRun, StoredAnswer } from '../../../src/core/rows/records';
 import { freshDbName } from '../persistence/dbHelpers';
 
@@ -21,26 +21,14 @@ const open = (name = freshDbName()) => {
   return db;
 };
 
-const run = (id: string, rowCount: number): RowRun => ({
-  schemaVersion: ROWS_SCHEMA_VERSION,
-  id,
-  fileName: 'rows.csv',
-  format: 'csv',
-  columns: ['id', 'text'],
-  createdAt: 1,
-  updatedAt: 1,
-  targetId: 'local',
-  model: 'model-1.13.0',
-  questions: { q: { type: 'noul', instructions: 'Urgent?' } },
-  mapping: { mode: 'text', column: 'text', idColumn: 'id' },
-  pacing: { requestsPerMinute: 1200, concurrency: 4, tokensPerSecond: 250_000 },
-  maxCost: null,
-  rowCount,
-  issues: [{ line: 3, number: 2, kind: 'empty', severity: 'skip', reason: 'Empty row.' }],
-  totalTokens: rowCount * 10,
-  status: 'ready',
-  halt: null,
-});
+const run = (id: string, rowCount: number): RowRun =>
+  storedRun({
+    id,
+    questions: { q: { type: 'noul', instructions: 'Urgent?' } },
+    rowCount,
+    issues: [{ line: 3, number: 2, kind: 'empty', severity: 'skip', reason: 'Empty row.' }],
+    totalTokens: rowCount * 10,
+  });
 
 const items = (runId: string, n: number): RowItem[] =>
   Array.from({ length: n }, (_, i) => ({
