@@ -64,20 +64,24 @@ export async function findQuestionAnswers(
   db: WorkbenchDb,
   keys: readonly string[],
 ): Promise<Map<string, StoredAnswer>> {
-  const wanted = new Set(keys);
+  const unique = [...new Set(keys)];
   const [alone, asked] = await Promise.all([
-    findStoredAnswers(db, keys),
-    db.rowAnswers
-      .where('questionKeys')
-      .anyOf([...wanted])
-      .toArray(),
+    findStoredAnswers(db, unique),
+    // One index read per key, all issued at once in one transaction (IndexedDB pipelines them); `anyOf` walks a cursor
+    // key after key instead, a round trip each, which held Chromium for minutes over 100,000 rows.
+    Dexie.ignoreTransaction(() =>
+      db.transaction('r', db.rowAnswers, () =>
+        Promise.all(unique.map((key) => db.rowAnswers.where('questionKeys').equals(key).first())),
+      ),
+    ),
   ]);
   const out = new Map(alone);
-  for (const raw of asked) {
+  asked.forEach((raw, i) => {
+    const key = unique[i]!;
     const parsed = StoredAnswerSchema.safeParse(raw);
-    if (!parsed.success) continue;
-    for (const key of parsed.data.questionKeys ?? []) if (wanted.has(key)) out.set(key, parsed.data);
-  }
+    if (raw !== undefined && parsed.success && !out.has(key) && parsed.data.questionKeys?.includes(key))
+      out.set(key, parsed.data);
+  });
   return out;
 }
 
