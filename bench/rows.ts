@@ -3,7 +3,7 @@
 // service's own tally must show zero rows lost and zero rows answered twice.
 import { fileURLToPath } from 'node:url';
 import { abortableSleep, evaluate } from '../src/client';
-import type { EvaluateFn, RunStore } from '../src/core/rows/runner';
+import type { EvaluateFn, ReusedRow, RunStore } from '../src/core/rows/runner';
 import { RowRunner } from '../src/core/rows/runner';
 import type { RowOutcome, StoredAnswer } from '../src/core/rows/records';
 import type { PlannedRow } from '../src/core/rows/runPlan';
@@ -52,15 +52,29 @@ class MemoryStore implements RunStore {
   async saveOutcome(n: number, o: RowOutcome): Promise<void> {
     this.outcomes.set(n, o);
   }
+  /** Answers by each of their question keys, as IndexedDB's multiEntry index finds them. */
+  readonly byQuestion = new Map<string, StoredAnswer>();
   async saveAnswered(n: number, o: RowOutcome, a: StoredAnswer): Promise<void> {
     this.answers.set(a.key, a);
+    for (const k of a.questionKeys ?? []) this.byQuestion.set(k, a);
     this.outcomes.set(n, o);
   }
-  async saveReused(rows: ReadonlyArray<{ number: number; outcome: RowOutcome }>): Promise<void> {
-    for (const r of rows) this.outcomes.set(r.number, r.outcome);
+  async saveReused(rows: readonly ReusedRow[]): Promise<void> {
+    for (const r of rows) {
+      if (r.answer) this.answers.set(r.answer.key, r.answer);
+      this.outcomes.set(r.number, r.outcome);
+    }
   }
   async findAnswers(keys: readonly string[]): Promise<Map<string, StoredAnswer>> {
     return new Map(keys.flatMap((k) => (this.answers.has(k) ? [[k, this.answers.get(k)!] as const] : [])));
+  }
+  async findQuestionAnswers(keys: readonly string[]): Promise<Map<string, StoredAnswer>> {
+    return new Map(
+      keys.flatMap((k) => {
+        const a = this.byQuestion.get(k) ?? this.answers.get(k);
+        return a ? [[k, a] as const] : [];
+      }),
+    );
   }
 }
 

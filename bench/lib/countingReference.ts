@@ -21,6 +21,8 @@ export interface ServerCounts {
 export interface CountingReference {
   url: string;
   counts(): ServerCounts;
+  /** The bodies of the evaluations answered (200), in order; kept only with `keepBodies`. */
+  bodies(): unknown[];
   close(): Promise<void>;
 }
 
@@ -38,11 +40,12 @@ const rowIdOf = (body: unknown, field: string): string | null => {
 
 /** Serves the reference app on 127.0.0.1 (port 0 picks a free one) and counts answers per `state[idField]`. */
 export async function serveCountingReference(
-  options: Partial<ReferenceOptions> & { port?: number; idField?: string } = {},
+  options: Partial<ReferenceOptions> & { port?: number; idField?: string; keepBodies?: boolean } = {},
 ): Promise<CountingReference> {
-  const { port = 0, idField = 'row_id', ...appOptions } = options;
+  const { port = 0, idField = 'row_id', keepBodies = false, ...appOptions } = options;
   const app = createReferenceApp(appOptions);
   const tally: ServerCounts = { answers: {}, statuses: {}, requests: 0, posts: 0 };
+  const bodies: unknown[] = [];
   const server = createAdaptorServer({
     hostname: '127.0.0.1',
     fetch: async (request: Request) => {
@@ -55,7 +58,9 @@ export async function serveCountingReference(
       if (response.status === 200) {
         let id: string | null;
         try {
-          id = rowIdOf(JSON.parse(body), idField);
+          const parsed: unknown = JSON.parse(body);
+          id = rowIdOf(parsed, idField);
+          if (keepBodies) bodies.push(parsed);
         } catch {
           id = null;
         }
@@ -73,6 +78,7 @@ export async function serveCountingReference(
   return {
     url: `http://127.0.0.1:${address.port}`,
     counts: () => structuredClone(tally),
+    bodies: () => structuredClone(bodies),
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));

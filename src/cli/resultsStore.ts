@@ -11,7 +11,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import type { RunStore } from '../core/rows/runner';
+import type { ReusedRow, RunStore } from '../core/rows/runner';
 import type { RowOutcome, StoredAnswer } from '../core/rows/records';
 import type { ResultsHeader, ReadRow } from '../core/rows/resultsFile';
 import {
@@ -106,8 +106,9 @@ export class ResultsStore implements RunStore {
     return Promise.resolve();
   }
 
-  saveReused(rows: ReadonlyArray<{ number: number; outcome: RowOutcome }>): Promise<void> {
-    for (const { number, outcome } of rows) this.append(number, outcome, this.answerSync(outcome.answerKey));
+  saveReused(rows: readonly ReusedRow[]): Promise<void> {
+    for (const { number, outcome, answer } of rows)
+      this.append(number, outcome, answer ?? this.answerSync(outcome.answerKey));
     return Promise.resolve();
   }
 
@@ -123,6 +124,14 @@ export class ResultsStore implements RunStore {
       if (answer) out.set(key, answer);
     }
     return Promise.resolve(out);
+  }
+
+  /**
+   * Nothing: a results file is one run's questions, model and target (a resume refuses others), so a question's answer
+   * in it comes with its row's whole answer, which findAnswers already finds.
+   */
+  findQuestionAnswers(): Promise<Map<string, StoredAnswer>> {
+    return Promise.resolve(new Map());
   }
 
   private answerSync(key: string | undefined): StoredAnswer | undefined {

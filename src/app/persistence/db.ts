@@ -29,6 +29,11 @@ export interface MetaRow {
  *
  * Version 4 (issue 19): `rowReuses`, the outcomes of a chunk of reused rows in one record keyed [runId+chunk], read
  * over the rows' own outcomes by rowsRepo.ts. A new table: nothing to migrate.
+ *
+ * Version 5 (issue 12, reuse per question): `rowAnswers` indexes each answer's `questionKeys` (multiEntry), so the
+ * answer of one question asked with others is found by that question's own key. An index, not a copy per question:
+ * each answer stays one record. Answers stored before it have no such keys (their state and questions were not kept)
+ * and are found only whole, as before: nothing to migrate.
  */
 export class WorkbenchDb extends Dexie {
   sessions!: Table<SessionRow, string>;
@@ -64,6 +69,7 @@ export class WorkbenchDb extends Dexie {
       rowAnswers: 'key',
     });
     this.version(4).stores({ rowReuses: '[runId+chunk], runId' });
+    this.version(5).stores({ rowAnswers: 'key, *questionKeys' });
   }
 }
 

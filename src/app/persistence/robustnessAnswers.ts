@@ -6,20 +6,7 @@ import { StoredAnswerSchema } from '../../core/rows/records';
 import type { StoredAnswer } from '../../core/rows/records';
 import type { RunStore } from '../../core/rows/runner';
 import type { WorkbenchDb } from './db';
-
-/** Stored answers for the given keys that parse (missing or unreadable ones are left out). */
-export async function findStoredAnswers(
-  db: WorkbenchDb,
-  keys: readonly string[],
-): Promise<Map<string, StoredAnswer>> {
-  const found = await db.rowAnswers.bulkGet([...new Set(keys)]);
-  const out = new Map<string, StoredAnswer>();
-  for (const raw of found) {
-    const parsed = StoredAnswerSchema.safeParse(raw);
-    if (raw !== undefined && parsed.success) out.set(parsed.data.key, parsed.data);
-  }
-  return out;
-}
+import { findQuestionAnswers, findStoredAnswers } from './rowsRepo';
 
 /**
  * The runner's store for a check. Answers are saved for reuse; a save that fails is reported through `onSaveError`
@@ -29,17 +16,21 @@ export function robustnessRunStore(
   db: WorkbenchDb,
   options: { seeds?: ReadonlyMap<string, StoredAnswer>; onSaveError?: (error: unknown) => void } = {},
 ): RunStore {
+  const save = async (answer: StoredAnswer): Promise<void> => {
+    try {
+      const parsed = StoredAnswerSchema.parse(answer);
+      await Dexie.ignoreTransaction(() => db.rowAnswers.put(parsed));
+    } catch (error) {
+      options.onSaveError?.(error);
+    }
+  };
   return {
     saveOutcome: async () => undefined,
-    saveReused: async () => undefined,
-    async saveAnswered(_number, _outcome, answer) {
-      try {
-        const parsed = StoredAnswerSchema.parse(answer);
-        await Dexie.ignoreTransaction(() => db.rowAnswers.put(parsed));
-      } catch (error) {
-        options.onSaveError?.(error);
-      }
+    // Only an answer put together from per-question answers is new; the rest are stored already.
+    async saveReused(rows) {
+      for (const row of rows) if (row.answer) await save(row.answer);
     },
+    saveAnswered: (_number, _outcome, answer) => save(answer),
     async findAnswers(keys) {
       const out = new Map<string, StoredAnswer>();
       const unseeded = keys.filter((key) => {
@@ -54,6 +45,14 @@ export function robustnessRunStore(
         // unreadable storage means "not stored": the requests are sent
       }
       return out;
+    },
+    async findQuestionAnswers(keys) {
+      try {
+        return await findQuestionAnswers(db, keys);
+      } catch {
+        // unreadable storage means "not stored": the questions are sent
+        return new Map<string, StoredAnswer>();
+      }
     },
   };
 }

@@ -42,6 +42,49 @@ const issueText = (error: z.ZodError): string => {
   return first ? `${first.path.join('.') || 'record'}: ${first.message}` : 'unreadable record';
 };
 
+/** Stored answers for the given keys that parse (missing or unreadable ones are left out). */
+export async function findStoredAnswers(
+  db: WorkbenchDb,
+  keys: readonly string[],
+): Promise<Map<string, StoredAnswer>> {
+  const found = await db.rowAnswers.bulkGet([...new Set(keys)]);
+  const out = new Map<string, StoredAnswer>();
+  for (const raw of found) {
+    const parsed = StoredAnswerSchema.safeParse(raw);
+    if (raw !== undefined && parsed.success) out.set(parsed.data.key, parsed.data);
+  }
+  return out;
+}
+
+/**
+ * Stored answers that answer these questions' keys, by question key: those asked with other questions through the
+ * `questionKeys` index, and one-question answers, whose own key is the question's, by key; both reads at once.
+ */
+export async function findQuestionAnswers(
+  db: WorkbenchDb,
+  keys: readonly string[],
+): Promise<Map<string, StoredAnswer>> {
+  const unique = [...new Set(keys)];
+  const [alone, asked] = await Promise.all([
+    findStoredAnswers(db, unique),
+    // One index read per key, all issued at once in one transaction (IndexedDB pipelines them); `anyOf` walks a cursor
+    // key after key instead, a round trip each, which held Chromium for minutes over 100,000 rows.
+    Dexie.ignoreTransaction(() =>
+      db.transaction('r', db.rowAnswers, () =>
+        Promise.all(unique.map((key) => db.rowAnswers.where('questionKeys').equals(key).first())),
+      ),
+    ),
+  ]);
+  const out = new Map(alone);
+  asked.forEach((raw, i) => {
+    const key = unique[i]!;
+    const parsed = StoredAnswerSchema.safeParse(raw);
+    if (raw !== undefined && parsed.success && !out.has(key) && parsed.data.questionKeys?.includes(key))
+      out.set(key, parsed.data);
+  });
+  return out;
+}
+
 export class RowsRepo {
   constructor(private readonly db: WorkbenchDb) {}
 
@@ -149,15 +192,8 @@ export class RowsRepo {
   }
 
   /** Stored answers for the given keys (missing or unreadable ones are left out). */
-  async answers(keys: readonly string[]): Promise<Map<string, StoredAnswer>> {
-    const unique = [...new Set(keys)];
-    const found = await this.db.rowAnswers.bulkGet(unique);
-    const out = new Map<string, StoredAnswer>();
-    found.forEach((raw) => {
-      const parsed = StoredAnswerSchema.safeParse(raw);
-      if (raw !== undefined && parsed.success) out.set(parsed.data.key, parsed.data);
-    });
-    return out;
+  answers(keys: readonly string[]): Promise<Map<string, StoredAnswer>> {
+    return findStoredAnswers(this.db, keys);
   }
 
   /**
@@ -358,10 +394,24 @@ export class RowsRepo {
       saveAnswered: (number, outcome, answer) => enqueue(number, outcome, answer),
       // One bulkGet per look-ahead chunk; an answer that no longer parses is not reused (the row is sent again).
       findAnswers: (keys) => this.answers(keys),
+      findQuestionAnswers: (keys) => findQuestionAnswers(db, keys),
       // One record per chunk, over its own table: nothing else writes it, so no batch and no read first.
       saveReused: async (rows) => {
-        const chunk: ReusedChunk = ReusedChunkSchema.parse({ runId, chunk: newId(), rows });
-        await Dexie.ignoreTransaction(() => db.rowReuses.add(chunk));
+        const chunk: ReusedChunk = ReusedChunkSchema.parse({
+          runId,
+          chunk: newId(),
+          rows: rows.map(({ number, outcome }) => ({ number, outcome })),
+        });
+        // Rows put together from per-question answers bring a new answer each: stored with the chunk, in one go.
+        const answers = rows.flatMap((r) => (r.answer ? [StoredAnswerSchema.parse(r.answer)] : []));
+        if (answers.length === 0) await Dexie.ignoreTransaction(() => db.rowReuses.add(chunk));
+        else
+          await Dexie.ignoreTransaction(() =>
+            db.transaction('rw', db.rowReuses, db.rowAnswers, async () => {
+              await db.rowAnswers.bulkPut(answers);
+              await db.rowReuses.add(chunk);
+            }),
+          );
       },
     };
   }

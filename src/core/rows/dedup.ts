@@ -188,6 +188,27 @@ export function dedupKeySync(id: AnswerIdentity): string {
   return prefix.fork().update(utf8.encode(rest)).hex();
 }
 
+/** Each question of a set alone under its name, kept per set: the same object each time keeps its key prefix cached. */
+const singles = new WeakMap<Questions, ReadonlyArray<readonly [string, Questions]>>();
+
+/**
+ * The identity of each question of an answer alone, in the questions' order: its key is exactly the key of a request
+ * that asked only that question of the same state, model and target (and tag). An answer stored with these keys is
+ * found again per question, so a variant that rewords one question sends only that one. The service's document says
+ * a request returns "one typed answer for each question" and that many questions "may be sent in one request"
+ * (evaluation-service.md sections 1, 2.3 and 4.1 rule 2); it does not say a question's answer may depend on the
+ * others asked with it, and the reference judge answers each from the state alone, so an answer is taken as the
+ * answer to its question whatever else was asked.
+ */
+export function questionIdentities(id: AnswerIdentity): Array<readonly [string, AnswerIdentity]> {
+  let each = singles.get(id.questions);
+  if (!each) {
+    each = Object.entries(id.questions).map(([name, question]) => [name, { [name]: question }] as const);
+    singles.set(id.questions, each);
+  }
+  return each.map(([name, questions]) => [name, { ...id, questions }] as const);
+}
+
 /** The dedup key of an answer, for callers that take a promise (the runner's `keyOf`). */
 export const dedupKey = (id: AnswerIdentity): Promise<string> => Promise.resolve(dedupKeySync(id));
 

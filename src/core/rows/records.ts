@@ -42,6 +42,11 @@ export const RowOutcomeSchema = z.object({
   requestId: z.string().optional(),
   /** A reused row's answer: stored by an earlier run, or the answer of the same request in this run. */
   reusedFrom: z.enum(['earlier', 'run']).optional(),
+  /**
+   * Questions whose answers were taken from stored answers instead of being asked: the rest were sent (a done row,
+   * billed only for those), or none was (a reused row put together from stored answers). Absent: none was taken.
+   */
+  reusedQuestions: z.array(z.string()).optional(),
   /** Key of the answer in the answers table (done and reused rows). */
   answerKey: z.string().optional(),
   /** The resolved versioned model that answered. */
@@ -59,6 +64,11 @@ export const StoredAnswerSchema = z.object({
   model: z.string().min(1),
   response: EvaluateResponseSchema,
   at: z.number(),
+  /**
+   * The key of each of its questions alone (dedup.ts questionIdentities), so a request that asks some of them again
+   * finds their answers: indexed (multiEntry) in IndexedDB. Absent for one question, whose key is the answer's own.
+   */
+  questionKeys: z.array(z.string().min(1)).optional(),
 });
 export type StoredAnswer = z.infer<typeof StoredAnswerSchema>;
 

@@ -447,6 +447,8 @@ export function exportJsonlRecord(row: ResultRow): Record<string, unknown> {
     attempts: o?.attempts ?? 0,
     possibly_billed_attempts: o?.possiblyBilledAttempts ?? 0,
     answers: row.response?.answers ?? null,
+    // Answers taken from stored ones instead of asked; the usage is only the rest's.
+    ...(o?.reusedQuestions ? { reused_questions: o.reusedQuestions } : {}),
     input: row.data,
     ...(row.labels ? { labels: row.labels } : {}),
   };

@@ -46,6 +46,7 @@ export const ResultLineSchema = z.object({
   attempts: z.number().int().min(0),
   possibly_billed_attempts: z.number().int().min(0),
   answers: EvaluateResponseSchema.shape.answers.nullable(),
+  reused_questions: z.array(z.string()).optional(),
   input: JsonValueSchema,
   /** The row's human labels by question, as the export writes them (absent in lines without any). */
   labels: z.record(z.string(), LabelValueSchema).optional(),
@@ -94,6 +95,7 @@ function rowOf(line: ResultLine, at: number): ReadRow {
     requeues: 0,
     ...(line.latency_ms !== null && { latencyMs: line.latency_ms }),
     ...(line.answer_key !== undefined && { answerKey: line.answer_key }),
+    ...(line.reused_questions !== undefined && { reusedQuestions: line.reused_questions }),
     ...(line.model !== null && { model: line.model }),
     ...(line.usage &&
       typeof line.usage.billed_input_tokens === 'number' && { inputTokens: line.usage.billed_input_tokens }),

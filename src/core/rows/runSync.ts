@@ -24,6 +24,7 @@ export const RunProgressSchema = z.object({
   reused: count,
   // Absent from a tab of an older build.
   reusedEarlier: count.default(0),
+  partlyReused: count.default(0),
   invalid: count,
   failed: count,
   unknown: count,

@@ -2,9 +2,11 @@
 // an injected evaluate, clock and store, so tests drive it with a manual clock or the real client and a real server.
 //
 // Rules it keeps: a row with an answer is never sent again; a row whose answer is already stored (same identity,
-// pinned model) is reused and costs nothing; a row is marked `sending` before it leaves, so after a crash it is known
-// to be "unknown, may have been billed" rather than silently re-sent; 401 stops the run; a 422 marks its row and the
-// run goes on; a timeout is never acted on; the run stops before the budget cap would be passed.
+// pinned model) is reused and costs nothing; otherwise its questions whose answers are stored (asked of the same state
+// in another request) are taken from there and only the others are sent; a row is marked `sending` before it leaves,
+// so after a crash it is known to be "unknown, may have been billed" rather than silently re-sent; 401 stops the run;
+// a 422 marks its row and the run goes on; a timeout is never acted on; the run stops before the budget cap would be
+// passed.
 import { CONVERSATION_FIELD, estimateCost, formatLoc, PRICE_PER_MILLION_INPUT_TOKENS } from '../../contract';
 import type { EvaluateRequest, FieldError, Questions } from '../../contract';
 import type {
@@ -15,11 +17,12 @@ import type {
   EvaluationErrorKind,
 } from '../../client';
 import type { AnswerIdentity } from './dedup';
-import { dedupKey, pinnedModel } from './dedup';
+import { dedupKey, pinnedModel, questionIdentities } from './dedup';
 import type { Clock, Pacing } from './pacer';
 import { Gate, Pacer, RateMeter } from './pacer';
 import type { Halt, RowError, RowOutcome, RowStatus, StoredAnswer } from './records';
 import type { PlannedRow } from './runPlan';
+import { mergedResponse, questionsFound, questionsLeft } from './questionReuse';
 
 /** The client's evaluate, injected. */
 export type EvaluateFn = (
@@ -35,8 +38,16 @@ export interface RunStore {
   saveAnswered(number: number, outcome: RowOutcome, answer: StoredAnswer): Promise<void>;
   /** Stored answers for these keys in one read; a key missing (or whose answer no longer parses) is left out. */
   findAnswers(keys: readonly string[]): Promise<Map<string, StoredAnswer>>;
-  /** Saves the outcomes of rows answered from stored answers, together (one write where the store can). */
-  saveReused(rows: ReadonlyArray<{ number: number; outcome: RowOutcome }>): Promise<void>;
+  /**
+   * Stored answers holding these questions' keys (dedup.ts questionIdentities) in one read, by question key: an
+   * answer asked with other questions is found under each of its `questionKeys`, a one-question answer under its key.
+   */
+  findQuestionAnswers(keys: readonly string[]): Promise<Map<string, StoredAnswer>>;
+  /**
+   * Saves the outcomes of rows answered from stored answers, together (one write where the store can). `answer` comes
+   * with a row put together from per-question answers: a new record, stored with its outcome.
+   */
+  saveReused(rows: readonly ReusedRow[]): Promise<void>;
 }
 
 export interface RunnerInput {
@@ -65,6 +76,13 @@ export interface RunnerDeps {
   keyOf?: (id: AnswerIdentity) => Promise<string>;
 }
 
+/** A reused row's outcome, with its answer when that is a new record (put together from per-question answers). */
+export interface ReusedRow {
+  number: number;
+  outcome: RowOutcome;
+  answer?: StoredAnswer;
+}
+
 /** A row's new outcome, with the answer when it has one. */
 export interface RowUpdate {
   number: number;
@@ -85,6 +103,8 @@ export interface RunProgress {
   reused: number;
   /** Of those, answered by an earlier run (the rest repeat a request of this one, answered once). */
   reusedEarlier: number;
+  /** Answered by the service with only the questions whose answers were not stored (counted in `done` too). */
+  partlyReused: number;
   invalid: number;
   failed: number;
   unknown: number;
@@ -160,6 +180,47 @@ export function refusedRowMessage(
 const countBilled = (attempts: readonly AttemptReport[]): number =>
   attempts.filter((a) => a.possiblyBilled === true).length;
 
+/** What a row's lookup found short of its whole answer; kept while the row waits in the queue. */
+interface LookedUp {
+  /** The row's dedup key under the pinned model. */
+  key: string;
+  /** Its questions' own keys, in order; absent for one question, whose key is `key`. */
+  questionKeys?: readonly string[];
+  /** Stored answers of some of its questions, by name, in the questions' order: these are not asked again. */
+  found: ReadonlyMap<string, StoredAnswer>;
+}
+
+/** A row answered from storage: a stored answer, or one put together from its questions' stored answers (`found`). */
+interface Reuse {
+  row: PlannedRow;
+  answer: StoredAnswer;
+  found?: ReadonlyMap<string, StoredAnswer>;
+}
+
+const NOTHING_FOUND: ReadonlyMap<string, StoredAnswer> = new Map();
+
+/** A row's questions' keys (in order) and the stored answers found for some of them, by question name. */
+interface QuestionLookup {
+  keys: string[];
+  found: Map<string, StoredAnswer>;
+}
+
+/**
+ * Stored answers for these keys, read in at most LOOKUP_READS reads at once of LOOKUP_CHUNK keys or more each (a row's
+ * questions are looked up as several keys), merged by key.
+ */
+async function readInChunks(
+  keys: readonly string[],
+  read: (part: readonly string[]) => Promise<Map<string, StoredAnswer>>,
+): Promise<Map<string, StoredAnswer>> {
+  const size = Math.max(LOOKUP_CHUNK, Math.ceil(keys.length / LOOKUP_READS));
+  const reads = [];
+  for (let i = 0; i < keys.length; i += size) reads.push(read(keys.slice(i, i + size)));
+  const found = new Map<string, StoredAnswer>();
+  for (const part of await Promise.all(reads)) for (const [key, answer] of part) found.set(key, answer);
+  return found;
+}
+
 /** Statuses that end a row for good unless the user asks for a retry. */
 const SETTLED: ReadonlySet<RowStatus> = new Set(['done', 'reused', 'invalid', 'failed', 'unknown']);
 
@@ -173,11 +234,14 @@ export class RowRunner {
   private readonly leaders = new Map<string, number[]>();
   private readonly listeners = new Set<(update: RowUpdate) => void>();
   /** Queued rows whose key was looked up with no stored answer, by row; and those rows by key. */
-  private readonly ahead = new Map<number, string>();
+  private readonly ahead = new Map<number, LookedUp>();
   private readonly aheadByKey = new Map<string, number[]>();
   /** When this call of run() began: a stored answer older than that comes from an earlier run. */
   private startedAt = 0;
   private reusedEarlier = 0;
+  private partlyReused = 0;
+  /** Keys answered while a look-ahead read: its misses for them are stale, so those rows are looked up again. */
+  private storedDuringLookup: Set<string> | null = null;
   private readonly pacer: Pacer;
   private readonly gate: Gate;
   private readonly meter = new RateMeter();
@@ -330,6 +394,7 @@ export class RowRunner {
       done: counts.done,
       reused: counts.reused,
       reusedEarlier: this.reusedEarlier,
+      partlyReused: this.partlyReused,
       invalid: counts.invalid,
       failed: counts.failed,
       unknown: counts.unknown,
@@ -436,21 +501,18 @@ export class RowRunner {
         }
         const row = this.rows.get(number)!;
         const lookedUp = this.takeAhead(number);
-        const key =
-          this.pinned === null ? null : (lookedUp ?? (await this.keyOf(this.identity(row, this.pinned))));
+        if (this.pinned !== null && lookedUp === undefined) {
+          // Queued in front while the gate was awaited (a requeue), so not looked up yet: the look-ahead does it.
+          this.queue.unshift(number);
+          release();
+          continue;
+        }
+        const key = lookedUp?.key ?? null;
         if (key !== null) {
           const waiting = this.leaders.get(key);
           if (waiting) {
             // The same request is in flight for another row: wait for its answer instead of paying twice.
             waiting.push(number);
-            release();
-            continue;
-          }
-          // A row queued in front while the look-ahead read (a requeue) was not looked up with it.
-          const stored =
-            lookedUp === undefined ? (await this.deps.store.findAnswers([key])).get(key) : undefined;
-          if (stored) {
-            await this.reuseAll([[row, stored]]);
             release();
             continue;
           }
@@ -474,7 +536,7 @@ export class RowRunner {
           return;
         }
         if (key !== null) this.leaders.set(key, []);
-        void this.send(row, key).finally(release);
+        void this.send(row, lookedUp).finally(release);
       } catch (error) {
         release();
         throw error;
@@ -493,21 +555,53 @@ export class RowRunner {
       if (numbers.length >= LOOKUP_CHUNK * LOOKUP_READS || this.ahead.has(n)) break;
       numbers.push(n);
     }
-    const keys = await Promise.all(numbers.map((n) => this.keyOf(this.identity(this.rows.get(n)!, model))));
-    const unique = [...new Set(keys)];
-    const reads = [];
-    for (let i = 0; i < unique.length; i += LOOKUP_CHUNK)
-      reads.push(this.deps.store.findAnswers(unique.slice(i, i + LOOKUP_CHUNK)));
-    const found = new Map<string, StoredAnswer>();
-    for (const part of await Promise.all(reads)) for (const [key, answer] of part) found.set(key, answer);
-    const reused: [PlannedRow, StoredAnswer][] = [];
-    numbers.forEach((n, i) => {
-      const answer = found.get(keys[i]!);
-      if (answer && !signal.aborted) reused.push([this.rows.get(n)!, answer]);
-      else this.putAhead(n, keys[i]!);
-    });
+    const stored = new Set<string>();
+    this.storedDuringLookup = stored;
+    const reused: Reuse[] = [];
+    const missed: PlannedRow[] = [];
+    const keyOfRow = new Map<number, string>();
+    let byQuestion: Map<number, QuestionLookup>;
+    try {
+      const keys = await Promise.all(numbers.map((n) => this.keyOf(this.identity(this.rows.get(n)!, model))));
+      const found = await readInChunks([...new Set(keys)], (part) => this.deps.store.findAnswers(part));
+      numbers.forEach((n, i) => {
+        const answer = found.get(keys[i]!);
+        if (answer && !signal.aborted) reused.push({ row: this.rows.get(n)!, answer });
+        else {
+          missed.push(this.rows.get(n)!);
+          keyOfRow.set(n, keys[i]!);
+        }
+      });
+      // Rows with no stored answer as a whole: each question is looked up alone, and only the others are sent.
+      byQuestion = signal.aborted ? new Map() : await this.lookUpQuestions(missed, model);
+    } finally {
+      this.storedDuringLookup = null;
+    }
+    for (const row of missed) {
+      const key = keyOfRow.get(row.number)!;
+      const parts = byQuestion.get(row.number);
+      const questions = this.questionsOf(row);
+      if (parts && parts.found.size === Object.keys(questions).length && !signal.aborted) {
+        // Every question is answered in storage: the row is reused, with its answer put together as a new record.
+        const answer: StoredAnswer = {
+          key,
+          targetId: this.input.targetId,
+          model,
+          response: mergedResponse(questions, parts.found, null, model),
+          at: this.deps.clock.now(),
+          questionKeys: [...parts.keys],
+        };
+        reused.push({ row, answer, found: parts.found });
+      } else if (!stored.has(key))
+        // A key answered meanwhile stays unlooked-up: the next look-ahead finds its answer instead of sending again.
+        this.putAhead(row.number, {
+          key,
+          ...(parts ? { questionKeys: parts.keys } : {}),
+          found: parts?.found ?? NOTHING_FOUND,
+        });
+    }
     if (reused.length === 0) return;
-    const taken = new Set(reused.map(([row]) => row.number));
+    const taken = new Set(reused.map(({ row }) => row.number));
     this.queue = this.queue.filter((n) => !taken.has(n));
     // This chunk's outcomes are written while the next chunk is looked up; at most two chunks are ever writing.
     const writing = this.reuseAll(reused);
@@ -522,34 +616,67 @@ export class RowRunner {
    * Records a chunk of reused rows in one write; if it cannot be saved, the rows go back to the queue and the error
    * stops the run.
    */
-  private async reuseAll(reused: readonly [PlannedRow, StoredAnswer][]): Promise<void> {
-    const outcomes = reused.map(([row, answer]) => ({
+  private async reuseAll(reused: readonly Reuse[]): Promise<void> {
+    const outcomes: ReusedRow[] = reused.map(({ row, answer, found }) => ({
       number: row.number,
-      outcome: this.reusedOutcome(row, answer),
+      outcome: this.reusedOutcome(row, answer, found),
+      ...(found ? { answer } : {}),
     }));
     try {
       await this.deps.store.saveReused(outcomes);
     } catch (error) {
-      this.queue.unshift(...reused.map(([row]) => row.number));
+      this.queue.unshift(...reused.map(({ row }) => row.number));
       throw error;
     }
-    reused.forEach(([row, answer], i) => this.setOutcome(row, outcomes[i]!.outcome, answer));
+    reused.forEach(({ row, answer }, i) => this.setOutcome(row, outcomes[i]!.outcome, answer));
+  }
+
+  /**
+   * The stored answers of these rows' questions, each looked up under its own key (LOOKUP_READS reads at most), by
+   * row; rows of one question are left out, their key being the row's, which was just looked up.
+   */
+  private async lookUpQuestions(
+    rows: readonly PlannedRow[],
+    model: string,
+  ): Promise<Map<number, QuestionLookup>> {
+    const keysOf = await Promise.all(rows.map((row) => this.questionKeysOf(row, model)));
+    const unique = [...new Set(keysOf.flatMap((keys) => keys ?? []))];
+    const out = new Map<number, QuestionLookup>();
+    if (unique.length === 0) return out;
+    const stored = await readInChunks(unique, (part) => this.deps.store.findQuestionAnswers(part));
+    rows.forEach((row, i) => {
+      const keys = keysOf[i];
+      if (keys) out.set(row.number, { keys, found: questionsFound(this.questionsOf(row), keys, stored) });
+    });
+    return out;
+  }
+
+  /** The keys of a row's questions alone, in order; undefined for one question, whose key is the row's own. */
+  private async questionKeysOf(row: PlannedRow, model: string): Promise<string[] | undefined> {
+    const each = questionIdentities(this.identity(row, model));
+    return each.length < 2 ? undefined : Promise.all(each.map(([, id]) => this.keyOf(id)));
+  }
+
+  private questionsOf(row: PlannedRow): Questions {
+    return row.questions ?? this.input.questions;
   }
 
   /** The outcome writes of the last chunk of reused rows, while they commit. */
   private reusing: Promise<void> | null = null;
 
-  private putAhead(number: number, key: string): void {
-    this.ahead.set(number, key);
+  private putAhead(number: number, looked: LookedUp): void {
+    const key = looked.key;
+    this.ahead.set(number, looked);
     const rows = this.aheadByKey.get(key);
     if (rows) rows.push(number);
     else this.aheadByKey.set(key, [number]);
   }
 
-  /** The key a row was looked up under (and found no answer), forgotten as the row leaves the queue. */
-  private takeAhead(number: number): string | undefined {
-    const key = this.ahead.get(number);
-    if (key === undefined) return undefined;
+  /** What a row's lookup found (no whole answer), forgotten as the row leaves the queue. */
+  private takeAhead(number: number): LookedUp | undefined {
+    const looked = this.ahead.get(number);
+    if (looked === undefined) return undefined;
+    const key = looked.key;
     this.ahead.delete(number);
     const rows = this.aheadByKey.get(key);
     if (rows) {
@@ -557,11 +684,12 @@ export class RowRunner {
       if (rest.length) this.aheadByKey.set(key, rest);
       else this.aheadByKey.delete(key);
     }
-    return key;
+    return looked;
   }
 
   /** An answer was just stored under `key`: rows looked up before it are looked up again, and reuse it. */
   private answerStored(key: string): void {
+    this.storedDuringLookup?.add(key);
     for (const n of this.aheadByKey.get(key) ?? []) this.ahead.delete(n);
     this.aheadByKey.delete(key);
   }
@@ -571,7 +699,7 @@ export class RowRunner {
       targetId: this.input.targetId,
       model,
       state: row.state,
-      questions: row.questions ?? this.input.questions,
+      questions: this.questionsOf(row),
       ...(row.tag ? { tag: row.tag } : {}),
     };
   }
@@ -583,10 +711,16 @@ export class RowRunner {
     return estimateCost(committed + tokens, this.price) > this.maxCost;
   }
 
-  private reusedOutcome(row: PlannedRow, answer: StoredAnswer): RowOutcome {
+  private reusedOutcome(
+    row: PlannedRow,
+    answer: StoredAnswer,
+    found?: ReadonlyMap<string, StoredAnswer>,
+  ): RowOutcome {
+    const parts = found ? [...found.values()] : [answer];
     return {
       status: 'reused',
-      reusedFrom: answer.at < this.startedAt ? 'earlier' : 'run',
+      reusedFrom: parts.every((part) => part.at < this.startedAt) ? 'earlier' : 'run',
+      ...(found ? { reusedQuestions: [...found.keys()] } : {}),
       at: this.deps.clock.now(),
       attempts: this.outcomes.get(row.number)?.attempts ?? 0,
       possiblyBilledAttempts: this.outcomes.get(row.number)?.possiblyBilledAttempts ?? 0,
@@ -597,7 +731,10 @@ export class RowRunner {
     };
   }
 
-  private async send(row: PlannedRow, key: string | null): Promise<void> {
+  private async send(row: PlannedRow, looked: LookedUp | undefined): Promise<void> {
+    const key = looked?.key ?? null;
+    const questions = this.questionsOf(row);
+    const found = looked?.found ?? NOTHING_FOUND;
     const controller = new AbortController();
     this.inFlight.set(row.number, controller);
     const previous = this.outcomes.get(row.number);
@@ -620,7 +757,8 @@ export class RowRunner {
         {
           state: row.state,
           model: this.input.model,
-          questions: row.questions ?? this.input.questions,
+          // Only the questions with no stored answer: the service bills what it is sent.
+          questions: found.size > 0 ? questionsLeft(questions, found) : questions,
           // A Decisions target reads the conversation itself; the proxy removes it for every other target.
           ...(row.conversation ? { [CONVERSATION_FIELD]: row.conversation } : {}),
         },
@@ -646,17 +784,22 @@ export class RowRunner {
       );
       const response = result.response;
       // Answered by the pinned model it was looked up under (the usual case): the same identity, so the same key.
-      const answerKey =
-        key !== null && response.model === this.pinned
-          ? key
-          : await this.keyOf(this.identity(row, response.model));
+      const asLookedUp = key !== null && response.model === this.pinned;
+      const answerKey = asLookedUp ? key : await this.keyOf(this.identity(row, response.model));
+      const questionKeys =
+        asLookedUp && looked?.questionKeys
+          ? looked.questionKeys
+          : await this.questionKeysOf(row, response.model);
       answer = {
         key: answerKey,
         targetId: this.input.targetId,
         model: response.model,
-        response,
+        // Found answers are the pinned model's, and a pinned (versioned) id answers as itself (contract: `model`).
+        response: found.size > 0 ? mergedResponse(questions, found, response, response.model) : response,
         at: this.deps.clock.now(),
+        ...(questionKeys ? { questionKeys: [...questionKeys] } : {}),
       };
+      const reusedQuestions = found.size > 0 ? { reusedQuestions: [...found.keys()] } : {};
       const outcome: RowOutcome = {
         status: 'done',
         at: answer.at,
@@ -668,6 +811,7 @@ export class RowRunner {
         answerKey,
         model: response.model,
         inputTokens: response.usage.input_tokens,
+        ...reusedQuestions,
       };
       this.streak = 0;
       await this.deps.store.saveAnswered(row.number, outcome, answer);
@@ -686,6 +830,7 @@ export class RowRunner {
               answerKey: answer.key,
               model: answer.model,
               inputTokens: answer.response.usage.input_tokens,
+              ...(found.size > 0 ? { reusedQuestions: [...found.keys()] } : {}),
             },
             answer,
           );
@@ -718,7 +863,7 @@ export class RowRunner {
     if (answer) {
       const rows = followers.flatMap((n) => {
         const row = this.rows.get(n);
-        return row ? [[row, answer] as [PlannedRow, StoredAnswer]] : [];
+        return row ? [{ row, answer }] : [];
       });
       // Unsaved followers go back to the queue (reuseAll puts them there); the leader's row is settled either way.
       if (rows.length > 0) await this.reuseAll(rows).catch(() => undefined);
@@ -863,6 +1008,7 @@ export class RowRunner {
   private account(row: PlannedRow, outcome: RowOutcome, sign: 1 | -1): void {
     this.counts[outcome.status] += sign;
     if (outcome.status === 'reused' && outcome.reusedFrom === 'earlier') this.reusedEarlier += sign;
+    if (outcome.status === 'done' && outcome.reusedQuestions?.length) this.partlyReused += sign;
     if (outcome.status === 'done') this.totals.billedTokens += sign * (outcome.inputTokens ?? row.tokens);
     this.totals.possiblyBilledTokens += sign * outcome.possiblyBilledAttempts * row.tokens;
   }

@@ -17,6 +17,7 @@ const progress = (over: Partial<RunProgress> = {}): RunProgress => ({
   done: 121,
   reused: 0,
   reusedEarlier: 0,
+  partlyReused: 0,
   invalid: 0,
   failed: 0,
   unknown: 0,

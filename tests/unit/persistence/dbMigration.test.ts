@@ -3,6 +3,7 @@ import Dexie from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WorkbenchDb } from '../../../src/app/persistence/db';
 import { SessionsRepo } from '../../../src/app/persistence/sessionsRepo';
+import { RowsRepo, findQuestionAnswers } from '../../../src/app/persistence/rowsRepo';
 import { SessionSchema } from '../../../src/core/session';
 import { migrateSession } from '../../../src/core/sessionMigrations';
 import { v1Records } from '../../helpers/sessions';
@@ -69,5 +70,44 @@ describe('opening a database of the first schema version', () => {
     await db.open();
     expect(db.tables.map((t) => t.name)).toEqual(expect.arrayContaining(['meta', 'sessions']));
     expect(await db.sessions.orderBy('updatedAt').primaryKeys()).toEqual(['v1-beta']);
+  });
+});
+
+describe('opening a database of schema version 4', () => {
+  it('keeps every stored answer, found whole as before, and indexes the question keys of answers stored after', async () => {
+    const name = freshDbName();
+    const v4 = new Dexie(name);
+    v4.version(1).stores({ sessions: 'id' });
+    v4.version(2).stores({ sessions: 'id, updatedAt, deletedAt', meta: 'key' });
+    v4.version(3).stores({
+      rowRuns: 'id, sessionId, updatedAt',
+      rowItems: '[runId+number], runId',
+      rowAnswers: 'key',
+    });
+    v4.version(4).stores({ rowReuses: '[runId+chunk], runId' });
+    const old = {
+      key: 'old',
+      targetId: 'local',
+      model: 'model-1.13.0',
+      at: 1,
+      response: {
+        model: 'model-1.13.0',
+        answers: { q: { type: 'noul' as const, noul: 0.2 } },
+        usage: { input_tokens: 9 },
+      },
+    };
+    await v4.table('rowAnswers').add(old);
+    v4.close();
+
+    const db = new WorkbenchDb(name);
+    opened.push(db);
+    const repo = new RowsRepo(db);
+    expect(await repo.answers(['old'])).toEqual(new Map([['old', old]]));
+    expect(db.verno).toBe(5);
+    // Found per question by its own key (one question), and nothing else.
+    expect([...(await findQuestionAnswers(db, ['old', 'q']))]).toEqual([['old', old]]);
+    const fresh = { ...old, key: 'new', questionKeys: ['qa', 'qb'] };
+    await db.rowAnswers.put(fresh);
+    expect((await findQuestionAnswers(db, ['qb'])).get('qb')).toEqual(fresh);
   });
 });

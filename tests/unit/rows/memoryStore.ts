@@ -1,6 +1,6 @@
 // A RunStore in memory, for runner tests that are about the engine rather than IndexedDB.
 import type { RowOutcome, StoredAnswer } from '../../../src/core/rows/records';
-import type { RunStore } from '../../../src/core/rows/runner';
+import type { ReusedRow, RunStore } from '../../../src/core/rows/runner';
 
 export class MemoryStore implements RunStore {
   readonly outcomes = new Map<number, RowOutcome>();
@@ -25,7 +25,7 @@ export class MemoryStore implements RunStore {
   /** Every saveReused call's row numbers, in order. */
   readonly reusedWrites: number[][] = [];
 
-  async saveReused(rows: ReadonlyArray<{ number: number; outcome: RowOutcome }>): Promise<void> {
+  async saveReused(rows: readonly ReusedRow[]): Promise<void> {
     if (rows.some((r) => r.number === this.failSaveOf))
       throw new Error(`QuotaExceededError at row ${this.failSaveOf}`);
     if (this.failNextSave) {
@@ -34,7 +34,8 @@ export class MemoryStore implements RunStore {
       throw error;
     }
     this.reusedWrites.push(rows.map((r) => r.number));
-    for (const { number, outcome } of rows) {
+    for (const { number, outcome, answer } of rows) {
+      if (answer) this.answers.set(answer.key, answer);
       this.outcomes.set(number, outcome);
       this.history.set(number, [...(this.history.get(number) ?? []), outcome.status]);
     }
@@ -43,6 +44,21 @@ export class MemoryStore implements RunStore {
   async saveAnswered(number: number, outcome: RowOutcome, answer: StoredAnswer): Promise<void> {
     this.answers.set(answer.key, answer);
     await this.saveOutcome(number, outcome);
+  }
+
+  /** Every findQuestionAnswers call's keys, in order. */
+  readonly questionLookups: string[][] = [];
+
+  /** Answers by each of their question keys (as the multiEntry index finds them), or a one-question answer by key. */
+  async findQuestionAnswers(keys: readonly string[]): Promise<Map<string, StoredAnswer>> {
+    this.questionLookups.push([...keys]);
+    const out = new Map<string, StoredAnswer>();
+    for (const key of keys) {
+      const answer =
+        this.answers.get(key) ?? [...this.answers.values()].find((a) => a.questionKeys?.includes(key));
+      if (answer) out.set(key, answer);
+    }
+    return out;
   }
 
   /** Every findAnswers call's keys, in order. */

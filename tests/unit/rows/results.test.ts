@@ -3,6 +3,14 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import type { EvaluateResponse, Questions } from '../../../src/contract';
 import type { ResultRow } from '../../../src/core/rows/results';
+import type { ResultsHeader } from '../../../src/core/rows/resultsFile';
+import {
+  RESULTS_FORMAT,
+  RESULTS_VERSION,
+  headerLine,
+  readResults,
+  resultLine,
+} from '../../../src/core/rows/resultsFile';
 import {
   NO_FILTER,
   aggregate,
@@ -217,6 +225,33 @@ describe('export', () => {
       input: { text: 'charged twice' },
     });
     expect(lines[2]).toMatchObject({ status: 'invalid', error: { kind: 'validation' }, answers: null });
+  });
+
+  it('says in JSONL which answers were reused instead of asked, and a results file reads it back', () => {
+    const partly: ResultRow = {
+      ...done(1, 'charged twice', response('billing', 0.9, 1.1, 0.8)),
+      outcome: {
+        ...done(1, '', response('billing', 0.9, 1.1, 0.8)).outcome!,
+        reusedQuestions: ['dept', 'urgent'],
+      },
+    };
+    const line = JSON.parse(exportJsonl([partly]).join('')) as Record<string, unknown>;
+    expect(line['reused_questions']).toEqual(['dept', 'urgent']);
+    expect(JSON.parse(exportJsonl([rows[0]!]).join(''))).not.toHaveProperty('reused_questions');
+    const header: ResultsHeader = {
+      format: RESULTS_FORMAT,
+      version: RESULTS_VERSION,
+      createdAt: '2026-01-01T00:00:00Z',
+      rowsFile: 'rows.csv',
+      columns: ['id', 'text'],
+      targetId: 'local',
+      model: 'model-1.13.0',
+      questions,
+      mapping: { mode: 'text', column: 'text', idColumn: 'id' },
+      labels: {},
+    };
+    const read = readResults(`${headerLine(header)}\n${resultLine(partly)}\n`);
+    expect(read.ok && read.results.rows[0]?.outcome.reusedQuestions).toEqual(['dept', 'urgent']);
   });
 
   it('exports non-object rows under a `value` column', () => {

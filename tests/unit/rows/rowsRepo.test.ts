@@ -141,6 +141,51 @@ describe('RowsRepo', () => {
     expect([...found]).toEqual([['good', answer('good')]]);
   });
 
+  it('finds answers per question: through the questionKeys index, a one-question answer by its key, never one that no longer parses', async () => {
+    const db = open();
+    const repo = new RowsRepo(db);
+    await repo.createRun(run('a', 3), items('a', 3));
+    const store = repo.runStore('a');
+    const both = { ...answer('whole'), questionKeys: ['qa', 'qb'] };
+    await store.saveAnswered(1, outcome('done', { answerKey: 'whole' }), both);
+    await store.saveAnswered(2, outcome('done', { answerKey: 'qc' }), answer('qc'));
+    await db.rowAnswers.put({ ...answer('bad'), questionKeys: ['qd'], response: { model: '' } } as never);
+    const found = await store.findQuestionAnswers(['qa', 'qb', 'qc', 'qd', 'none']);
+    expect([...found.keys()].sort()).toEqual(['qa', 'qb', 'qc']);
+    expect(found.get('qa')).toEqual(both);
+    expect(found.get('qc')).toEqual(answer('qc'));
+    // An answer's question keys are not its key: a whole lookup does not find it under them.
+    expect((await store.findAnswers(['qa'])).size).toBe(0);
+  });
+
+  it('stores the answer of a row put together from per-question answers with its reused chunk', async () => {
+    const db = open();
+    const repo = new RowsRepo(db);
+    await repo.createRun(run('a', 2), items('a', 2));
+    const store = repo.runStore('a');
+    const assembled = { ...answer('row2'), questionKeys: ['qa', 'qb'] };
+    await store.saveReused([
+      { number: 1, outcome: outcome('reused', { reusedFrom: 'earlier', answerKey: 'k1', inputTokens: 0 }) },
+      {
+        number: 2,
+        outcome: outcome('reused', { answerKey: 'row2', inputTokens: 0, reusedQuestions: ['q'] }),
+        answer: assembled,
+      },
+    ]);
+    expect(await db.rowReuses.count()).toBe(1);
+    expect(await repo.answers(['row2'])).toEqual(new Map([['row2', assembled]]));
+    expect((await store.findQuestionAnswers(['qb'])).get('qb')).toEqual(assembled);
+    const { items: loaded } = await repo.loadItems('a');
+    expect(loaded[1]?.outcome?.reusedQuestions).toEqual(['q']);
+    // An answer that does not parse stores nothing, chunk included.
+    await expect(
+      store.saveReused([
+        { number: 1, outcome: outcome('reused'), answer: { ...answer('x'), response: {} } as never },
+      ]),
+    ).rejects.toThrow();
+    expect(await db.rowReuses.count()).toBe(1);
+  });
+
   it('deletes a run and its rows but keeps the answers every run shares', async () => {
     const repo = new RowsRepo(open());
     await repo.createRun(run('a', 2), items('a', 2));

@@ -100,7 +100,7 @@ export function ProgressPanel({
           </li>
         ))}
       </ul>
-      {p.reused > 0 && (
+      {p.reused + p.partlyReused > 0 && (
         <p className="muted" data-testid="rows.reuse">
           {reuseText(p)}
         </p>

@@ -42,6 +42,13 @@ const FIELD_LABEL: Record<AnswerColumn['field'], string> = {
   yes: 'P(yes)',
 };
 
+/** The message column: the row's error, or which answers were taken from stored ones instead of asked. */
+const messageOf = (row: ResultRow): string => {
+  const o = row.outcome;
+  if (o?.error) return o.error.message;
+  return o?.reusedQuestions?.length ? `Stored answers reused for ${o.reusedQuestions.join(', ')}` : '';
+};
+
 const formatCell = (v: string | number | null, column: AnswerColumn): string =>
   v === null ? '' : typeof v === 'number' ? (column.field === 'level' ? String(v) : v.toFixed(2)) : v;
 
@@ -136,8 +143,8 @@ export function ResultsTable({ rows, visible, columns, inputColumns }: ResultsTa
                     </span>
                   );
                 })}
-                <span role="cell" className="rows-table__message" title={row.outcome?.error?.message}>
-                  {row.outcome?.error?.message ?? ''}
+                <span role="cell" className="rows-table__message" title={messageOf(row)}>
+                  {messageOf(row)}
                 </span>
               </div>
             );

@@ -32,11 +32,16 @@ export const formatWhen = (ms: number): string =>
   new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** What the progress says about reused answers: "4,812 answers reused from earlier runs, not billed." */
-export function reuseText(p: { reused: number; reusedEarlier: number }): string {
+export function reuseText(p: { reused: number; reusedEarlier: number; partlyReused: number }): string {
   const repeats = p.reused - p.reusedEarlier;
   const parts = [
     ...(p.reusedEarlier > 0 ? [`${formatCount(p.reusedEarlier)} answers reused from earlier runs`] : []),
     ...(repeats > 0 ? [`${formatCount(repeats)} repeated rows answered once`] : []),
   ];
-  return parts.length ? `${parts.join('; ')}, not billed.` : '';
+  const whole = parts.length ? `${parts.join('; ')}, not billed.` : '';
+  const partly =
+    p.partlyReused > 0
+      ? `${formatCount(p.partlyReused)} rows sent only the questions with no stored answer.`
+      : '';
+  return [whole, partly].filter(Boolean).join(' ');
 }
