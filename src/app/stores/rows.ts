@@ -14,6 +14,7 @@ import { ROWS_SCHEMA_VERSION } from '../../core/rows/records';
 import type { LabelValue } from '../../core/alignment/types';
 import type { RowItem, RowRun, StoredAnswer } from '../../core/rows/records';
 import { csvChunks, exportInputColumns, jsonlChunks, leftOutLines } from '../../core/rows/results';
+import { mayReuseByQuestion } from '../../core/rows/questionReuse';
 import type { ResultRow } from '../../core/rows/results';
 import { plannedFromItems, sortIssues } from '../../core/rows/runPlan';
 import type { TargetContext } from '../../core/rows/runPlan';
@@ -392,6 +393,7 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
           maxCost: run.maxCost,
           ...(run.inputPrice !== undefined ? { inputPrice: run.inputPrice } : {}),
           ...(run.timeoutMs ? { timeoutMs: run.timeoutMs } : {}),
+          questionReuse: mayReuseByQuestion(run, get().runs),
         },
         { evaluate: deps.evaluate, clock: deps.clock, store: deps.repo.runStore(run.id) },
       );

@@ -65,6 +65,11 @@ export interface RunnerInput {
   inputPrice?: number | null;
   /** Per-attempt timeout; the client's default (30 s) otherwise. */
   timeoutMs?: number;
+  /**
+   * Whether rows whose whole answer is not stored look up each question's own (true unless said otherwise). Off for a
+   * run no stored run could have answered in part (mayReuseByQuestion), so a new file reads what it always did.
+   */
+  questionReuse?: boolean;
 }
 
 export interface RunnerDeps {
@@ -573,7 +578,10 @@ export class RowRunner {
         }
       });
       // Rows with no stored answer as a whole: each question is looked up alone, and only the others are sent.
-      byQuestion = signal.aborted ? new Map() : await this.lookUpQuestions(missed, model);
+      byQuestion =
+        signal.aborted || this.input.questionReuse === false
+          ? new Map()
+          : await this.lookUpQuestions(missed, model);
     } finally {
       this.storedDuringLookup = null;
     }

@@ -9,7 +9,13 @@ import type { ClientTarget } from '../../../src/client';
 import { WorkbenchDb } from '../../../src/app/persistence/db';
 import { RowsRepo } from '../../../src/app/persistence/rowsRepo';
 import { dedupKeySync, dedupText, questionIdentities, sha256HexSync } from '../../../src/core/rows/dedup';
-import { mergedResponse, questionsFound, questionsLeft } from '../../../src/core/rows/questionReuse';
+import {
+  mayReuseByQuestion,
+  mergedResponse,
+  questionsFound,
+  questionsLeft,
+} from '../../../src/core/rows/questionReuse';
+import { storedRun } from '../../helpers/fixtures';
 import type { RowItem, StoredAnswer } from '../../../src/core/rows/records';
 import type { PlannedRow } from '../../../src/core/rows/runPlan';
 import { RowRunner } from '../../../src/core/rows/runner';
@@ -321,7 +327,13 @@ describe('the runner, reusing per question', () => {
     return { asked, fn };
   }
   const noul = (instructions: string) => ({ type: 'noul' as const, instructions });
-  const runner = (store: MemoryStore, manual: ManualClock, questions: Questions, fn: unknown) =>
+  const runner = (
+    store: MemoryStore,
+    manual: ManualClock,
+    questions: Questions,
+    fn: unknown,
+    questionReuse?: boolean,
+  ) =>
     new RowRunner(
       {
         targetId: 'local',
@@ -331,6 +343,7 @@ describe('the runner, reusing per question', () => {
         rows: [{ number: 1, line: 2, id: 'a', state: 'row a', tokens: 30 }],
         pacing: { requestsPerMinute: 6000, concurrency: 1, tokensPerSecond: 1e9 },
         maxCost: null,
+        ...(questionReuse === undefined ? {} : { questionReuse }),
       },
       { evaluate: fn as never, clock: manual, store },
     );
@@ -371,5 +384,52 @@ describe('the runner, reusing per question', () => {
     expect(store.questionLookups.map((keys) => keys.length)).toEqual([2, 3]);
     expect(third.asked).toEqual([['c']]);
     expect(end).toMatchObject({ done: 1, partlyReused: 1, billedTokens: 10 });
+  });
+
+  it('reads no question keys when told no stored run could answer any in part', async () => {
+    const store = new MemoryStore();
+    const manual = new ManualClock();
+    const first = service(manual);
+    await manual.runUntil(runner(store, manual, { a: noul('A?'), b: noul('B?') }, first.fn, false).run());
+    const second = service(manual);
+    await manual.runUntil(
+      runner(store, manual, { a: noul('A?'), b: noul('B, reworded?') }, second.fn, false).run(),
+    );
+    expect(store.questionLookups).toEqual([]);
+    expect(second.asked).toEqual([['a', 'b']]);
+  });
+});
+
+describe('mayReuseByQuestion', () => {
+  const base = storedRun({
+    id: 'base',
+    fileName: 'tickets.csv',
+    rowCount: 500,
+    questions: { a: { type: 'noul', instructions: 'A?' }, b: { type: 'noul', instructions: 'B?' } },
+  });
+  const reworded = {
+    ...base,
+    id: 'new',
+    questions: { ...base.questions, b: { type: 'noul' as const, instructions: 'B2?' } },
+  };
+
+  it('is on for the same file asked a question worded the same among others', () => {
+    expect(mayReuseByQuestion(reworded, [base])).toBe(true);
+    expect(mayReuseByQuestion({ ...base, id: 'new', questions: { a: base.questions['a']! } }, [base])).toBe(
+      true,
+    );
+  });
+
+  it('is off for a new file, another model or target, identical questions, or no question in common', () => {
+    expect(mayReuseByQuestion(reworded, [])).toBe(false);
+    expect(mayReuseByQuestion({ ...reworded, fileName: 'other.csv' }, [base])).toBe(false);
+    expect(mayReuseByQuestion({ ...reworded, rowCount: 499 }, [base])).toBe(false);
+    expect(mayReuseByQuestion({ ...reworded, model: 'model-2' }, [base])).toBe(false);
+    expect(mayReuseByQuestion({ ...reworded, targetId: 'hosted' }, [base])).toBe(false);
+    expect(mayReuseByQuestion({ ...base, id: 'new' }, [base])).toBe(false);
+    expect(mayReuseByQuestion({ ...base, id: 'new', questions: { c: { type: 'noul' } } }, [base])).toBe(
+      false,
+    );
+    expect(mayReuseByQuestion(base, [base])).toBe(false);
   });
 });
