@@ -8,14 +8,7 @@ import { bootstrap, bootstrapMethod, bootstrapSize, percentileInterval, wilson }
 import { confusionOf } from './kappa';
 import { bestThreshold, thresholdCurve } from './noulAgreement';
 import type { ThresholdPoint } from './noulAgreement';
-import {
-  proportionsOf,
-  questionData,
-  scratchFor,
-  statKeys,
-  statsInto,
-  statsOf,
-} from './questionData';
+import { proportionsOf, questionData, scratchFor, statKeys, statsInto, statsOf } from './questionData';
 import type { QuestionData } from './questionData';
 import {
   LINEARISED_ABOVE,

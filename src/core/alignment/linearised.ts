@@ -2,11 +2,28 @@
 // first-order variance the row bootstrap estimates (Efron 1981, "Nonparametric estimates of standard error"), at the
 // cost of one pass over the rows instead of hundreds. Each figure's influence of a row (how the figure moves when
 // that row weighs a little more) has a closed form from the confusion counts and bin sums; the variance is the sum of
-// the squared centred influences. ROC AUC uses DeLong's placement values (the same thing for a Mann-Whitney
-// statistic) and Spearman the Fisher z interval of Bonett and Wright (2000).
+// the squared centred influences, and a paired difference of two runs takes the difference of the two influences
+// row by row. ROC AUC uses DeLong's placement values (the same thing for a Mann-Whitney statistic); Spearman's own
+// interval is the Fisher z interval of Bonett and Wright (2000).
 import { Z95 } from './intervals';
 import { finish, gather, scratchFor, statKeys } from './questionData';
 import type { QuestionData, Scratch } from './questionData';
+
+/** A question's sums over every row and its figures, which every influence reads. */
+export interface Sums {
+  s: Scratch;
+  point: (key: string) => number;
+}
+
+/** Gathers a question's sums once, for its figures and their influences. */
+export function sumsOf(data: QuestionData): Sums {
+  const keys = statKeys(data);
+  const s = scratchFor(data);
+  gather(data, null, s);
+  const values = new Float64Array(keys.length);
+  finish(data, null, s, values, true);
+  return { s, point: (key) => (keys.includes(key) ? values[keys.indexOf(key)]! : Number.NaN) };
+}
 
 /** Above this many labelled rows of a question (with B left open), intervals are linearised, not bootstrapped. */
 export const LINEARISED_ABOVE = 20_000;
@@ -48,6 +65,16 @@ function cellVariance(m: Float64Array, K: number, u: (a: number, b: number) => n
   return v;
 }
 
+/** Σ (u_i − ū)² over the rows: the variance the influences give. */
+export function centredSquares(u: Float64Array): number {
+  let mean = 0;
+  for (let i = 0; i < u.length; i++) mean += u[i]!;
+  mean /= u.length || 1;
+  let v = 0;
+  for (let i = 0; i < u.length; i++) v += (u[i]! - mean) * (u[i]! - mean);
+  return v;
+}
+
 /** Row and column sums of a confusion matrix: rows labelled each class, rows predicted each class. */
 function margins(m: Float64Array, K: number): { r: Float64Array; c: Float64Array; n: number } {
   const r = new Float64Array(K);
@@ -63,11 +90,15 @@ function margins(m: Float64Array, K: number): { r: Float64Array; c: Float64Array
 }
 
 /**
- * Variance of kappa with disagreement weights w (0/1 for Cohen's, quadratic for QWK): kappa = 1 − O/E with O the mean
- * weight of the rows' cells and E the one expected from the margins; a row in cell (a, b) moves O by (w_ab − O)/n and
- * E by (Σ_l w_al c_l + Σ_k w_kb r_k)/n² − 2E/n.
+ * A row's influence on kappa with disagreement weights w (0/1 for Cohen's, quadratic for QWK), by its cell: kappa =
+ * 1 − O/E with O the mean weight of the rows' cells and E the one expected from the margins; a row in cell (a, b)
+ * moves O by (w_ab − O)/n and E by (Σ_l w_al c_l + Σ_k w_kb r_k)/n² − 2E/n.
  */
-function kappaVariance(m: Float64Array, K: number, weights: Float64Array | null): number {
+function kappaByCell(
+  m: Float64Array,
+  K: number,
+  weights: Float64Array | null,
+): ((a: number, b: number) => number) | null {
   const w = (a: number, b: number): number => (weights ? weights[a * K + b]! : a === b ? 0 : 1);
   const { r, c, n } = margins(m, K);
   let O = 0;
@@ -77,7 +108,7 @@ function kappaVariance(m: Float64Array, K: number, weights: Float64Array | null)
       O += (w(a, b) * m[a * K + b]!) / n;
       E += (w(a, b) * r[a]! * c[b]!) / (n * n);
     }
-  if (n === 0 || E === 0) return Number.NaN;
+  if (n === 0 || E === 0) return null;
   const byTruth = new Float64Array(K);
   const byPrediction = new Float64Array(K);
   for (let a = 0; a < K; a++)
@@ -85,113 +116,149 @@ function kappaVariance(m: Float64Array, K: number, weights: Float64Array | null)
       byTruth[a]! += (w(a, l) * c[l]!) / n;
       byPrediction[a]! += (w(l, a) * r[l]!) / n;
     }
-  return cellVariance(m, K, (a, b) => {
+  return (a, b) => {
     const dO = (w(a, b) - O) / n;
     const dE = (byTruth[a]! + byPrediction[b]! - 2 * E) / n;
     return (O * dE - E * dO) / (E * E);
-  });
+  };
 }
 
-/** Variance of macro F1 (the mean of 2 tp_k / (r_k + c_k) over the classes present). */
-function macroF1Variance(m: Float64Array, K: number): number {
+/** A row's influence on macro F1 (the mean of 2 tp_k / (r_k + c_k) over the classes present), by its cell. */
+function macroF1ByCell(m: Float64Array, K: number): ((a: number, b: number) => number) | null {
   const { r, c } = margins(m, K);
   const tp = Float64Array.from({ length: K }, (_, k) => m[k * K + k]!);
   const s = Float64Array.from({ length: K }, (_, k) => r[k]! + c[k]!);
   let present = 0;
   for (let k = 0; k < K; k++) if (s[k]! > 0) present++;
-  if (present === 0) return Number.NaN;
+  if (present === 0) return null;
   // A right row adds to tp, r and c of its class; a wrong one to r of the label's class and c of the predicted one.
-  return cellVariance(m, K, (a, b) =>
+  return (a, b) =>
     a === b
       ? (2 / s[a]! - (4 * tp[a]!) / (s[a]! * s[a]!)) / present
-      : ((-2 * tp[a]!) / (s[a]! * s[a]!) - (2 * tp[b]!) / (s[b]! * s[b]!)) / present,
-  );
+      : ((-2 * tp[a]!) / (s[a]! * s[a]!) - (2 * tp[b]!) / (s[b]! * s[b]!)) / present;
 }
 
-/** Variance of the mean of a per-row value: each row moves it by (x_i − mean)/n. */
-function meanVariance(values: ArrayLike<number>, n: number): number {
-  let mean = 0;
-  for (let i = 0; i < n; i++) mean += values[i]!;
-  mean /= n;
-  let v = 0;
-  for (let i = 0; i < n; i++) v += (values[i]! - mean) * (values[i]! - mean);
-  return v / (n * n);
+/** Midranks (1-based, ties averaged) from counts per ordered class. */
+function midranksOf(counts: ArrayLike<number>): Float64Array {
+  const ranks = new Float64Array(counts.length);
+  let below = 0;
+  for (let c = 0; c < counts.length; c++) {
+    ranks[c] = below + (counts[c]! + 1) / 2;
+    below += counts[c]!;
+  }
+  return ranks;
 }
 
-/** Variance of ECE = Σ_b |hits_b − p_b| / n: a row moves it by the sign of its bin's gap times its own gap. */
-function eceVariance(data: QuestionData, s: Scratch, ece: number): number {
+/**
+ * Each row's influence on one figure: how the figure moves as that row weighs a little more (the derivative in the
+ * row's weight). Null where the figure is undefined. Spearman's holds the midranks fixed (the Pearson correlation of
+ * the ranks), which is what the paired difference of two runs needs.
+ */
+export function rowInfluences(
+  data: QuestionData,
+  key: string,
+  { s, point }: Sums = sumsOf(data),
+): Float64Array | null {
+  const value = point(key);
   const n = data.ids.length;
-  const sign = Float64Array.from({ length: data.bins }, (_, b) => Math.sign(s.sumHit[b]! - s.sumP[b]!));
-  let mean = 0;
-  for (let i = 0; i < n; i++) mean += sign[data.bin[i]!]! * (data.calHit[i]! - data.calP[i]!);
-  mean /= n;
-  let v = 0;
-  for (let i = 0; i < n; i++) {
-    const d = sign[data.bin[i]!]! * (data.calHit[i]! - data.calP[i]!) - mean;
-    v += d * d;
-  }
-  // ece/n is the same for every row, so it drops out of the centred sum.
-  return ece === ece ? v / (n * n) : Number.NaN;
-}
-
-/** DeLong's variance of ROC AUC from yes and no counts per distinct P(yes), ascending. */
-function aucVariance(pos: Float64Array, neg: Float64Array, auc: number): number {
-  let P = 0;
-  let N = 0;
-  for (let c = 0; c < pos.length; c++) {
-    P += pos[c]!;
-    N += neg[c]!;
-  }
-  if (P === 0 || N === 0) return Number.NaN;
-  // A yes row's placement: the share of no rows below it (ties one half); a no row's: the share of yes rows above.
-  let negBelow = 0;
-  let posAbove = P;
-  let v = 0;
-  for (let c = 0; c < pos.length; c++) {
-    posAbove -= pos[c]!;
-    const v10 = (negBelow + neg[c]! / 2) / N;
-    const v01 = (posAbove + pos[c]! / 2) / P;
-    v += (pos[c]! * (v10 - auc) * (v10 - auc)) / (P * P) + (neg[c]! * (v01 - auc) * (v01 - auc)) / (N * N);
-    negBelow += neg[c]!;
-  }
-  return v;
-}
-
-/** Every figure of a question with its linearised standard error, from closed-form row influences. */
-export function linearise(data: QuestionData): Linearisation {
-  const keys = statKeys(data);
-  const s = scratchFor(data);
-  gather(data, null, s);
-  const values = new Float64Array(keys.length);
-  finish(data, null, s, values, true);
-  const point = (key: string): number => {
-    const at = keys.indexOf(key);
-    return at === -1 ? Number.NaN : values[at]!;
+  if (n === 0 || !Number.isFinite(value)) return null;
+  const u = new Float64Array(n);
+  const byCell = (f: ((a: number, b: number) => number) | null): Float64Array | null => {
+    if (!f) return null;
+    for (let i = 0; i < n; i++) u[i] = f(data.y[i]!, data.pred[i]!);
+    return u;
   };
+  const mean = (x: (i: number) => number): Float64Array => {
+    for (let i = 0; i < n; i++) u[i] = (x(i) - value) / n;
+    return u;
+  };
+  switch (key) {
+    case 'accuracy':
+    case 'exact':
+      return byCell((a, b) => ((a === b ? 1 : 0) - value) / n);
+    case 'kappa':
+      return byCell(kappaByCell(s.m, data.K, null));
+    case 'qwk':
+      return data.type === 'score' ? byCell(kappaByCell(s.m, data.K, data.weights)) : null;
+    case 'macro_f1':
+      return byCell(macroF1ByCell(s.m, data.K));
+    case 'brier':
+      return mean((i) => data.brier[i]!);
+    case 'log_loss':
+      return mean((i) => data.logLoss[i]!);
+    case 'mae':
+      return data.type === 'score' ? mean((i) => Math.abs(data.expected[i]! - data.y[i]!)) : null;
+    case 'ece': {
+      // ECE = Σ_b |hits_b − p_b| / n: a row moves it by the sign of its bin's gap times its own gap.
+      const sign = Float64Array.from({ length: data.bins }, (_, b) => Math.sign(s.sumHit[b]! - s.sumP[b]!));
+      return mean((i) => sign[data.bin[i]!]! * (data.calHit[i]! - data.calP[i]!));
+    }
+    case 'auroc': {
+      if (data.type !== 'noul') return null;
+      // DeLong's placements: a yes row's share of no rows below it (ties one half), a no row's of yes rows above.
+      const pos = s.codeCounts;
+      const neg = s.codeNeg;
+      let P = 0;
+      let N = 0;
+      for (let c = 0; c < pos.length; c++) {
+        P += pos[c]!;
+        N += neg[c]!;
+      }
+      const v10 = new Float64Array(pos.length);
+      const v01 = new Float64Array(pos.length);
+      let negBelow = 0;
+      let posAbove = P;
+      for (let c = 0; c < pos.length; c++) {
+        posAbove -= pos[c]!;
+        v10[c] = (negBelow + neg[c]! / 2) / N;
+        v01[c] = (posAbove + pos[c]! / 2) / P;
+        negBelow += neg[c]!;
+      }
+      const codes = data.pCodes.codes;
+      for (let i = 0; i < n; i++)
+        u[i] = data.y[i] === 1 ? (v10[codes[i]!]! - value) / P : (v01[codes[i]!]! - value) / N;
+      return u;
+    }
+    case 'spearman': {
+      if (data.type !== 'score') return null;
+      const ra = midranksOf(s.codeCounts);
+      const rb = midranksOf(margins(s.m, data.K).r);
+      const centre = (n + 1) / 2;
+      let saa = 0;
+      let sbb = 0;
+      const codes = data.expectedCodes.codes;
+      for (let i = 0; i < n; i++) {
+        saa += (ra[codes[i]!]! - centre) ** 2;
+        sbb += (rb[data.y[i]!]! - centre) ** 2;
+      }
+      const sa = Math.sqrt(saa / n);
+      const sb = Math.sqrt(sbb / n);
+      // Pearson's influence on standardised values: (x y − r (x² + y²) / 2) / n.
+      for (let i = 0; i < n; i++) {
+        const x = (ra[codes[i]!]! - centre) / sa;
+        const y = (rb[data.y[i]!]! - centre) / sb;
+        u[i] = (x * y - (value * (x * x + y * y)) / 2) / n;
+      }
+      return u;
+    }
+    default:
+      return null;
+  }
+}
+
+/** Every figure of a question with its linearised standard error, from each row's influence. */
+export function linearise(data: QuestionData): Linearisation {
+  const sums = sumsOf(data);
+  const { s, point } = sums;
   const n = data.ids.length;
   const m = s.m;
-  const se = new Map<string, number>();
-  const put = (key: string, variance: number): void => {
-    if (Number.isFinite(point(key)) && Number.isFinite(variance)) se.set(key, Math.sqrt(variance));
-  };
-  if (n > 0) {
-    put('brier', meanVariance(data.brier, n));
-    put('log_loss', meanVariance(data.logLoss, n));
-    put('ece', eceVariance(data, s, point('ece')));
-    if (data.type === 'choice') {
-      put('kappa', kappaVariance(m, data.K, null));
-      put('macro_f1', macroF1Variance(m, data.K));
-    } else if (data.type === 'score') {
-      put('qwk', kappaVariance(m, data.K, data.weights));
-      const err = new Float64Array(n);
-      for (let i = 0; i < n; i++) err[i] = Math.abs(data.expected[i]! - data.y[i]!);
-      put('mae', meanVariance(err, n));
-    } else put('auroc', aucVariance(s.codeCounts, s.codeNeg, point('auroc')));
-  }
   const K = data.K;
   return {
     point,
-    se: (key) => se.get(key) ?? Number.NaN,
+    se: (key) => {
+      const u = rowInfluences(data, key, sums);
+      return u ? Math.sqrt(centredSquares(u)) : Number.NaN;
+    },
     senSpecVariance: (k, a, b) => {
       // Sensitivity tp_k / r_k and specificity tn_k / (n − r_k), each moved by a row through its cell.
       const { r: rows, c: cols } = margins(m, K);

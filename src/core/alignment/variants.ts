@@ -5,6 +5,15 @@ import { bootstrap, bootstrapSize, percentileInterval } from './intervals';
 import { mcnemar } from './mcnemar';
 import type { McNemarResult } from './mcnemar';
 import { questionData, scratchFor, statKeys, statsInto, statsOf } from './questionData';
+import type { QuestionData } from './questionData';
+import {
+  LINEARISED_ABOVE,
+  centredSquares,
+  normalInterval,
+  rangeOf,
+  rowInfluences,
+  sumsOf,
+} from './linearised';
 import { withDefaults, questionSeed } from './compute';
 import { canonicalJson } from '../rows/dedup';
 import { NO_LABEL, alignTableOf, answeredAt, classesOf, rowsOf } from './table';
@@ -79,6 +88,62 @@ function labelTextAt(table: AlignTable, name: string, classes: readonly string[]
   return v < 0 ? null : classes[v]!;
 }
 
+/** How the paired difference of one figure gets its interval, and the sentence saying how. */
+interface DifferenceInterval {
+  of: (key: string, difference: number) => { lo: number | null; hi: number | null };
+  method: (key: string) => string;
+}
+
+/** Paired percentile bootstrap: the same resampled rows for both runs. */
+function bootstrapDifference(
+  da: QuestionData,
+  db: QuestionData,
+  n: number,
+  keys: readonly string[],
+  name: string,
+  options: AlignmentOptions,
+): DifferenceInterval {
+  const B = options.bootstrap.B ?? bootstrapSize(n);
+  const seed = questionSeed(options.bootstrap.seed, name);
+  const namesA = statKeys(da);
+  const namesB = statKeys(db);
+  const posA = keys.map((k) => namesA.indexOf(k));
+  const posB = keys.map((k) => namesB.indexOf(k));
+  const outA = new Float64Array(namesA.length);
+  const outB = new Float64Array(namesB.length);
+  const scratchA = scratchFor(da);
+  const scratchB = scratchFor(db);
+  const draws = bootstrap(n, B, seed, keys, (weights, out) => {
+    statsInto(da, weights, scratchA, outA);
+    statsInto(db, weights, scratchB, outB);
+    // NaN (undefined on either side) stays NaN through the subtraction.
+    for (let k = 0; k < keys.length; k++) out[k] = outB[posB[k]!]! - outA[posA[k]!]!;
+  });
+  return {
+    of: (key) => percentileInterval(draws, key),
+    method: (k) =>
+      `difference B − A of ${k} on ${n} paired rows; 95% paired percentile bootstrap over rows, B=${B}, seed ${seed}`,
+  };
+}
+
+/** Linearised: each row's influence on the figure in B minus its influence in A, so the pairing is kept row by row. */
+function linearDifference(da: QuestionData, db: QuestionData, n: number): DifferenceInterval {
+  const sumsA = sumsOf(da);
+  const sumsB = sumsOf(db);
+  return {
+    of: (key, difference) => {
+      const ua = rowInfluences(da, key, sumsA);
+      const ub = rowInfluences(db, key, sumsB);
+      if (!ua || !ub) return { lo: null, hi: null };
+      for (let i = 0; i < ub.length; i++) ub[i]! -= ua[i]!;
+      const [lo, hi] = rangeOf(key, da.K);
+      return normalInterval(difference, Math.sqrt(centredSquares(ub)), [lo - hi, hi - lo]);
+    },
+    method: (k) =>
+      `difference B − A of ${k} on ${n} paired rows; 95% normal interval from the paired linearised standard error (each row's influence in B minus its influence in A${k === 'spearman' ? ', midranks held fixed' : ''})`,
+  };
+}
+
 /** Compares run B with run A on the rows both answered with the same label. */
 export function compareVariants(
   questionsA: Questions,
@@ -124,28 +189,14 @@ export function compareVariants(
     // Both sides must keep the same rows in the same order for the pairing to hold.
     const same = da.ids.length === db.ids.length && da.ids.every((id, i) => db.ids[i] === id);
     const n = same ? da.ids.length : 0;
-    const B = options.bootstrap.B ?? bootstrapSize(n);
-    Bsize = Math.max(Bsize, B);
     const keys = DIFF_KEYS[qa.type];
-    const seed = questionSeed(options.bootstrap.seed, name);
     const pointA = statsOf(da, null);
     const pointB = statsOf(db, null);
-    const namesA = statKeys(da);
-    const namesB = statKeys(db);
-    const posA = keys.map((k) => namesA.indexOf(k));
-    const posB = keys.map((k) => namesB.indexOf(k));
-    const outA = new Float64Array(namesA.length);
-    const outB = new Float64Array(namesB.length);
-    const scratchA = scratchFor(da);
-    const scratchB = scratchFor(db);
-    const draws = bootstrap(n, B, seed, keys, (weights, out) => {
-      statsInto(da, weights, scratchA, outA);
-      statsInto(db, weights, scratchB, outB);
-      // NaN (undefined on either side) stays NaN through the subtraction.
-      for (let k = 0; k < keys.length; k++) out[k] = outB[posB[k]!]! - outA[posA[k]!]!;
-    });
-    const method = (k: string): string =>
-      `difference B − A of ${k} on ${n} paired rows; 95% paired percentile bootstrap over rows, B=${B}, seed ${seed}`;
+    const linear = options.bootstrap.B === null && n > LINEARISED_ABOVE;
+    const interval = linear
+      ? linearDifference(da, db, n)
+      : bootstrapDifference(da, db, n, keys, name, options);
+    if (!linear) Bsize = Math.max(Bsize, options.bootstrap.B ?? bootstrapSize(n));
     const differences = keys.map((key) => {
       const a = pointA[key] ?? null;
       const b = pointB[key] ?? null;
@@ -154,10 +205,10 @@ export function compareVariants(
           key,
           a,
           b,
-          difference: undefinedFigure(n, method(key), 'The figure is undefined in one of the runs.'),
+          difference: undefinedFigure(n, interval.method(key), 'The figure is undefined in one of the runs.'),
         };
-      const { lo, hi } = percentileInterval(draws, key);
-      return { key, a, b, difference: { value: b - a, lo, hi, n, method: method(key) } };
+      const { lo, hi } = interval.of(key, b - a);
+      return { key, a, b, difference: { value: b - a, lo, hi, n, method: interval.method(key) } };
     });
     let bc = 0;
     let cb = 0;

@@ -6,7 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { benchRows, BENCH_QUESTIONS } from '../../../bench/alignment/rows';
 import { computeAlignment, withDefaults } from '../../../src/core/alignment/compute';
 import { bootstrap, drawsOf } from '../../../src/core/alignment/intervals';
-import { LINEARISED_ABOVE, linearise, spearmanInterval } from '../../../src/core/alignment/linearised';
+import {
+  LINEARISED_ABOVE,
+  centredSquares,
+  linearise,
+  rowInfluences,
+  spearmanInterval,
+} from '../../../src/core/alignment/linearised';
+import { compareVariants } from '../../../src/core/alignment/variants';
 import { thresholdCurve } from '../../../src/core/alignment/noulAgreement';
 import { questionData, scratchFor, statKeys, statsInto } from '../../../src/core/alignment/questionData';
 import { rankCodes } from '../../../src/core/alignment/scoreAgreement';
@@ -65,6 +72,57 @@ describe('linearised standard errors', () => {
 });
 
 const lin = linearise;
+
+describe('the paired difference of two runs, linearised', () => {
+  // Run B: the same labelled rows, answered by another judge (other answers, correlated through the labels).
+  const rowsA = benchRows(4000, 7);
+  const rowsB = rowsA.map((r, i) => ({ ...r, answers: benchRows(1, 1000 + i)[0]!.answers }));
+  const options = withDefaults({});
+  const tableA = alignTableOf(BENCH_QUESTIONS, rowsA);
+  const tableB = alignTableOf(BENCH_QUESTIONS, rowsB);
+
+  for (const [name, keys] of [
+    ['department', ['accuracy', 'kappa', 'macro_f1', 'brier', 'log_loss', 'ece']],
+    ['frustration', ['exact', 'qwk', 'spearman', 'mae', 'brier']],
+    ['is_urgent', ['accuracy', 'auroc', 'brier', 'ece']],
+  ] as const) {
+    it(`matches the paired bootstrap's spread for ${name}`, () => {
+      const da = questionData(name, BENCH_QUESTIONS[name]!, tableA, options);
+      const db = questionData(name, BENCH_QUESTIONS[name]!, tableB, options);
+      const na = statKeys(da);
+      const sa = scratchFor(da);
+      const sb = scratchFor(db);
+      const outA = new Float64Array(na.length);
+      const outB = new Float64Array(na.length);
+      const draws = bootstrap(da.ids.length, 1500, 3, na, (w, out) => {
+        statsInto(da, w, sa, outA);
+        statsInto(db, w, sb, outB);
+        for (let k = 0; k < na.length; k++) out[k] = outB[k]! - outA[k]!;
+      });
+      for (const key of keys) {
+        const ua = rowInfluences(da, key)!;
+        const ub = rowInfluences(db, key)!;
+        const linear = Math.sqrt(centredSquares(ub.map((v, i) => v - ua[i]!)));
+        const boot = sd(drawsOf(draws, key));
+        expect(linear / boot, `${name}.${key}: linear ${linear}, bootstrap ${boot}`).toBeGreaterThan(0.85);
+        expect(linear / boot, `${name}.${key}: linear ${linear}, bootstrap ${boot}`).toBeLessThan(1.15);
+      }
+    });
+  }
+
+  it('is what compareVariants gives above the threshold, and it says so', () => {
+    const big = benchRows(LINEARISED_ABOVE + 100, 9);
+    const other = big.map((r, i) => ({ ...r, answers: benchRows(1, 5000 + i)[0]!.answers }));
+    const c = compareVariants(BENCH_QUESTIONS, big, BENCH_QUESTIONS, other);
+    const kappa = c.questions
+      .find((q) => q.name === 'department')!
+      .differences.find((d) => d.key === 'kappa')!;
+    expect(kappa.difference.method).toMatch(/paired linearised/);
+    expect(kappa.difference.lo!).toBeLessThan(kappa.difference.value!);
+    expect(kappa.difference.hi!).toBeGreaterThan(kappa.difference.value!);
+    expect(c.bootstrap.B).toBe(0);
+  });
+});
 
 describe('a large file', () => {
   const rows = benchRows(LINEARISED_ABOVE + 500, 3);
