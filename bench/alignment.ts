@@ -34,10 +34,12 @@ function inWorker(
 ): Promise<{ ms: number; B: number; computeMs: number }> {
   return new Promise((resolve, reject) => {
     const t = performance.now();
-    worker.once('message', (m: { report: { bootstrap: { B: number } }; computeMs: number }) =>
-      resolve({ ms: performance.now() - t, B: m.report.bootstrap.B, computeMs: m.computeMs }),
-    );
+    // The error listener goes with its reply, so rounds do not pile listeners up on the worker.
     worker.once('error', reject);
+    worker.once('message', (m: { report: { bootstrap: { B: number } }; computeMs: number }) => {
+      worker.off('error', reject);
+      resolve({ ms: performance.now() - t, B: m.report.bootstrap.B, computeMs: m.computeMs });
+    });
     worker.postMessage({ questions: BENCH_QUESTIONS, table: packTable(table), options });
   });
 }

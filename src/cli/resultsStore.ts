@@ -126,14 +126,6 @@ export class ResultsStore implements RunStore {
     return Promise.resolve(out);
   }
 
-  /**
-   * Nothing: a results file is one run's questions, model and target (a resume refuses others), so a question's answer
-   * in it comes with its row's whole answer, which findAnswers already finds.
-   */
-  findQuestionAnswers(): Promise<Map<string, StoredAnswer>> {
-    return Promise.resolve(new Map());
-  }
-
   private answerSync(key: string | undefined): StoredAnswer | undefined {
     if (key === undefined) return undefined;
     const at = this.written.get(key);

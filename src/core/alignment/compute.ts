@@ -8,7 +8,7 @@ import { bootstrap, bootstrapMethod, bootstrapSize, percentileInterval, wilson }
 import { confusionOf } from './kappa';
 import { bestThreshold, thresholdCurve } from './noulAgreement';
 import type { ThresholdPoint } from './noulAgreement';
-import { proportionsOf, questionData, scratchFor, statKeys, statsInto, statsOf } from './questionData';
+import { proportionsOf, questionData, scratchFor, statKeys, statsInto } from './questionData';
 import type { QuestionData } from './questionData';
 import {
   LINEARISED_ABOVE,
@@ -17,7 +17,9 @@ import {
   normalInterval,
   rangeOf,
   spearmanInterval,
+  sumsOf,
 } from './linearised';
+import type { Sums } from './linearised';
 import { seededRandom } from './rng';
 import { NO_LABEL, alignTableOf } from './table';
 import type { AlignTable } from './table';
@@ -305,8 +307,8 @@ function bootstrapIntervals(
 }
 
 /** Linearised intervals (delta method), for questions with more labelled rows than resampling can afford. */
-function linearIntervals(data: QuestionData, allCounts: Float64Array, N: number): Intervals {
-  const lin = linearise(data);
+function linearIntervals(data: QuestionData, sums: Sums, allCounts: Float64Array, N: number): Intervals {
+  const lin = linearise(data, sums);
   return {
     interval: (key, value) =>
       key === 'spearman'
@@ -348,13 +350,15 @@ function questionReport(
 ): QuestionReport {
   const data = questionData(name, question, table, options);
   const n = data.ids.length;
-  const point = statsOf(data, null);
+  // The sums over every row, gathered once for the figures and, above the threshold, their influences.
+  const sums = sumsOf(data);
+  const point = sums.points;
   const m = confusionOf(data.y, data.pred, data.K, null);
   const all = data.predicted;
   const allCounts = classCounts(all, data.K);
   const intervals =
     options.bootstrap.B === null && n > LINEARISED_ABOVE
-      ? linearIntervals(data, allCounts, all.length)
+      ? linearIntervals(data, sums, allCounts, all.length)
       : bootstrapIntervals(data, all, allCounts, B, seed);
 
   const figures: Record<string, Figure> = {};

@@ -13,6 +13,8 @@ import type { QuestionData, Scratch } from './questionData';
 export interface Sums {
   s: Scratch;
   point: (key: string) => number;
+  /** Every figure by name, null where undefined: what statsOf gives. */
+  points: Record<string, number | null>;
 }
 
 /** Gathers a question's sums once, for its figures and their influences. */
@@ -22,7 +24,11 @@ export function sumsOf(data: QuestionData): Sums {
   gather(data, null, s);
   const values = new Float64Array(keys.length);
   finish(data, null, s, values, true);
-  return { s, point: (key) => (keys.includes(key) ? values[keys.indexOf(key)]! : Number.NaN) };
+  return {
+    s,
+    point: (key) => (keys.includes(key) ? values[keys.indexOf(key)]! : Number.NaN),
+    points: Object.fromEntries(keys.map((k, i) => [k, Number.isNaN(values[i]!) ? null : values[i]!])),
+  };
 }
 
 /** Above this many labelled rows of a question (with B left open), intervals are linearised, not bootstrapped. */
@@ -150,6 +156,32 @@ function midranksOf(counts: ArrayLike<number>): Float64Array {
 }
 
 /**
+ * A row's influence on a figure that depends on the rows only through the confusion counts, by the row's cell (label,
+ * prediction); null where the figure is undefined, undefined for a figure of another kind.
+ */
+function cellInfluence(
+  data: QuestionData,
+  key: string,
+  { s, point }: Sums,
+): ((a: number, b: number) => number) | null | undefined {
+  const n = data.ids.length;
+  const value = point(key);
+  switch (key) {
+    case 'accuracy':
+    case 'exact':
+      return Number.isFinite(value) ? (a, b) => ((a === b ? 1 : 0) - value) / n : null;
+    case 'kappa':
+      return kappaByCell(s.m, data.K, null);
+    case 'qwk':
+      return data.type === 'score' ? kappaByCell(s.m, data.K, data.weights) : null;
+    case 'macro_f1':
+      return macroF1ByCell(s.m, data.K);
+    default:
+      return undefined;
+  }
+}
+
+/**
  * Each row's influence on one figure: how the figure moves as that row weighs a little more (the derivative in the
  * row's weight). Null where the figure is undefined. Spearman's holds the midranks fixed (the Pearson correlation of
  * the ranks), which is what the paired difference of two runs needs.
@@ -157,41 +189,45 @@ function midranksOf(counts: ArrayLike<number>): Float64Array {
 export function rowInfluences(
   data: QuestionData,
   key: string,
-  { s, point }: Sums = sumsOf(data),
+  sums: Sums = sumsOf(data),
 ): Float64Array | null {
+  const { s, point } = sums;
   const value = point(key);
   const n = data.ids.length;
   if (n === 0 || !Number.isFinite(value)) return null;
   const u = new Float64Array(n);
+  const K = data.K;
   const byCell = (f: ((a: number, b: number) => number) | null): Float64Array | null => {
     if (!f) return null;
-    for (let i = 0; i < n; i++) u[i] = f(data.y[i]!, data.pred[i]!);
+    // The K² influences first, then a lookup per row: a call per row cost more than the rest of the pass.
+    const table = new Float64Array(K * K);
+    for (let c = 0; c < K * K; c++) table[c] = f(Math.floor(c / K), c % K);
+    for (let i = 0; i < n; i++) u[i] = table[data.y[i]! * K + data.pred[i]!]!;
     return u;
   };
-  const mean = (x: (i: number) => number): Float64Array => {
-    for (let i = 0; i < n; i++) u[i] = (x(i) - value) / n;
+  const mean = (x: Float64Array): Float64Array => {
+    for (let i = 0; i < n; i++) u[i] = (x[i]! - value) / n;
     return u;
   };
+  const cell = cellInfluence(data, key, sums);
+  if (cell !== undefined) return byCell(cell);
   switch (key) {
-    case 'accuracy':
-    case 'exact':
-      return byCell((a, b) => ((a === b ? 1 : 0) - value) / n);
-    case 'kappa':
-      return byCell(kappaByCell(s.m, data.K, null));
-    case 'qwk':
-      return data.type === 'score' ? byCell(kappaByCell(s.m, data.K, data.weights)) : null;
-    case 'macro_f1':
-      return byCell(macroF1ByCell(s.m, data.K));
     case 'brier':
-      return mean((i) => data.brier[i]!);
+      return mean(data.brier);
     case 'log_loss':
-      return mean((i) => data.logLoss[i]!);
-    case 'mae':
-      return data.type === 'score' ? mean((i) => Math.abs(data.expected[i]! - data.y[i]!)) : null;
+      return mean(data.logLoss);
+    case 'mae': {
+      if (data.type !== 'score') return null;
+      const err = new Float64Array(n);
+      for (let i = 0; i < n; i++) err[i] = Math.abs(data.expected[i]! - data.y[i]!);
+      return mean(err);
+    }
     case 'ece': {
       // ECE = Σ_b |hits_b − p_b| / n: a row moves it by the sign of its bin's gap times its own gap.
       const sign = Float64Array.from({ length: data.bins }, (_, b) => Math.sign(s.sumHit[b]! - s.sumP[b]!));
-      return mean((i) => sign[data.bin[i]!]! * (data.calHit[i]! - data.calP[i]!));
+      const gap = new Float64Array(n);
+      for (let i = 0; i < n; i++) gap[i] = sign[data.bin[i]!]! * (data.calHit[i]! - data.calP[i]!);
+      return mean(gap);
     }
     case 'auroc': {
       if (data.type !== 'noul') return null;
@@ -247,8 +283,7 @@ export function rowInfluences(
 }
 
 /** Every figure of a question with its linearised standard error, from each row's influence. */
-export function linearise(data: QuestionData): Linearisation {
-  const sums = sumsOf(data);
+export function linearise(data: QuestionData, sums: Sums = sumsOf(data)): Linearisation {
   const { s, point } = sums;
   const n = data.ids.length;
   const m = s.m;
@@ -256,6 +291,10 @@ export function linearise(data: QuestionData): Linearisation {
   return {
     point,
     se: (key) => {
+      if (!Number.isFinite(point(key))) return Number.NaN;
+      // Figures of the confusion counts sum over its K² cells; the rest over the rows.
+      const cell = cellInfluence(data, key, sums);
+      if (cell !== undefined) return cell ? Math.sqrt(cellVariance(m, K, cell)) : Number.NaN;
       const u = rowInfluences(data, key, sums);
       return u ? Math.sqrt(centredSquares(u)) : Number.NaN;
     },

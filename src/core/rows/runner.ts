@@ -41,8 +41,10 @@ export interface RunStore {
   /**
    * Stored answers holding these questions' keys (dedup.ts questionIdentities) in one read, by question key: an
    * answer asked with other questions is found under each of its `questionKeys`, a one-question answer under its key.
+   * Absent from a store that keeps one set of questions (the command line's results file): then no question key is
+   * read or computed.
    */
-  findQuestionAnswers(keys: readonly string[]): Promise<Map<string, StoredAnswer>>;
+  findQuestionAnswers?(keys: readonly string[]): Promise<Map<string, StoredAnswer>>;
   /**
    * Saves the outcomes of rows answered from stored answers, together (one write where the store can). `answer` comes
    * with a row put together from per-question answers: a new record, stored with its outcome.
@@ -579,7 +581,7 @@ export class RowRunner {
       });
       // Rows with no stored answer as a whole: each question is looked up alone, and only the others are sent.
       byQuestion =
-        signal.aborted || this.input.questionReuse === false
+        signal.aborted || this.input.questionReuse === false || !this.deps.store.findQuestionAnswers
           ? new Map()
           : await this.lookUpQuestions(missed, model);
     } finally {
@@ -651,7 +653,7 @@ export class RowRunner {
     const unique = [...new Set(keysOf.flatMap((keys) => keys ?? []))];
     const out = new Map<number, QuestionLookup>();
     if (unique.length === 0) return out;
-    const stored = await readInChunks(unique, (part) => this.deps.store.findQuestionAnswers(part));
+    const stored = await readInChunks(unique, (part) => this.deps.store.findQuestionAnswers!(part));
     rows.forEach((row, i) => {
       const keys = keysOf[i];
       if (keys) out.set(row.number, { keys, found: questionsFound(this.questionsOf(row), keys, stored) });
@@ -794,8 +796,9 @@ export class RowRunner {
       // Answered by the pinned model it was looked up under (the usual case): the same identity, so the same key.
       const asLookedUp = key !== null && response.model === this.pinned;
       const answerKey = asLookedUp ? key : await this.keyOf(this.identity(row, response.model));
-      const questionKeys =
-        asLookedUp && looked?.questionKeys
+      const questionKeys = !this.deps.store.findQuestionAnswers
+        ? undefined
+        : asLookedUp && looked?.questionKeys
           ? looked.questionKeys
           : await this.questionKeysOf(row, response.model);
       answer = {

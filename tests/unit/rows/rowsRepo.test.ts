@@ -150,7 +150,7 @@ describe('RowsRepo', () => {
     await store.saveAnswered(1, outcome('done', { answerKey: 'whole' }), both);
     await store.saveAnswered(2, outcome('done', { answerKey: 'qc' }), answer('qc'));
     await db.rowAnswers.put({ ...answer('bad'), questionKeys: ['qd'], response: { model: '' } } as never);
-    const found = await store.findQuestionAnswers(['qa', 'qb', 'qc', 'qd', 'none']);
+    const found = await store.findQuestionAnswers!(['qa', 'qb', 'qc', 'qd', 'none']);
     expect([...found.keys()].sort()).toEqual(['qa', 'qb', 'qc']);
     expect(found.get('qa')).toEqual(both);
     expect(found.get('qc')).toEqual(answer('qc'));
@@ -174,7 +174,7 @@ describe('RowsRepo', () => {
     ]);
     expect(await db.rowReuses.count()).toBe(1);
     expect(await repo.answers(['row2'])).toEqual(new Map([['row2', assembled]]));
-    expect((await store.findQuestionAnswers(['qb'])).get('qb')).toEqual(assembled);
+    expect((await store.findQuestionAnswers!(['qb'])).get('qb')).toEqual(assembled);
     const { items: loaded } = await repo.loadItems('a');
     expect(loaded[1]?.outcome?.reusedQuestions).toEqual(['q']);
     // An answer that does not parse stores nothing, chunk included.
