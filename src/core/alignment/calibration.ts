@@ -77,27 +77,30 @@ export function reliabilityBins(
   hit: ArrayLike<number>,
   bins: number,
 ): ReliabilityBin[] {
-  const out: ReliabilityBin[] = Array.from({ length: bins }, (_, b) => ({
-    lo: b / bins,
-    hi: (b + 1) / bins,
-    count: 0,
-    meanPredicted: null,
-    observed: null,
-  }));
   const sumP = new Float64Array(bins);
   const sumHit = new Float64Array(bins);
+  const count = new Float64Array(bins);
   for (let i = 0; i < p.length; i++) {
     const b = binOf(p[i]!, bins);
     sumP[b]! += p[i]!;
     sumHit[b]! += hit[i]!;
-    out[b]!.count++;
+    count[b]! += 1;
   }
-  for (let b = 0; b < bins; b++) {
-    const bin = out[b]!;
-    if (bin.count > 0) {
-      bin.meanPredicted = sumP[b]! / bin.count;
-      bin.observed = sumHit[b]! / bin.count;
-    }
-  }
-  return out;
+  return reliabilityFromSums(sumP, sumHit, count);
+}
+
+/** The bins from per-bin sums of probability and hits and the rows in each (what a pass over the rows gathers). */
+export function reliabilityFromSums(
+  sumP: ArrayLike<number>,
+  sumHit: ArrayLike<number>,
+  count: ArrayLike<number>,
+): ReliabilityBin[] {
+  const bins = count.length;
+  return Array.from({ length: bins }, (_, b) => ({
+    lo: b / bins,
+    hi: (b + 1) / bins,
+    count: count[b]!,
+    meanPredicted: count[b]! > 0 ? sumP[b]! / count[b]! : null,
+    observed: count[b]! > 0 ? sumHit[b]! / count[b]! : null,
+  }));
 }

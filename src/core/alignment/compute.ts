@@ -2,7 +2,7 @@
 // method, under stated conventions. Figures are also listed flat under stable keys ("department.kappa",
 // "is_urgent.auroc", "frustration.mae") for headless gates.
 import type { Question, Questions } from '../../contract';
-import { BIN_EDGE_RULE, reliabilityBins } from './calibration';
+import { BIN_EDGE_RULE, reliabilityFromSums } from './calibration';
 import type { ReliabilityBin } from './calibration';
 import { bootstrap, bootstrapMethod, bootstrapSize, percentileInterval, wilson } from './intervals';
 import { confusionOf } from './kappa';
@@ -445,7 +445,8 @@ function questionReport(
     invalidLabels: data.invalidLabels,
     figures,
     confusion: { counts, ids },
-    reliability: reliabilityBins(data.calP, data.calHit, options.bins),
+    // The bin sums gathered with every row once: the same figures as reliabilityBins, without another pass.
+    reliability: reliabilityFromSums(sums.s.sumP, sums.s.sumHit, sums.s.count),
     selective: { confidenceName, points, readout, sentence: selectiveSentence(readout, confidenceName) },
     disagreements: disagreementsOf(data, labelProbability),
     disagreementCount: n - diagonalOf(m, data.K),

@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { benchRows, BENCH_QUESTIONS } from '../../../bench/alignment/rows';
+import { reliabilityBins } from '../../../src/core/alignment/calibration';
 import { computeAlignment, withDefaults } from '../../../src/core/alignment/compute';
 import { bootstrap, drawsOf } from '../../../src/core/alignment/intervals';
 import {
@@ -146,6 +147,20 @@ describe('a large file', () => {
       expect(f.hi, key).toBeGreaterThanOrEqual(f.value - 1e-12);
       expect(f.hi - f.lo, key).toBeLessThan(0.1);
       expect(f.lo, key).toBeGreaterThanOrEqual(key.endsWith('kappa') || key.endsWith('qwk') ? -1 : 0);
+    }
+  });
+
+  it('draws the reliability diagram from the gathered bin sums, as from the rows', () => {
+    const table = alignTableOf(BENCH_QUESTIONS, rows);
+    for (const name of Object.keys(BENCH_QUESTIONS)) {
+      const data = questionData(name, BENCH_QUESTIONS[name]!, table, withDefaults({}));
+      const expected = reliabilityBins(data.calP, data.calHit, 10);
+      report.questions[name]!.reliability.forEach((bin, b) => {
+        expect(bin.count).toBe(expected[b]!.count);
+        if (bin.meanPredicted === null) expect(expected[b]!.meanPredicted).toBeNull();
+        else expect(bin.meanPredicted).toBeCloseTo(expected[b]!.meanPredicted!, 10);
+        if (bin.observed !== null) expect(bin.observed).toBeCloseTo(expected[b]!.observed!, 10);
+      });
     }
   });
 
