@@ -8,6 +8,7 @@
 import { Z95 } from './intervals';
 import { finish, gather, scratchFor, statKeys } from './questionData';
 import type { QuestionData, Scratch } from './questionData';
+import { midranks } from './scoreAgreement';
 
 /** A question's sums over every row and its figures, which every influence reads. */
 export interface Sums {
@@ -144,17 +145,6 @@ function macroF1ByCell(m: Float64Array, K: number): ((a: number, b: number) => n
       : ((-2 * tp[a]!) / (s[a]! * s[a]!) - (2 * tp[b]!) / (s[b]! * s[b]!)) / present;
 }
 
-/** Midranks (1-based, ties averaged) from counts per ordered class. */
-function midranksOf(counts: ArrayLike<number>): Float64Array {
-  const ranks = new Float64Array(counts.length);
-  let below = 0;
-  for (let c = 0; c < counts.length; c++) {
-    ranks[c] = below + (counts[c]! + 1) / 2;
-    below += counts[c]!;
-  }
-  return ranks;
-}
-
 /**
  * A row's influence on a figure that depends on the rows only through the confusion counts, by the row's cell (label,
  * prediction); null where the figure is undefined, undefined for a figure of another kind.
@@ -257,8 +247,8 @@ export function rowInfluences(
     }
     case 'spearman': {
       if (data.type !== 'score') return null;
-      const ra = midranksOf(s.codeCounts);
-      const rb = midranksOf(margins(s.m, data.K).r);
+      const ra = midranks(s.codeCounts);
+      const rb = midranks(margins(s.m, data.K).r);
       const centre = (n + 1) / 2;
       let saa = 0;
       let sbb = 0;

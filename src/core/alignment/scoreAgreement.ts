@@ -83,8 +83,8 @@ export function rankCodes(values: ArrayLike<number>): {
   return { codes, distinct: sorted.length, values: sorted };
 }
 
-/** Midranks (1-based, ties averaged) per code, from counts per code. */
-function midranks(counts: Float64Array): Float64Array {
+/** Midranks (1-based, ties averaged) per code, from counts per code (or per ordered class). */
+export function midranks(counts: ArrayLike<number>): Float64Array {
   const ranks = new Float64Array(counts.length);
   let below = 0;
   for (let c = 0; c < counts.length; c++) {
