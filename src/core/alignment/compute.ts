@@ -5,7 +5,6 @@ import type { Question, Questions } from '../../contract';
 import { BIN_EDGE_RULE, reliabilityFromSums } from './calibration';
 import type { ReliabilityBin } from './calibration';
 import { bootstrap, bootstrapMethod, bootstrapSize, percentileInterval, wilson } from './intervals';
-import { confusionOf } from './kappa';
 import { bestThreshold, thresholdCurve } from './noulAgreement';
 import type { ThresholdPoint } from './noulAgreement';
 import { proportionsOf, questionData, scratchFor, statKeys, statsInto } from './questionData';
@@ -182,12 +181,12 @@ function classCounts(values: Int32Array, K: number): Float64Array {
 
 function prevalenceOf(
   data: QuestionData,
-  all: Int32Array,
   allCounts: Float64Array,
+  /** Answered rows of the file: the judge's share's denominator. */
+  N: number,
   point: Record<string, number | null>,
   corrected: (label: string) => { lo: number | null; hi: number | null; method: string },
 ): Prevalence[] {
-  const N = all.length;
   const classes = data.type === 'noul' ? [1] : data.classes.map((_, k) => k);
   const humanCounts = classCounts(data.y, data.K);
   return classes.map((k) => {
@@ -353,7 +352,8 @@ function questionReport(
   // The sums over every row, gathered once for the figures and, above the threshold, their influences.
   const sums = sumsOf(data);
   const point = sums.points;
-  const m = confusionOf(data.y, data.pred, data.K, null);
+  // The confusion counts are among the sums: counts[truth][predicted] over every labelled row once.
+  const m = sums.s.m;
   const all = data.predicted;
   const allCounts = classCounts(all, data.K);
   const intervals =
@@ -450,7 +450,7 @@ function questionReport(
     selective: { confidenceName, points, readout, sentence: selectiveSentence(readout, confidenceName) },
     disagreements: disagreementsOf(data, labelProbability),
     disagreementCount: n - diagonalOf(m, data.K),
-    prevalence: prevalenceOf(data, all, allCounts, point, intervals.corrected),
+    prevalence: prevalenceOf(data, allCounts, all.length, point, intervals.corrected),
   };
   if (data.type === 'noul') {
     const curve = thresholdCurve(data.p, data.y);

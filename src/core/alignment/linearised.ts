@@ -6,7 +6,7 @@
 // row by row. ROC AUC uses DeLong's placement values (the same thing for a Mann-Whitney statistic); Spearman's own
 // interval is the Fisher z interval of Bonett and Wright (2000).
 import { Z95 } from './intervals';
-import { finish, gather, scratchFor, statKeys } from './questionData';
+import { statsWithSums } from './questionData';
 import type { QuestionData, Scratch } from './questionData';
 import { midranks } from './scoreAgreement';
 
@@ -14,22 +14,14 @@ import { midranks } from './scoreAgreement';
 export interface Sums {
   s: Scratch;
   point: (key: string) => number;
-  /** Every figure by name, null where undefined: what statsOf gives. */
+  /** Every figure by name, null where undefined (statsOf). */
   points: Record<string, number | null>;
 }
 
 /** Gathers a question's sums once, for its figures and their influences. */
 export function sumsOf(data: QuestionData): Sums {
-  const keys = statKeys(data);
-  const s = scratchFor(data);
-  gather(data, null, s);
-  const values = new Float64Array(keys.length);
-  finish(data, null, s, values, true);
-  return {
-    s,
-    point: (key) => (keys.includes(key) ? values[keys.indexOf(key)]! : Number.NaN),
-    points: Object.fromEntries(keys.map((k, i) => [k, Number.isNaN(values[i]!) ? null : values[i]!])),
-  };
+  const { s, points } = statsWithSums(data, null);
+  return { s, points, point: (key) => points[key] ?? Number.NaN };
 }
 
 /** Above this many labelled rows of a question (with B left open), intervals are linearised, not bootstrapped. */

@@ -7,7 +7,8 @@ import { kappaOf, quadraticWeights } from './kappa';
 import type { Confusion } from './kappa';
 import { countsAt } from './noulAgreement';
 import { rankCodes } from './scoreAgreement';
-import { INVALID_LABEL, NO_LABEL, classesOf } from './table';
+import { classesOf, roundedLevel } from './prediction';
+import { INVALID_LABEL, NO_LABEL } from './table';
 import type { AlignTable } from './table';
 import type { AlignmentOptions } from './types';
 
@@ -135,7 +136,7 @@ export function questionData(
         const d = pk - (k === truth ? 1 : 0);
         b += d * d;
       }
-      const guess = expectedRounding ? Math.min(K - 1, Math.max(0, Math.floor(mean + 0.5))) : top;
+      const guess = expectedRounding ? roundedLevel(mean, K) : top;
       predicted[answered++] = guess;
       if (truth < 0) continue;
       ids.push(table.ids[i]!);
@@ -448,9 +449,17 @@ function spearmanFromCounts(
 }
 
 /** Every statistic of the question over the given rows, by name (null where undefined). */
-export function statsOf(data: QuestionData, weights: Uint32Array | null): Record<string, number | null> {
+export const statsOf = (data: QuestionData, weights: Uint32Array | null): Record<string, number | null> =>
+  statsWithSums(data, weights).points;
+
+/** Every statistic by name, with the sums they came from (the scratch), for callers that read both. */
+export function statsWithSums(
+  data: QuestionData,
+  weights: Uint32Array | null,
+): { s: Scratch; points: Record<string, number | null> } {
   const keys = statKeys(data);
   const out = new Float64Array(keys.length);
-  statsInto(data, weights, scratchFor(data), out);
-  return Object.fromEntries(keys.map((k, i) => [k, Number.isNaN(out[i]!) ? null : out[i]!]));
+  const s = scratchFor(data);
+  statsInto(data, weights, s, out);
+  return { s, points: Object.fromEntries(keys.map((k, i) => [k, Number.isNaN(out[i]!) ? null : out[i]!])) };
 }

@@ -1,9 +1,9 @@
 // A run's labelled rows as columns of numbers, one set per question: what the alignment figures read, and what the
-// page sends its worker. Typed arrays are copied (or moved) between threads as blocks of memory, where 100,000 row
+// page sends its worker. Typed arrays are copied between threads as blocks of memory, where 100,000 row
 // objects took seconds to clone; and every figure then is a pass over numbers.
 import type { Answer, Question, Questions } from '../../contract';
 import { validLabel } from './labelValues';
-import { yesProbability } from './prediction';
+import { classesOf, writeDistribution, yesProbability } from './prediction';
 import type { AlignRow, LabelValue } from './types';
 
 /** The label column's marks for a row without a label, and one whose label the question cannot take. */
@@ -29,14 +29,6 @@ export interface AlignTable {
   answered: number;
   columns: Record<string, QuestionColumns>;
 }
-
-/** The classes of a question, in the order labels and probabilities are indexed. */
-export const classesOf = (question: Question): string[] =>
-  question.type === 'choice'
-    ? Object.keys(question.criteria)
-    : question.type === 'score'
-      ? question.criteria.map((_, i) => String(i))
-      : ['no', 'yes'];
 
 /** The class index of a label, or INVALID_LABEL when the question cannot take it. */
 export function labelIndex(label: LabelValue, question: Question, classes: readonly string[]): number {
@@ -66,20 +58,17 @@ export function alignTableOf(questions: Questions, rows: readonly AlignRow[]): A
   for (let i = 0; i < n; i++) {
     const row = rows[i]!;
     ids[i] = row.id;
-    let any = false;
     for (const { name, question, classes, column } of setups) {
       const label = row.labels[name];
       if (label !== undefined) column.label[i] = labelIndex(label, question, classes);
-      const answer: Answer | undefined = row.answers?.[name];
-      if (answer) any = true;
-      writeAnswer(column, i, answer, question, classes);
+      writeAnswer(column, i, row.answers?.[name], question, classes);
     }
-    if (any || (row.answers && Object.keys(row.answers).length > 0)) answered++;
+    if (row.answers && Object.keys(row.answers).length > 0) answered++;
   }
   return { ids, answered, columns: Object.fromEntries(setups.map((s) => [s.name, s.column])) };
 }
 
-/** Writes a row's answer into the columns, renormalised as `distributionOf` does (its rule, without allocating). */
+/** Writes a row's answer into the columns: P(yes) for noul, else distributionOf's renormalised probabilities. */
 function writeAnswer(
   column: QuestionColumns,
   i: number,
@@ -88,34 +77,15 @@ function writeAnswer(
   classes: readonly string[],
 ): void {
   const at = i * column.width;
-  const p = column.p;
   if (question.type === 'noul') {
     const yes = yesProbability(answer);
-    p[at] = yes === null ? Number.NaN : yes;
-    return;
-  }
-  if (!answer || answer.type !== question.type) {
-    p[at] = Number.NaN;
-    return;
-  }
-  const probabilities = answer.probabilities;
-  let sum = 0;
-  for (let k = 0; k < classes.length; k++) {
-    const v = probabilities[classes[k]!];
-    const x = typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0;
-    p[at + k] = x;
-    sum += x;
-  }
-  for (let k = 0; k < classes.length; k++) p[at + k] = sum === 0 ? 1 / classes.length : p[at + k]! / sum;
+    column.p[at] = yes === null ? Number.NaN : yes;
+  } else if (!writeDistribution(answer, question, classes, column.p, at)) column.p[at] = Number.NaN;
 }
 
 /** Whether a row has an answer in a question's columns. */
 export const answeredAt = (column: QuestionColumns, i: number): boolean =>
   !Number.isNaN(column.p[i * column.width]!);
-
-/** The typed arrays of a table, to move them to a worker instead of copying them. */
-export const tableBuffers = (table: AlignTable): ArrayBuffer[] =>
-  Object.values(table.columns).flatMap((c) => [c.label.buffer as ArrayBuffer, c.p.buffer as ArrayBuffer]);
 
 /** A table of one question's columns at the given rows, in that order (the paired rows of two variants). */
 export function rowsOf(table: AlignTable, name: string, rows: readonly number[]): AlignTable {

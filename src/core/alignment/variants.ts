@@ -4,7 +4,7 @@ import type { Question, Questions } from '../../contract';
 import { bootstrap, bootstrapSize, percentileInterval } from './intervals';
 import { mcnemar } from './mcnemar';
 import type { McNemarResult } from './mcnemar';
-import { questionData, scratchFor, statKeys, statsInto, statsOf } from './questionData';
+import { questionData, scratchFor, statKeys, statsInto } from './questionData';
 import type { QuestionData } from './questionData';
 import {
   LINEARISED_ABOVE,
@@ -14,9 +14,11 @@ import {
   rowInfluences,
   sumsOf,
 } from './linearised';
+import type { Sums } from './linearised';
 import { withDefaults, questionSeed } from './compute';
 import { canonicalJson } from '../rows/dedup';
-import { NO_LABEL, alignTableOf, answeredAt, classesOf, rowsOf } from './table';
+import { classesOf } from './prediction';
+import { NO_LABEL, alignTableOf, answeredAt, rowsOf } from './table';
 import type { AlignTable } from './table';
 import type { AlignRow, AlignmentOptions, Figure } from './types';
 import { undefinedFigure } from './types';
@@ -127,9 +129,13 @@ function bootstrapDifference(
 }
 
 /** Linearised: each row's influence on the figure in B minus its influence in A, so the pairing is kept row by row. */
-function linearDifference(da: QuestionData, db: QuestionData, n: number): DifferenceInterval {
-  const sumsA = sumsOf(da);
-  const sumsB = sumsOf(db);
+function linearDifference(
+  da: QuestionData,
+  db: QuestionData,
+  n: number,
+  sumsA: Sums,
+  sumsB: Sums,
+): DifferenceInterval {
   return {
     of: (key, difference) => {
       const ua = rowInfluences(da, key, sumsA);
@@ -190,11 +196,14 @@ export function compareVariants(
     const same = da.ids.length === db.ids.length && da.ids.every((id, i) => db.ids[i] === id);
     const n = same ? da.ids.length : 0;
     const keys = DIFF_KEYS[qa.type];
-    const pointA = statsOf(da, null);
-    const pointB = statsOf(db, null);
+    // Each side's sums over its rows, gathered once for its figures and, above the threshold, its row influences.
+    const sumsA = sumsOf(da);
+    const sumsB = sumsOf(db);
+    const pointA = sumsA.points;
+    const pointB = sumsB.points;
     const linear = options.bootstrap.B === null && n > LINEARISED_ABOVE;
     const interval = linear
-      ? linearDifference(da, db, n)
+      ? linearDifference(da, db, n, sumsA, sumsB)
       : bootstrapDifference(da, db, n, keys, name, options);
     if (!linear) Bsize = Math.max(Bsize, options.bootstrap.B ?? bootstrapSize(n));
     const differences = keys.map((key) => {

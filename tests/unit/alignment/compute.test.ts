@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Answer, Questions } from '../../../src/contract';
+import { brierRow } from '../../../src/core/alignment/calibration';
 import { computeAlignment } from '../../../src/core/alignment/compute';
 import { questionData, statsOf } from '../../../src/core/alignment/questionData';
 import { resampleCounts, seededStream } from '../../../src/core/alignment/rng';
@@ -74,6 +75,18 @@ describe('computeAlignment', () => {
     expect(report.figures['is_urgent.tpr']!.value).toBe(0.5);
     expect(Object.keys(report.figures)).toContain('is_urgent.prevalence.corrected');
     expect(Object.keys(report.figures)).toContain('department.prevalence.sales.corrected');
+  });
+
+  it('scores Brier as the per-row definition does, averaged over the labelled rows', () => {
+    const rowsBrier = [
+      brierRow([0.8, 0.1, 0.1], 0),
+      brierRow([0.1, 0.8, 0.1], 1),
+      brierRow([0.9, 0.05, 0.05], 2),
+      brierRow([0.2, 0.2, 0.6], 2),
+    ];
+    expect(report.figures['department.brier']!.value).toBeCloseTo(rowsBrier.reduce((a, b) => a + b) / 4, 12);
+    // By hand: (0.06 + 0.06 + 1.715 + 0.24) / 4.
+    expect(report.figures['department.brier']!.value).toBeCloseTo(0.51875, 12);
   });
 
   it('states its conventions', () => {
