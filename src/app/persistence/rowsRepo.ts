@@ -14,6 +14,7 @@ import { newId } from '../../core/ids';
 import { LabelValueSchema } from '../../core/alignment/labelValues';
 import type { LabelValue } from '../../core/alignment/types';
 import type { RunStore } from '../../core/rows/runner';
+import type { LabelEdit } from '../../core/rows/labels';
 import type { WorkbenchDb } from './db';
 
 /** Rows between two progress reports when a run is created. */
@@ -215,7 +216,7 @@ export class RowsRepo {
    */
   async setLabels(
     runId: string,
-    changes: readonly { number: number; question: string; value: LabelValue | null }[],
+    changes: readonly LabelEdit[],
   ): Promise<Map<number, Record<string, LabelValue> | undefined>> {
     const checked = changes.map((c) => ({
       ...c,

@@ -14,6 +14,7 @@ import { ROWS_SCHEMA_VERSION } from '../../core/rows/records';
 import type { LabelValue } from '../../core/alignment/types';
 import type { RowItem, RowRun, StoredAnswer } from '../../core/rows/records';
 import { csvChunks, exportInputColumns, jsonlChunks, leftOutLines } from '../../core/rows/results';
+import type { LabelEdit } from '../../core/rows/labels';
 import { mayReuseByQuestion } from '../../core/rows/questionReuse';
 import type { ResultRow } from '../../core/rows/results';
 import { plannedFromItems, sortIssues } from '../../core/rows/runPlan';
@@ -60,12 +61,6 @@ export interface ImportState {
 }
 
 /** What a new run is made of, beyond the file: the session's questions, model and target. */
-/** One label to store on a row of the open run (null clears it). */
-export interface LabelEdit {
-  number: number;
-  question: string;
-  value: LabelValue | null;
-}
 
 export interface RunSpec {
   questions: Questions;

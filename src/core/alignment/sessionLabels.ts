@@ -6,6 +6,7 @@ import type { Questions } from '../../contract';
 import { plural } from '../conversation/imports/shared';
 import { LabelValueSchema, validLabel } from './labelValues';
 import type { LabelValue } from './types';
+import type { LabelEdit } from '../rows/labels';
 
 /** One labelled row as a session keeps it: the file's row id and the labels by question. */
 export const LabelledRowSchema = z.object({
@@ -30,11 +31,7 @@ export function labelledRowsOf(rows: Iterable<Omit<LabelRow, 'number'>>): Labell
 }
 
 /** One label to store on a row of the run. */
-export interface LabelChange {
-  number: number;
-  question: string;
-  value: LabelValue;
-}
+export type LabelChange = LabelEdit & { value: LabelValue };
 
 /** What taking a session's labels would do to a run. */
 export interface LabelTakePlan {

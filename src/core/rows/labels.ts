@@ -10,6 +10,13 @@ import type { SourceRow } from './parse';
 const isObject = (v: JsonValue): v is Record<string, JsonValue> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** One label to set on a stored row of a run, or to clear (null). */
+export interface LabelEdit {
+  number: number;
+  question: string;
+  value: LabelValue | null;
+}
+
 /** The labels one row carries under a mapping, by question; undefined when it has none. */
 export function rowLabels(
   data: JsonValue,

@@ -745,6 +745,8 @@ export class RowRunner {
     const key = looked?.key ?? null;
     const questions = this.questionsOf(row);
     const found = looked?.found ?? NOTHING_FOUND;
+    // What the outcome says of the stored answers taken, whether or not the answer could then be saved.
+    const reusedQuestions = found.size > 0 ? { reusedQuestions: [...found.keys()] } : {};
     const controller = new AbortController();
     this.inFlight.set(row.number, controller);
     const previous = this.outcomes.get(row.number);
@@ -810,7 +812,6 @@ export class RowRunner {
         at: this.deps.clock.now(),
         ...(questionKeys ? { questionKeys: [...questionKeys] } : {}),
       };
-      const reusedQuestions = found.size > 0 ? { reusedQuestions: [...found.keys()] } : {};
       const outcome: RowOutcome = {
         status: 'done',
         at: answer.at,
@@ -841,7 +842,7 @@ export class RowRunner {
               answerKey: answer.key,
               model: answer.model,
               inputTokens: answer.response.usage.input_tokens,
-              ...(found.size > 0 ? { reusedQuestions: [...found.keys()] } : {}),
+              ...reusedQuestions,
             },
             answer,
           );

@@ -1,5 +1,6 @@
 // An alignment report kept in the session: shown as it was computed, without the run or the service (a session
 // opened from a share link in a fresh browser replays it offline).
+import { plural } from '../../../core/conversation/imports/shared';
 import type { AlignmentSummary } from '../../../core/alignment/report';
 import { figureLine } from '../../../core/alignment/report';
 import { ReliabilityDiagram } from './ReliabilityDiagram';
@@ -19,8 +20,8 @@ export function StoredReport({ summary }: { summary: AlignmentSummary }) {
       </h3>
       {summary.labels && summary.labels.length > 0 && (
         <p data-testid="align.stored.labels">
-          Human labels of {summary.labels.length} row{summary.labels.length === 1 ? '' : 's'} are kept with
-          this report: open a run of the same file to take them.
+          Human labels of {plural(summary.labels.length, 'row')} are kept with this report: open a run of the
+          same file to take them.
         </p>
       )}
       {summary.questions.map((q) => (

@@ -2,6 +2,7 @@
 // row id), and one sentence on every label it leaves out and why. The plan is computed in src/core/alignment.
 import { useEffect, useRef, useState } from 'react';
 import { labelTakeSentence } from '../../../core/alignment/sessionLabels';
+import { plural } from '../../../core/conversation/imports/shared';
 import type { LabelChange, LabelTakePlan } from '../../../core/alignment/sessionLabels';
 
 export interface TakeLabelsProps {
@@ -38,12 +39,12 @@ export function TakeLabels({ plan, keptRows, fileName, onTake }: TakeLabelsProps
       <p data-testid="align.take.sentence">{labelTakeSentence(plan, keptRows, fileName)}</p>
       {taken !== null && (
         <p role="status" tabIndex={-1} ref={status} data-testid="align.take.done">
-          Stored {taken} label{taken === 1 ? '' : 's'} from the session on this run.
+          Stored {plural(taken, 'label')} from the session on this run.
         </p>
       )}
       {count > 0 && (
         <button type="button" disabled={busy} onClick={() => void take()} data-testid="align.take.button">
-          Take {count} label{count === 1 ? '' : 's'} from the session
+          Take {plural(count, 'label')} from the session
         </button>
       )}
     </section>
