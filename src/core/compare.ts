@@ -1,7 +1,7 @@
 // Aligning the answers of 2..4 columns (a target and a model each) to the same request, question by question: shared
 // option order and axes so the charts line up, metrics of every column against the first (the baseline), and one
 // disagreement number per question that a threshold flags and a list sorts by. Pure.
-import { CONVERSATION_FIELD, classifyModelId, localFileOfModel } from '../contract';
+import { CONVERSATION_FIELD, classifyModelId, isRefusal, localFileOfModel } from '../contract';
 import type {
   Answer,
   CarriedRequest,
@@ -27,7 +27,10 @@ export interface CompareColumnInput {
 /** One column's answer to one question, with how it differs from the baseline's. */
 export interface ComparedCell {
   columnId: string;
-  /** Undefined when the column has no response, or its answer is missing or of another type. */
+  /**
+   * Undefined when the column has no response, or its answer is missing or of another type. A refusal is kept: it is
+   * this column's answer, shown in its place and counted apart, never as a disagreement or a zero.
+   */
   answer?: Answer;
   /** Metrics against the baseline; undefined for the baseline itself and when either side has no answer. */
   metrics?: PairMetrics;
@@ -65,6 +68,8 @@ export interface ComparedQuestion {
   mostDifferentColumnId: string | null;
   /** `disagreement > threshold`. */
   flagged: boolean;
+  /** The columns that refused this question (in column order): no number is measured against them. */
+  refusedColumnIds: string[];
 }
 
 /** The whole comparison: rows in question order plus what the UI needs to warn about. */
@@ -73,6 +78,8 @@ export interface Comparison {
   /** Columns whose latest run sent another state or other questions than the baseline's: their answers are not comparable. */
   staleColumnIds: string[];
   flaggedCount: number;
+  /** Per column that refused any question, how many it refused (columns that refused none are absent). */
+  refusedCounts: Record<string, number>;
 }
 
 /** A description as one line of text, for labels and tooltips. */
@@ -191,10 +198,11 @@ export function compareColumns(columns: readonly CompareColumnInput[], threshold
   const questions = names.map((name, index): ComparedQuestion => {
     const question = definitions.get(name);
     const type = question?.type ?? 'noul';
-    // An answer of another type than the question's is not comparable; it is left out rather than misdrawn.
+    // An answer of another type than the question's is not comparable; it is left out rather than misdrawn. A refusal
+    // is kept as the column's answer: the layouts and metrics below read only answers of the question's type.
     const answers = columns.map((c) => {
       const a = c.response?.answers[name];
-      return a && a.type === type ? a : undefined;
+      return a && (a.type === type || isRefusal(a)) ? a : undefined;
     });
     const layout =
       type === 'choice'
@@ -230,10 +238,19 @@ export function compareColumns(columns: readonly CompareColumnInput[], threshold
       disagreement,
       mostDifferentColumnId,
       flagged: disagreement !== null && disagreement > threshold,
+      refusedColumnIds: cells.filter((c) => c.answer && isRefusal(c.answer)).map((c) => c.columnId),
     };
   });
 
-  return { questions, staleColumnIds, flaggedCount: questions.filter((q) => q.flagged).length };
+  const refusedCounts: Record<string, number> = {};
+  for (const q of questions)
+    for (const id of q.refusedColumnIds) refusedCounts[id] = (refusedCounts[id] ?? 0) + 1;
+  return {
+    questions,
+    staleColumnIds,
+    flaggedCount: questions.filter((q) => q.flagged).length,
+    refusedCounts,
+  };
 }
 
 /** How a comparison's questions are listed. */
@@ -254,17 +271,26 @@ export function sortQuestions(questions: readonly ComparedQuestion[], sort: Comp
   });
 }
 
-/** Per column, how often it picked the baseline's top choice: `agree` of `of` choice questions both answered. */
+/**
+ * Per column, how often it picked the baseline's top choice: `agree` of `of` choice questions both answered, and
+ * `refused`, the choice questions where this column or the baseline refused (counted apart, never in `of`).
+ */
 export function topChoiceAgreementCounts(
   comparison: Comparison,
-): Record<string, { agree: number; of: number }> {
-  const counts: Record<string, { agree: number; of: number }> = {};
+): Record<string, { agree: number; of: number; refused: number }> {
+  const counts: Record<string, { agree: number; of: number; refused: number }> = {};
   for (const q of comparison.questions) {
-    for (const cell of q.cells) {
-      if (cell.metrics?.kind !== 'choice') continue;
-      const c = (counts[cell.columnId] ??= { agree: 0, of: 0 });
-      c.of += 1;
-      if (cell.metrics.topChoiceAgrees) c.agree += 1;
+    if (q.type !== 'choice') continue;
+    const baselineRefused = q.cells[0]?.answer !== undefined && isRefusal(q.cells[0].answer);
+    for (const cell of q.cells.slice(1)) {
+      const refused = baselineRefused || (cell.answer !== undefined && isRefusal(cell.answer));
+      if (!refused && cell.metrics?.kind !== 'choice') continue;
+      const c = (counts[cell.columnId] ??= { agree: 0, of: 0, refused: 0 });
+      if (refused) c.refused += 1;
+      else if (cell.metrics?.kind === 'choice') {
+        c.of += 1;
+        if (cell.metrics.topChoiceAgrees) c.agree += 1;
+      }
     }
   }
   return counts;

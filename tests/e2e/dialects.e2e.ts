@@ -273,4 +273,58 @@ describe('two dialects through the proxy', () => {
     expect(await workbench.answers.attempts.count()).toBe(1);
     expect(clef.received.length).toBe(before + 1);
   });
+
+  it('shows a Decisions refusal in its compare column and counts it apart, never as a disagreement (issue 29 item 1)', async () => {
+    const page = browser.page();
+    const withLeak = {
+      ...RUBRIC,
+      leak: { type: 'noul', instructions: 'Does the message contain a password?' },
+    };
+    await openOn(twoDialects, page, 'direct', 'model-1.13.0', JSON.stringify(withLeak, null, 2));
+    const compare = new CompareArea(page);
+    await compare.open();
+    await compare.setColumn(0, 'direct', 'model-1.13.0');
+    await compare.setColumn(1, 'gateway', 'model-1.13.0');
+    await compare.runAll.click();
+    await compare.waitPhase(0, 'answered');
+    await compare.waitPhase(1, 'answered');
+    const leak = compare.question('leak');
+    const refusedCell = leak.locator('[data-testid="compare.cell"][data-column-index="1"]');
+    // The refusal is the column's answer: its card, not "No answer to this question".
+    await refusedCell.getByTestId('answers.refusal').waitFor();
+    expect(await refusedCell.textContent()).not.toContain('No answer to this question');
+    expect(await leak.getAttribute('data-flagged')).toBe('false');
+    expect(await leak.getByTestId('compare.disagreement').textContent()).toBe(
+      'Refused by model-1.13.0 on gateway: a refusal has no probabilities, so no disagreement is measured against it.',
+    );
+    expect(await page.getByTestId('compare.refusals').textContent()).toContain(
+      'model-1.13.0 on gateway refused 1 question',
+    );
+    // The other questions still compare as numbers.
+    expect(await compare.question('department').getAttribute('data-disagreement')).not.toBe('');
+  });
+
+  it("never shows another target's answer as a failed target's last good one (issue 29 item 2)", async () => {
+    const page = browser.page();
+    const workbench = await openOn(
+      cloudflare,
+      page,
+      'local',
+      'model-latest',
+      JSON.stringify(RUBRIC, null, 2),
+    );
+    await workbench.editor.run.click();
+    await workbench.answers.waitAnswered();
+    await workbench.shell.selectTarget('direct');
+    await workbench.editor.model.fill('clef');
+    await workbench.editor.model.press('Tab');
+    await workbench.editor.run.click();
+    if (await workbench.editor.sendAnyway.isVisible()) await workbench.editor.sendAnyway.click();
+    await workbench.answers.waitStatus('failed');
+    expect(await workbench.answers.error.getAttribute('data-kind')).toBe('quota');
+    // Nothing of local's answer (its cards, its model, its cost) stands under the failing target's name.
+    expect(await page.getByTestId('answers.lastAttempt').count()).toBe(0);
+    expect(await workbench.answers.cards.count()).toBe(0);
+    expect(await workbench.answers.summary.count()).toBe(0);
+  });
 });

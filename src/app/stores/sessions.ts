@@ -21,6 +21,7 @@ import { describeStorageError } from '../persistence/storageErrors';
 import { estimateStorage, requestPersistentStorage } from '../persistence/storageManager';
 import type { Persistence } from '../persistence/storageManager';
 import type { TabChannel } from '../persistence/tabs';
+import { plural } from '../../core/words';
 
 /** What a tab tells the others: a session was written, deleted or restored, so they re-read it (parsed on arrival). */
 export const SessionsMessageSchema = z.object({ type: z.literal('changed'), id: z.string().optional() });
@@ -195,7 +196,6 @@ const summaryOf = (s: Session): SessionSummary => ({
 });
 const newestFirst = (a: SessionSummary, b: SessionSummary): number =>
   a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.id.localeCompare(b.id);
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 const sameTaxonomy = (a: SessionDoc['taxonomy'], b: SessionDoc['taxonomy']): boolean =>

@@ -3,7 +3,7 @@
 // lack them (rows matched by id, every value checked against the run's questions).
 import { z } from 'zod';
 import type { Questions } from '../../contract';
-import { plural } from '../conversation/imports/shared';
+import { plural } from '../words';
 import { LabelValueSchema, validLabel } from './labelValues';
 import type { LabelValue } from './types';
 import type { LabelEdit } from '../rows/labels';

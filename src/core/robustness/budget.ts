@@ -3,6 +3,7 @@ import { estimateCost } from '../../contract';
 import { formatCost } from '../../contract';
 import type { TokenCounter } from '../rows/runPlan';
 import type { Probe } from './plan';
+import { plural } from '../words';
 
 /** Input tokens of a probe as the service bills them: its state and every question. */
 export function probeTokens(probe: Pick<Probe, 'state' | 'questions'>, counter: TokenCounter): number {
@@ -39,8 +40,6 @@ export function budgetOf(probes: readonly { tokens: number; reused: boolean }[])
     cost: estimateCost(tokens),
   };
 }
-
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** "12 requests, about $0.00010", and how many are reused when some are. */
 export function describeBudget(budget: Budget): string {

@@ -291,7 +291,43 @@ describe('sortQuestions', () => {
 describe('topChoiceAgreementCounts', () => {
   it('counts choice questions where each column kept the baseline top choice', () => {
     const c = compareColumns([...columns(), { id: 'c', request: request('m'), response: base }], 0.2);
-    expect(topChoiceAgreementCounts(c)).toEqual({ b: { agree: 0, of: 1 }, c: { agree: 1, of: 1 } });
+    expect(topChoiceAgreementCounts(c)).toEqual({
+      b: { agree: 0, of: 1, refused: 0 },
+      c: { agree: 1, of: 1, refused: 0 },
+    });
+  });
+});
+
+describe('a refusal in a comparison (issue 29 item 1)', () => {
+  const refusing: EvaluateResponse = {
+    ...base,
+    answers: {
+      ...base.answers,
+      department: { type: 'refusal', question_type: 'choice' },
+      is_urgent: { type: 'refusal', question_type: 'noul' },
+    },
+  };
+  const c = compareColumns(
+    [
+      { id: 'a', request: request('m'), response: base },
+      { id: 'b', request: request('m'), response: refusing },
+    ],
+    0.2,
+  );
+
+  it("keeps the refusal as the refusing column's answer and measures nothing against it", () => {
+    const department = c.questions.find((q) => q.name === 'department')!;
+    expect(department.cells[1]!.answer).toEqual({ type: 'refusal', question_type: 'choice' });
+    expect(department.cells[1]!.metrics).toBeUndefined();
+    expect(department.disagreement).toBeNull();
+    expect(department.flagged).toBe(false);
+    expect(department.refusedColumnIds).toEqual(['b']);
+    expect(c.questions.find((q) => q.name === 'frustration')!.refusedColumnIds).toEqual([]);
+  });
+
+  it('counts refusals apart: per column, and in the top-choice agreement, never as a disagreement', () => {
+    expect(c.refusedCounts).toEqual({ b: 2 });
+    expect(topChoiceAgreementCounts(c)).toEqual({ b: { agree: 0, of: 0, refused: 1 } });
   });
 });
 

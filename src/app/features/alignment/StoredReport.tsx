@@ -1,6 +1,6 @@
 // An alignment report kept in the session: shown as it was computed, without the run or the service (a session
 // opened from a share link in a fresh browser replays it offline).
-import { plural } from '../../../core/conversation/imports/shared';
+import { plural } from '../../../core/words';
 import type { AlignmentSummary } from '../../../core/alignment/report';
 import { figureLine } from '../../../core/alignment/report';
 import { ReliabilityDiagram } from './ReliabilityDiagram';

@@ -2,7 +2,7 @@
 // row id), and one sentence on every label it leaves out and why. The plan is computed in src/core/alignment.
 import { useEffect, useRef, useState } from 'react';
 import { labelTakeSentence } from '../../../core/alignment/sessionLabels';
-import { plural } from '../../../core/conversation/imports/shared';
+import { plural } from '../../../core/words';
 import type { LabelChange, LabelTakePlan } from '../../../core/alignment/sessionLabels';
 
 export interface TakeLabelsProps {

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useMemo } from 'react';
 import type { Loc } from '../../../contract';
 import { localJudgeLabel } from '../../../contract';
+import { lastGoodRun } from '../../../core/lastGood';
 import { targetsQueryOptions } from '../../queries/targets';
 import { useWorkbench } from '../../stores/workbench';
 import { runViewOf } from '../../stores/workbench';
@@ -39,11 +40,22 @@ export function AnswersPane({ onReveal }: AnswersPaneProps) {
   const allRuns = useWorkbench((s) => s.runs);
   const showRun = useWorkbench((s) => s.showRun);
   const runs = useMemo(() => allRuns.filter((r) => r.columnId === undefined), [allRuns]);
-  // A cancelled or failed attempt does not hide the last good answer: it is shown under the attempt's note.
+  // A cancelled or failed attempt does not hide the last good answer of the same target and model: it is shown under
+  // the attempt's note. Another target's or model's answer never stands in for it.
   const lastGood = useMemo(() => {
     if (!run || (run.status !== 'cancelled' && run.status !== 'failed')) return undefined;
-    const good = runs.findLast((r) => r.response && r.id !== run.id && r.at <= run.at);
-    return good ? runViewOf(good) : undefined;
+    const good = lastGoodRun(
+      { id: run.id, at: run.at, targetId: run.targetId, model: modelOf(run.body), answered: false },
+      runs.map((r) => ({
+        id: r.id,
+        at: r.at,
+        targetId: r.targetId,
+        model: r.request.model,
+        answered: !!r.response,
+        r,
+      })),
+    );
+    return good ? runViewOf(good.r) : undefined;
   }, [run, runs]);
   const shown = run?.response ? run : lastGood;
   const targets = useQuery(targetsQueryOptions());
@@ -94,7 +106,8 @@ export function AnswersPane({ onReveal }: AnswersPaneProps) {
                 <details open={run.error.kind === 'validation'}>
                   <summary>
                     Last attempt: {run.status === 'cancelled' ? 'cancelled' : 'failed'}. The answer below is
-                    the last good one, from {formatTime(lastGood.at)}.
+                    the last good one of {modelOf(lastGood.body) || 'this model'} on this target, from{' '}
+                    {formatTime(lastGood.at)}.
                   </summary>
                   <RunErrorView error={run.error} targetLabel={targetLabel} onReveal={onReveal} />
                 </details>

@@ -17,14 +17,20 @@ export interface CompareQuestionRowProps {
   missingReason: (columnId: string) => string;
 }
 
-/** The disagreement in words for the row header and screen readers. */
-function disagreementText(q: ComparedQuestion, threshold: number): string {
+/** The disagreement in words for the row header and screen readers; refusals are named apart, never measured. */
+function disagreementText(q: ComparedQuestion, threshold: number, columnLabels: string[]): string {
+  const refusedBy = q.refusedColumnIds.map(
+    (id) => columnLabels[q.cells.findIndex((c) => c.columnId === id)] ?? id,
+  );
+  const refused = refusedBy.length > 0 ? `Refused by ${refusedBy.join(', ')}` : '';
   if (q.disagreement === null)
-    return 'No disagreement yet: the baseline and another column must both answer.';
+    return refused
+      ? `${refused}: a refusal has no probabilities, so no disagreement is measured against it.`
+      : 'No disagreement yet: the baseline and another column must both answer.';
   const measure = q.type === 'noul' ? '|Δ p(yes)|' : 'TVD';
   return `Disagreement ${formatDistance(q.disagreement)} (largest ${measure} from the baseline)${
     q.flagged ? `, above the threshold ${threshold.toFixed(2)}` : ''
-  }`;
+  }${refused ? `. ${refused}.` : ''}`;
 }
 
 /** One question of the comparison. */
@@ -56,7 +62,7 @@ export function CompareQuestionRow({
           </span>
         )}
         <p className="cmp-disagreement" data-testid="compare.disagreement">
-          {disagreementText(question, threshold)}
+          {disagreementText(question, threshold, columnLabels)}
         </p>
         {question.type === 'score' && (
           <ol className="cmp-levels" start={0} aria-label="Levels" data-testid="compare.levels">

@@ -17,6 +17,7 @@ import {
   updateColumn,
 } from '../../../core/compare';
 import { newId } from '../../../core/ids';
+import { plural } from '../../../core/words';
 import type { ComparedCell, ComparedQuestion } from '../../../core/compare';
 import type { Compare, CompareColumn, RunRecord } from '../../../core/session';
 import { useCompare } from '../../stores/compare';
@@ -220,6 +221,17 @@ export function CompareView(props: CompareViewProps) {
         <p className="cmp-warning" role="note" data-testid="compare.stale">
           {staleLabels.join(', ')} last ran on another state or other questions than the baseline: run all
           again to compare like with like.
+        </p>
+      )}
+      {Object.keys(comparison.refusedCounts).length > 0 && (
+        <p className="cmp-note" role="note" data-testid="compare.refusals">
+          {compare.columns
+            .filter((c) => comparison.refusedCounts[c.id] !== undefined)
+            .map(
+              (c) => `${columnLabel(c)} refused ${plural(comparison.refusedCounts[c.id] ?? 0, 'question')}`,
+            )
+            .join('; ')}
+          : refusals are counted apart, never as a disagreement or a zero.
         </p>
       )}
       {comparison.questions.length === 0 ? (

@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import type { DraftProblem } from '../../../core/runDraft';
 import { FindingItem } from '../lint/FindingItem';
+import { plural } from '../../../core/words';
 
 export interface ProblemsPanelProps {
   problems: readonly DraftProblem[];
@@ -14,8 +15,6 @@ export interface ProblemsPanelProps {
   onReveal: (problem: DraftProblem) => void;
   onFix: (problem: DraftProblem) => void;
 }
-
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The problems list under the editors. */
 export function ProblemsPanel({

@@ -4,7 +4,8 @@
 // `tool_call_response` with id and response). A trace's later chat span repeats the earlier turns, so the latest one
 // that carries messages is read.
 import type { ConversationItem } from '../../../contract';
-import { asText, counts, isRecord, plural } from './shared';
+import { plural } from '../../words';
+import { asText, counts, isRecord } from './shared';
 import type { Imported } from './shared';
 
 const INPUT = 'gen_ai.input.messages';

@@ -1,5 +1,6 @@
 // What the transcript readers share: a conversation item per turn, and arguments written as the JSON text a model wrote.
 import type { ConversationItem } from '../../../contract';
+import { plural } from '../../words';
 
 export type Imported =
   { ok: true; conversation: ConversationItem[]; found: string } | { ok: false; why: string };
@@ -9,8 +10,6 @@ export const isRecord = (v: unknown): v is Record<string, unknown> =>
 
 /** Tool arguments or results as text: a string stays as it is, anything else is written as JSON. */
 export const asText = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v ?? null));
-
-export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** "6 turns, 1 tool call": the count a found-sentence ends with. */
 export function counts(items: readonly ConversationItem[]): string {
