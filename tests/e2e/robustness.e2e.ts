@@ -60,7 +60,7 @@ describe('robustness check', () => {
     // The example: a choice of 3 labels (3 orders), 5 identical requests, whitespace and casing variants; the
     // original is the answer already on screen.
     expect(budget).toMatch(
-      /^9 requests \(1 answered from stored answers, not billed\), about \$[\d.]+ on model-1\.13\.0$/,
+      /^9 requests \(1 answered from stored answers, not billed\), about \$[\d.]+, with model-1\.13\.0 on Local reference \(not a language model\)$/,
     );
     const before = log.tokens.length;
     await check.runCheck();
@@ -81,7 +81,7 @@ describe('robustness check', () => {
 
     // Costs what it said: the budget's price is the price of the tokens the service billed.
     const price = `${formatCost(estimateCost(sent.reduce((a, b) => a + b, 0)))}`;
-    expect(budget).toContain(`about ${price} on`);
+    expect(budget).toContain(`about ${price}, with`);
     expect(await check.billed.textContent()).toBe(`about ${price}`);
   });
 
@@ -171,7 +171,7 @@ describe('robustness check', () => {
     const sent = log.tokens.slice(before);
     // The file run used the alias model-latest: nothing stored can be reused, every request is sent.
     expect(sent).toHaveLength(requests);
-    expect(budget).toContain(`about ${formatCost(estimateCost(sent.reduce((a, b) => a + b, 0)))} on`);
+    expect(budget).toContain(`about ${formatCost(estimateCost(sent.reduce((a, b) => a + b, 0)))}, with`);
     expect(await page.getByTestId('robustness.reportMeta').textContent()).toMatch(
       /^2 of 6 rows of “tickets\.csv”/,
     );

@@ -1,6 +1,5 @@
 // What a check will cost before it runs: requests, input tokens and the estimate, with stored answers reused for free.
-import { estimateCost } from '../../contract';
-import { formatCost } from '../../contract';
+import { PRICE_PER_MILLION_INPUT_TOKENS, estimateCost, formatCost } from '../../contract';
 import type { TokenCounter } from '../rows/runPlan';
 import type { Probe } from './plan';
 import { plural } from '../words';
@@ -21,11 +20,18 @@ export interface Budget {
   toSend: number;
   /** Input tokens of the requests that will be sent. */
   tokens: number;
-  cost: number;
+  /** At the target's price; null when the target's price is unknown. */
+  cost: number | null;
 }
 
-/** The budget of probes of the given token counts, those marked reused costing nothing. */
-export function budgetOf(probes: readonly { tokens: number; reused: boolean }[]): Budget {
+/**
+ * The budget of probes of the given token counts, those marked reused costing nothing, at `inputPrice` per million
+ * input tokens (the target's; null when unknown; the published price when not given).
+ */
+export function budgetOf(
+  probes: readonly { tokens: number; reused: boolean }[],
+  inputPrice: number | null = PRICE_PER_MILLION_INPUT_TOKENS,
+): Budget {
   let tokens = 0;
   let reused = 0;
   for (const p of probes) {
@@ -37,7 +43,7 @@ export function budgetOf(probes: readonly { tokens: number; reused: boolean }[])
     reused,
     toSend: probes.length - reused,
     tokens,
-    cost: estimateCost(tokens),
+    cost: inputPrice === null ? null : estimateCost(tokens, inputPrice),
   };
 }
 
@@ -47,5 +53,9 @@ export function describeBudget(budget: Budget): string {
     budget.reused > 0
       ? ` (${budget.reused === budget.requests ? 'all' : budget.reused} answered from stored answers, not billed)`
       : '';
-  return `${plural(budget.requests, 'request')}${reused}, about ${formatCost(budget.cost)}`;
+  const cost =
+    budget.cost === null
+      ? `${plural(budget.tokens, 'input token')} (cost unknown: this target states no price)`
+      : `about ${formatCost(budget.cost)}`;
+  return `${plural(budget.requests, 'request')}${reused}, ${cost}`;
 }

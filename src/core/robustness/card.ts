@@ -90,9 +90,11 @@ export const RobustnessReportSchema = z.object({
   reused: z.number().int().min(0),
   sent: z.number().int().min(0),
   failed: z.number().int().min(0),
-  /** The estimate shown before the run, and what the answers billed. */
-  estimatedCost: z.number().min(0),
+  /** The estimate shown before the run (null: the target states no price), and the tokens the answers billed. */
+  estimatedCost: z.number().min(0).nullable(),
   billedTokens: z.number().int().min(0),
+  /** The target's price per million input tokens the check was costed at: null unknown, absent the published one. */
+  inputPrice: z.number().min(0).nullable().optional(),
   /** Every identical request got exactly the same answers (null when nothing was repeated). */
   identicalAnswers: z.boolean().nullable(),
   cards: z.array(RobustnessCardSchema),

@@ -72,9 +72,32 @@ export function probeName(probe: Probe): string {
   }
 }
 
-/** The budget of a plan, given which rows are already answered in storage (by row number). */
-export const planBudget = (plan: CheckPlan, reused: ReadonlySet<number>): Budget =>
-  budgetOf(plan.rows.map((r) => ({ tokens: r.tokens, reused: reused.has(r.number) })));
+/**
+ * What a person should know when a choice question has more options than the check sends orders: the orders are rows
+ * of a Latin square that is not complete, so not every option sits in every position, and the verdict is weaker.
+ */
+export function partialSquareNotes(plan: CheckPlan): string[] {
+  const orders = plan.states[0]?.plan.orders;
+  if (!orders) return [];
+  return Object.entries(orders.labels).flatMap(([name, byOrder]) => {
+    const options = byOrder[0]?.length ?? 0;
+    if (options <= orders.count) return [];
+    return [
+      `“${name}” has ${options} options and the check sends ${orders.count} orders, so not every option sits in every position (a partial Latin square: each option tries ${orders.count} of ${options} positions). A position bias is measured on the options that reached the first and last places, and an order effect on the others can go unseen; "stable" means stable in these orders.`,
+    ];
+  });
+}
+
+/** The budget of a plan at the target's price, given which rows are already answered in storage (by row number). */
+export const planBudget = (
+  plan: CheckPlan,
+  reused: ReadonlySet<number>,
+  inputPrice?: number | null,
+): Budget =>
+  budgetOf(
+    plan.rows.map((r) => ({ tokens: r.tokens, reused: reused.has(r.number) })),
+    inputPrice,
+  );
 
 /** What came back for one row: the response, and whether it was reused from storage. */
 export interface RowAnswer {
@@ -88,7 +111,7 @@ export function buildReport(
   answers: ReadonlyMap<number, RowAnswer>,
   meta: Pick<
     RobustnessReport,
-    'id' | 'at' | 'targetId' | 'model' | 'source' | 'estimatedCost' | 'requestKey'
+    'id' | 'at' | 'targetId' | 'model' | 'source' | 'estimatedCost' | 'requestKey' | 'inputPrice'
   >,
 ): RobustnessReport {
   const answered: ProbeAnswer[][] = plan.states.map(() => []);

@@ -64,6 +64,8 @@ it('keeps the last good answer on screen under a cancelled re-run, with the atte
   renderPane();
   const note = screen.getByTestId('answers.lastAttempt');
   expect(note).toHaveTextContent(/^Last attempt: cancelled\. The answer below is the last good one, from /);
+  // Another model's answer on the same target says plainly whose it is.
+  expect(note).toHaveTextContent(/, by model-latest \(this attempt asked model-preview\)\.Cancelled/);
   expect(screen.getByTestId('answers.status')).toHaveAttribute('data-status', 'cancelled');
   // The good run's answers, one card per question, are still there.
   // The cards load lazily (the charts' chunk): the first import takes a while.

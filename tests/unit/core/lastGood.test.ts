@@ -17,8 +17,13 @@ describe('lastGoodRun (issue 29 item 2: a failed run never shows another target 
     expect(lastGoodRun(failing, [run('a', '2026-11-26T10:00:00Z', 'local', 'clef')])).toBeUndefined();
   });
 
-  it("ignores another model's answer on the same target", () => {
-    expect(lastGoodRun(failing, [run('a', '2026-11-26T10:00:00Z', 'cloudflare', 'other')])).toBeUndefined();
+  it("prefers the same model's answer on the same target, and falls back to another model's there only", () => {
+    const sameTarget = [
+      run('same-model', '2026-11-26T09:00:00Z', 'cloudflare', 'clef'),
+      run('other-model', '2026-11-26T10:00:00Z', 'cloudflare', 'other'),
+    ];
+    expect(lastGoodRun(failing, sameTarget)?.id).toBe('same-model');
+    expect(lastGoodRun(failing, sameTarget.slice(1))?.id).toBe('other-model');
   });
 
   it('takes the latest earlier answer of the same target and model, never a later or unanswered one', () => {

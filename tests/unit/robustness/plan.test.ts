@@ -11,6 +11,7 @@ import {
   planQuestionOrders,
 } from '../../../src/core/robustness/orders';
 import { planState, defaultSettings } from '../../../src/core/robustness/plan';
+import { partialSquareNotes, planCheck } from '../../../src/core/robustness/check';
 import { sampleIndices, seededRandom } from '../../../src/core/robustness/random';
 import { stateVariants } from '../../../src/core/robustness/variants';
 
@@ -163,5 +164,40 @@ describe('sampleIndices', () => {
     expect(new Set(a).size).toBe(20);
     expect(a.every((i) => i >= 0 && i < 100_000)).toBe(true);
     expect(sampleIndices(5, 20, seededRandom(1))).toEqual([0, 1, 2, 3, 4]);
+  });
+});
+
+describe('partialSquareNotes (issue 29 item 14)', () => {
+  const counter = { stateTokens: () => 10, questionTokens: () => 10 };
+  const choice = (n: number): Questions => ({
+    topic: {
+      type: 'choice',
+      instructions: 'Which topic?',
+      criteria: Object.fromEntries(Array.from({ length: n }, (_, i) => [`topic_${i}`, null])),
+    },
+  });
+
+  it('says that 8 orders of 255 options are a partial Latin square, and what that means for the verdict', () => {
+    const plan = planCheck(
+      [{ state: 'text', label: 'this state' }],
+      choice(255),
+      defaultSettings(defaultOrderCount(choice(255))),
+      counter,
+    );
+    const notes = partialSquareNotes(plan);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toContain('“topic” has 255 options and the check sends 8 orders');
+    expect(notes[0]).toContain('not every option sits in every position');
+    expect(notes[0]).toContain('"stable" means stable in these orders');
+  });
+
+  it('says nothing when every option sits in every position (a full square)', () => {
+    const plan = planCheck(
+      [{ state: 'text', label: 'this state' }],
+      choice(5),
+      defaultSettings(defaultOrderCount(choice(5))),
+      counter,
+    );
+    expect(partialSquareNotes(plan)).toEqual([]);
   });
 });

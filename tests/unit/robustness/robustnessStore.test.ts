@@ -4,11 +4,15 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvaluateRequest, Questions } from '../../../src/contract';
+import { formatCost } from '../../../src/contract';
 import { abortableSleep, evaluate } from '../../../src/client';
 import type { ClientTarget } from '../../../src/client';
 import { WorkbenchDb } from '../../../src/app/persistence/db';
 import { RowsRepo } from '../../../src/app/persistence/rowsRepo';
-import { createRobustnessStore } from '../../../src/app/features/robustness/robustnessStore';
+import { createRobustnessStore, planKeyOf } from '../../../src/app/features/robustness/robustnessStore';
+import type { CheckSource, TargetTerms } from '../../../src/app/features/robustness/robustnessStore';
+import { DEFAULT_PACING } from '../../../src/core/rows/pacer';
+import type { Clock } from '../../../src/core/rows/pacer';
 import type { RobustnessReport } from '../../../src/core/robustness/card';
 import { RobustnessReportSchema } from '../../../src/core/robustness/card';
 import type { RowMapping } from '../../../src/core/rows/mapping';
@@ -54,17 +58,33 @@ afterAll(async () => {
   await reference.close();
 });
 
-function makeStore() {
+const LOCAL_TERMS: TargetTerms = { inputPrice: 0.042, pacing: DEFAULT_PACING };
+
+/** A clock whose sleeps pass at once in virtual time, so pacing is asserted on send times, not waited out. */
+function virtualClock() {
+  let now = 1_000_000;
+  return {
+    now: () => now,
+    sleep: async (ms: number, signal?: AbortSignal) => {
+      if (signal?.aborted) throw signal.reason;
+      now += Math.max(0, ms);
+    },
+  };
+}
+
+function makeStore(clock: Clock = { now: () => Date.now(), sleep: abortableSleep }) {
   const saved: RobustnessReport[] = [];
+  const sentAt: number[] = [];
   const target: ClientTarget = { baseUrl: reference.url, headers: { Authorization: `Bearer ${KEY}` } };
   let sent = 0;
   const store = createRobustnessStore({
     db: () => db,
     evaluate: (t, request, options) => {
       sent++;
+      sentAt.push(clock.now());
       return evaluate(t, request, options);
     },
-    clock: { now: () => Date.now(), sleep: abortableSleep },
+    clock,
     targetFor: () => target,
     tokens: async () => ({ stateTokens, questionTokens }),
     sessionId: () => 'session-1',
@@ -74,7 +94,7 @@ function makeStore() {
       return true;
     },
   });
-  return { store, saved, sent: () => sent };
+  return { store, saved, sent: () => sent, sentAt };
 }
 
 describe('the robustness store', () => {
@@ -111,7 +131,7 @@ describe('the robustness store', () => {
     expect(ready.notes[0]).toMatch(/^3 of 6 rows of “tickets.csv”, picked at random/);
     expect(sent()).toBe(0);
 
-    await store.getState().run();
+    await store.getState().run(ready.planKey);
     expect(store.getState().phase).toBe('done');
     expect(sent()).toBe(27);
     const report = RobustnessReportSchema.parse(saved[0]);
@@ -142,6 +162,7 @@ describe('the robustness store', () => {
     await store.getState().prepare({
       kind: 'state',
       targetId: 'local',
+      terms: LOCAL_TERMS,
       request,
       lastRun: { body: request, response: response.response, targetId: 'local' },
     });
@@ -154,6 +175,7 @@ describe('the robustness store', () => {
     await store.getState().prepare({
       kind: 'state',
       targetId: 'local',
+      terms: LOCAL_TERMS,
       request: { ...request, state: 'Another text entirely' },
       lastRun: { body: request, response: response.response, targetId: 'local' },
     });
@@ -166,5 +188,62 @@ describe('the robustness store', () => {
     expect(store.getState().error).toBe('The check could not be planned: that file run is no longer stored.');
     expect(store.getState().phase).toBe('idle');
     expect(sent()).toBe(0);
+  });
+
+  // Issue 29 items 10-12: the check of the request on screen on a priced, rate-limited target.
+  const priced: TargetTerms = {
+    inputPrice: 5,
+    pacing: { requestsPerMinute: 30, concurrency: 4, tokensPerSecond: 250_000 },
+  };
+  // Each test checks its own state: answers stored by one test are reused (not sent) by the next.
+  let checks = 0;
+  const onScreen = (terms: TargetTerms, targetId = 'priced'): CheckSource => ({
+    kind: 'state',
+    targetId,
+    terms,
+    request: { state: `The payout failed twice this week (${++checks})`, model: 'model-1.13.0', questions },
+  });
+
+  it("costs the plan and the report at the target's price, not the published one", async () => {
+    const { store } = makeStore(virtualClock());
+    await store.getState().prepare(onScreen(priced));
+    const ready = store.getState().ready!;
+    const dollars = (ready.budget.tokens * 5) / 1_000_000;
+    expect(ready.budget.cost).toBeCloseTo(dollars, 12);
+    expect(ready.budgetText).toBe(`${ready.budget.requests} requests, about ${formatCost(dollars)}`);
+    await store.getState().run(ready.planKey);
+    const report = store.getState().report!;
+    expect(report.inputPrice).toBe(5);
+    expect(report.estimatedCost).toBeCloseTo(dollars, 12);
+    expect(store.getState().progress!.cost).toBeCloseTo((report.billedTokens * 5) / 1_000_000, 12);
+  });
+
+  it('says the cost is unknown on a target that states no price', async () => {
+    const { store } = makeStore(virtualClock());
+    await store.getState().prepare(onScreen({ ...priced, inputPrice: null }));
+    const ready = store.getState().ready!;
+    expect(ready.budget.cost).toBeNull();
+    expect(ready.budgetText).toMatch(/input tokens \(cost unknown: this target states no price\)$/);
+  });
+
+  it("paces the check at the target's own rate limit (30 a minute: 2 s apart)", async () => {
+    const { store, sentAt } = makeStore(virtualClock());
+    await store.getState().prepare(onScreen(priced));
+    await store.getState().run(store.getState().ready!.planKey);
+    expect(sentAt.length).toBe(store.getState().ready!.budget.requests);
+    const gaps = sentAt.slice(1).map((t, i) => t - sentAt[i]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(2_000);
+  });
+
+  it('never runs a plan made for another target: Run needs the key of what is on screen', async () => {
+    const { store, sent } = makeStore(virtualClock());
+    const before = onScreen(LOCAL_TERMS, 'local');
+    await store.getState().prepare(before);
+    const stale = store.getState().ready!;
+    const now = { ...before, targetId: 'priced', terms: priced };
+    expect(planKeyOf(now, store.getState().settings)).not.toBe(stale.planKey);
+    await store.getState().run(planKeyOf(now, store.getState().settings));
+    expect(sent()).toBe(0);
+    expect(store.getState().phase).toBe('ready');
   });
 });

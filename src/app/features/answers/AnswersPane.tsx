@@ -40,8 +40,8 @@ export function AnswersPane({ onReveal }: AnswersPaneProps) {
   const allRuns = useWorkbench((s) => s.runs);
   const showRun = useWorkbench((s) => s.showRun);
   const runs = useMemo(() => allRuns.filter((r) => r.columnId === undefined), [allRuns]);
-  // A cancelled or failed attempt does not hide the last good answer of the same target and model: it is shown under
-  // the attempt's note. Another target's or model's answer never stands in for it.
+  // A cancelled or failed attempt does not hide the last good answer on the same target: it is shown under the
+  // attempt's note, naming its model when that differs. Another target's answer never stands in for it.
   const lastGood = useMemo(() => {
     if (!run || (run.status !== 'cancelled' && run.status !== 'failed')) return undefined;
     const good = lastGoodRun(
@@ -106,8 +106,11 @@ export function AnswersPane({ onReveal }: AnswersPaneProps) {
                 <details open={run.error.kind === 'validation'}>
                   <summary>
                     Last attempt: {run.status === 'cancelled' ? 'cancelled' : 'failed'}. The answer below is
-                    the last good one of {modelOf(lastGood.body) || 'this model'} on this target, from{' '}
-                    {formatTime(lastGood.at)}.
+                    the last good one, from {formatTime(lastGood.at)}
+                    {modelOf(lastGood.body).trim() !== modelOf(run.body).trim()
+                      ? `, by ${modelOf(lastGood.body)} (this attempt asked ${modelOf(run.body) || 'no model'})`
+                      : ''}
+                    .
                   </summary>
                   <RunErrorView error={run.error} targetLabel={targetLabel} onReveal={onReveal} />
                 </details>

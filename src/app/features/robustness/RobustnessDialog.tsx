@@ -1,6 +1,7 @@
 // The robustness check: what to check and how hard, the budget before anything is sent, the run's progress, and one
 // card per question. The check's logic is src/core/robustness; its state is robustnessStore.
-import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { EvaluateRequest } from '../../../contract';
 import { estimateCost } from '../../../contract';
 import { formatCost } from '../../../contract';
@@ -13,7 +14,10 @@ import { useSessions } from '../../stores/sessions';
 import { useWorkbench } from '../../stores/workbench';
 import { CommitInput } from '../../components/CommitInput';
 import { RobustnessCardView } from './RobustnessCardView';
-import { DEFAULT_SAMPLE, MAX_SAMPLE, useRobustness } from './robustnessStore';
+import type { RobustnessReport } from '../../../core/robustness/card';
+import { pacingFor } from '../../../core/rows/pacer';
+import { targetsQueryOptions } from '../../queries/targets';
+import { DEFAULT_SAMPLE, MAX_SAMPLE, planKeyOf, useRobustness } from './robustnessStore';
 import type { CheckSource } from './robustnessStore';
 import './robustness.css';
 
@@ -35,6 +39,12 @@ const wholeIn =
     apply(n);
     return null;
   };
+
+/** What a report's answers billed, at the price it was costed at (older reports: the published price). */
+function billedText(report: RobustnessReport): string {
+  if (report.inputPrice === null) return `${report.billedTokens} input tokens (price unknown)`;
+  return `about ${formatCost(estimateCost(report.billedTokens, report.inputPrice))}`;
+}
 
 export function RobustnessDialog({ request, targetId, onClose }: RobustnessDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -66,29 +76,49 @@ export function RobustnessDialog({ request, targetId, onClose }: RobustnessDialo
   }, []);
 
   const chosenRun = rowRuns.find((r) => r.id === runId) ?? rowRuns[0];
+  const targetLabelOf = (id: string): string => targets.data?.find((t) => t.id === id)?.label ?? id;
   const running = phase === 'running';
 
-  useEffect(() => {
-    if (running) return;
-    let source: CheckSource | null = null;
-    if (sourceKind === 'state' && request) {
-      source = {
+  // The target on screen: the check is costed at its price and paced at its limits, as a file run on it would be.
+  const targets = useQuery(targetsQueryOptions());
+  const target = targets.data?.find((t) => t.id === targetId);
+  const inputPrice = target ? target.inputPrice : null;
+  const { requestsPerMinute, tokensPerSecond, concurrency } = pacingFor(target);
+  const source = useMemo((): CheckSource | null => {
+    if (sourceKind === 'state' && request && target)
+      return {
         kind: 'state',
         targetId,
+        terms: { inputPrice, pacing: { requestsPerMinute, tokensPerSecond, concurrency } },
         request,
         ...(lastRun
           ? { lastRun: { body: lastRun.body, response: lastRun.response, targetId: lastRun.targetId } }
           : {}),
       };
-    } else if (sourceKind === 'rows' && chosenRun) {
-      source = { kind: 'rows', runId: chosenRun.id, sample };
-    }
-    if (!source) return;
-    const planned = source;
-    const timer = setTimeout(() => void prepare(planned), PLAN_DEBOUNCE_MS);
+    if (sourceKind === 'rows' && chosenRun) return { kind: 'rows', runId: chosenRun.id, sample };
+    return null;
+  }, [
+    sourceKind,
+    request,
+    target,
+    targetId,
+    inputPrice,
+    requestsPerMinute,
+    tokensPerSecond,
+    concurrency,
+    lastRun,
+    chosenRun,
+    sample,
+  ]);
+  // What the plan must have been made for before Run may send it: the screen as it is now.
+  const planKey = source ? planKeyOf(source, settings) : null;
+
+  useEffect(() => {
+    if (running || !source) return;
+    const timer = setTimeout(() => void prepare(source), PLAN_DEBOUNCE_MS);
     return () => clearTimeout(timer);
     // `running` flips back after a run: plan again so the budget shows what is now stored.
-  }, [sourceKind, request, targetId, lastRun, chosenRun, sample, settings, running, prepare]);
+  }, [source, settings, running, prepare]);
 
   const questions = sourceKind === 'state' ? request?.questions : chosenRun?.questions;
   const autoOrders = questions ? defaultOrderCount(questions) : 1;
@@ -98,7 +128,9 @@ export function RobustnessDialog({ request, targetId, onClose }: RobustnessDialo
       : sourceKind === 'rows' && !chosenRun
         ? 'There is no file run yet: import a file under Rows first.'
         : null;
-  const canRun = !unavailable && phase === 'ready' && ready !== null;
+  // A plan made for another target, model, request or setting (the debounce has not planned again yet) never runs.
+  const current = ready !== null && planKey !== null && ready.planKey === planKey;
+  const canRun = !unavailable && phase === 'ready' && current;
   const total = ready?.plan.rows.length ?? 0;
   const settled = progress
     ? progress.done + progress.reused + progress.failed + progress.invalid + progress.unknown
@@ -245,11 +277,9 @@ export function RobustnessDialog({ request, targetId, onClose }: RobustnessDialo
       <div className="robustness-dialog__run">
         <p role="status" aria-live="polite" data-testid="robustness.budget" className="num">
           {unavailable ??
-            (phase === 'planning' && !ready
+            (!current
               ? 'Working out the budget…'
-              : ready
-                ? `${ready.budgetText} on ${ready.model}`
-                : '')}
+              : `${ready.budgetText}, with ${ready.model} on ${targetLabelOf(ready.targetId)}`)}
         </p>
         {running ? (
           <button type="button" onClick={cancel} data-testid="robustness.cancel">
@@ -259,7 +289,7 @@ export function RobustnessDialog({ request, targetId, onClose }: RobustnessDialo
           <button
             type="button"
             className="primary"
-            onClick={() => void run()}
+            onClick={() => planKey !== null && void run(planKey)}
             disabled={!canRun}
             data-testid="robustness.run"
           >
@@ -267,7 +297,7 @@ export function RobustnessDialog({ request, targetId, onClose }: RobustnessDialo
           </button>
         )}
       </div>
-      {ready && ready.notes.length > 0 && !unavailable && (
+      {ready && current && ready.notes.length > 0 && !unavailable && (
         <ul className="robustness-dialog__notes muted">
           {ready.notes.map((n) => (
             <li key={n}>{n}</li>
@@ -276,7 +306,8 @@ export function RobustnessDialog({ request, targetId, onClose }: RobustnessDialo
       )}
       {running && (
         <p data-testid="robustness.progress" className="num">
-          {settled} of {total} requests settled, about {formatCost(progress?.cost ?? 0)} so far
+          {settled} of {total} requests settled
+          {ready?.inputPrice === null ? '' : `, about ${formatCost(progress?.cost ?? 0)} so far`}
         </p>
       )}
       {error && (
@@ -294,8 +325,9 @@ export function RobustnessDialog({ request, targetId, onClose }: RobustnessDialo
               : 'The request on screen'}
             , {report.model} on {report.targetId}, {new Date(report.at).toLocaleString()}: {report.sent} sent,{' '}
             {report.reused} reused{report.failed > 0 ? `, ${report.failed} unanswered` : ''}; billed{' '}
-            <span data-testid="robustness.billed">about {formatCost(estimateCost(report.billedTokens))}</span>{' '}
-            (estimated {formatCost(report.estimatedCost)}). Kept in this session and its share link.
+            <span data-testid="robustness.billed">{billedText(report)}</span>
+            {report.estimatedCost === null ? '' : ` (estimated ${formatCost(report.estimatedCost)})`}. Kept in
+            this session and its share link.
           </p>
           {stale && (
             <p role="note" className="robustness-dialog__stale" data-testid="robustness.stale">

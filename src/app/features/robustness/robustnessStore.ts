@@ -11,7 +11,7 @@ import type { Budget } from '../../../core/robustness/budget';
 import { describeBudget } from '../../../core/robustness/budget';
 import type { RobustnessReport } from '../../../core/robustness/card';
 import type { CheckPlan, CheckedState, RowAnswer } from '../../../core/robustness/check';
-import { buildReport, planBudget, planCheck } from '../../../core/robustness/check';
+import { buildReport, partialSquareNotes, planBudget, planCheck } from '../../../core/robustness/check';
 import { defaultOrderCount } from '../../../core/robustness/orders';
 import { DEFAULT_REPEATS, DEFAULT_THRESHOLD, MAX_REPEATS } from '../../../core/robustness/plan';
 import type { RobustnessSettings } from '../../../core/robustness/plan';
@@ -20,7 +20,6 @@ import type { VariantKind } from '../../../core/robustness/variants';
 import { VARIANT_KINDS, VARIANT_LABELS } from '../../../core/robustness/variants';
 import { dedupKey } from '../../../core/rows/dedup';
 import type { Clock, Pacing } from '../../../core/rows/pacer';
-import { DEFAULT_PACING } from '../../../core/rows/pacer';
 import type { StoredAnswer } from '../../../core/rows/records';
 import type { TokenCounter } from '../../../core/rows/runPlan';
 import { plannedFromItems } from '../../../core/rows/runPlan';
@@ -46,10 +45,18 @@ export interface CheckSettings {
   threshold: number;
 }
 
+/** What a target charges and allows: a check is costed at its price and paced at its limits, as a file run is. */
+export interface TargetTerms {
+  /** Price per million input tokens; null when the target states none. */
+  inputPrice: number | null;
+  pacing: Pacing;
+}
+
 /** The main screen's request as it stands, and the last answer it got (reused when it is the same request). */
 export interface StateSource {
   kind: 'state';
   targetId: string;
+  terms: TargetTerms;
   request: EvaluateRequest;
   /** The last main-screen run: its body and response, when it answered. */
   lastRun?: { body: unknown; response?: EvaluateResponse; targetId: string };
@@ -76,6 +83,10 @@ export interface ReadyCheck {
   /** Stored answers known in memory (the main screen's last answer), by key. */
   seeds: Map<string, StoredAnswer>;
   pacing: Pacing;
+  /** The target's price per million input tokens (null unknown; absent, the published price). */
+  inputPrice?: number | null;
+  /** What this plan was made for (`planKeyOf`): a plan whose key differs from the screen's is stale and never runs. */
+  planKey: string;
 }
 
 export interface RobustnessDeps {
@@ -106,8 +117,11 @@ export interface RobustnessState {
   setSettings: (patch: Partial<CheckSettings>) => void;
   /** Plans the check and states its budget; nothing is sent. */
   prepare: (source: CheckSource) => Promise<void>;
-  /** Sends the planned check (paced, stored answers reused) and saves its report into the session. */
-  run: () => Promise<void>;
+  /**
+   * Sends the planned check (paced, stored answers reused) and saves its report into the session; only when the plan
+   * is the one made for `planKey` (what is on screen), so a plan made for another target or request never runs.
+   */
+  run: (planKey: string) => Promise<void>;
   cancel: () => void;
 }
 
@@ -116,6 +130,15 @@ const errorText = (error: unknown): string =>
 
 const clampInt = (x: number, min: number, max: number): number =>
   Math.max(min, Math.min(max, Math.round(Number.isFinite(x) ? x : min)));
+
+/**
+ * What a plan is made for: the source as the screen has it (target, its terms, request, or file run and sample) and
+ * the settings. The dialog compares it with the ready plan's, so Run stays off until the plan matches the screen.
+ */
+export function planKeyOf(source: CheckSource, settings: CheckSettings): string {
+  const { lastRun: _lastRun, ...what } = source.kind === 'state' ? source : { ...source, lastRun: undefined };
+  return JSON.stringify({ what, settings });
+}
 
 /** The check's settings for a set of questions. */
 export function settingsFor(settings: CheckSettings, questions: Questions): RobustnessSettings {
@@ -209,7 +232,7 @@ export function createRobustnessStore(deps: RobustnessDeps) {
           seeds.set(baseKey, { key: baseKey, targetId, model, response, at: Date.now() });
       }
       const { reused } = await reusedRows(plan, targetId, model, seeds);
-      const budget = planBudget(plan, reused);
+      const budget = planBudget(plan, reused, source.terms.inputPrice);
       const notes = [note, ...variantNotes(plan), ...orderNotes(plan)].filter((n): n is string => !!n);
       const requestKey = await dedupKey({
         targetId,
@@ -228,7 +251,9 @@ export function createRobustnessStore(deps: RobustnessDeps) {
         source: { kind: 'state' },
         requestKey,
         seeds,
-        pacing: DEFAULT_PACING,
+        pacing: source.terms.pacing,
+        inputPrice: source.terms.inputPrice,
+        planKey: planKeyOf(source, get().settings),
       };
     };
 
@@ -250,7 +275,7 @@ export function createRobustnessStore(deps: RobustnessDeps) {
       );
       const seeds = new Map<string, StoredAnswer>();
       const { reused } = await reusedRows(plan, run.targetId, run.model, seeds);
-      const budget = planBudget(plan, reused);
+      const budget = planBudget(plan, reused, run.inputPrice);
       const notes = [
         `${sample} of ${rows.length} rows of “${run.fileName}”, picked at random (the same rows each time), on ${run.targetId} with ${run.model}.`,
         isVersionedId(run.model)
@@ -275,7 +300,10 @@ export function createRobustnessStore(deps: RobustnessDeps) {
         },
         requestKey: `rows:${run.id}:${sample}`,
         seeds,
+        // The file run's own pacing and price: what its target allowed and charged when it ran.
         pacing: run.pacing,
+        ...(run.inputPrice !== undefined ? { inputPrice: run.inputPrice } : {}),
+        planKey: planKeyOf(source, get().settings),
       };
     };
 
@@ -315,9 +343,10 @@ export function createRobustnessStore(deps: RobustnessDeps) {
         }
       },
 
-      async run() {
+      async run(planKey) {
         const ready = get().ready;
-        if (!ready || get().phase === 'running') return;
+        // A plan made for what was on screen before (another target, model, request or setting) is never sent.
+        if (!ready || get().phase !== 'ready' || ready.planKey !== planKey) return;
         const answers = new Map<number, RowAnswer>();
         const sessionId = deps.sessionId();
         let saveFailed = false;
@@ -334,6 +363,7 @@ export function createRobustnessStore(deps: RobustnessDeps) {
             rows: ready.plan.rows,
             pacing: ready.pacing,
             maxCost: null,
+            ...(ready.inputPrice !== undefined ? { inputPrice: ready.inputPrice } : {}),
           },
           { evaluate: deps.evaluate, clock: deps.clock, store },
         );
@@ -375,6 +405,7 @@ export function createRobustnessStore(deps: RobustnessDeps) {
           source: ready.source,
           estimatedCost: ready.budget.cost,
           requestKey: ready.requestKey,
+          ...(ready.inputPrice !== undefined ? { inputPrice: ready.inputPrice } : {}),
         });
         const missing = report.requests - report.reused - report.sent;
         const notes: string[] = [];
@@ -414,7 +445,10 @@ function variantNotes(plan: CheckPlan): string[] {
 
 function orderNotes(plan: CheckPlan): string[] {
   const fixed = plan.states[0]?.plan.orders.fixed ?? {};
-  return Object.entries(fixed).map(([name, reason]) => `“${name}” keeps its order: ${reason}`);
+  return [
+    ...Object.entries(fixed).map(([name, reason]) => `“${name}” keeps its order: ${reason}`),
+    ...partialSquareNotes(plan),
+  ];
 }
 
 /** The app's robustness store: the real client through the proxy, IndexedDB, the lazily loaded tokenizer. */

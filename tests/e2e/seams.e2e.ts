@@ -1,0 +1,107 @@
+// Where two features meet, as a user meets them (issue 29): the robustness check on a priced, rate-limited target
+// (its price in the plan and the report, its limit in the pacing, the plan naming the target and never running for
+// the one before). The target is the hosted service's stand-in (tests/helpers/standins, docs/servers.md).
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EvaluateResponseSchema, estimateCost, formatCost } from '../../src/contract';
+import { serveHosted, standinKey, targetsFileFor } from '../helpers/standins';
+import type { RunningStandin } from '../helpers/standins';
+import { useBrowser } from './harness/browser';
+import { startWorkbenchProcess } from './harness/server';
+import type { WorkbenchProcess } from './harness/server';
+import { RobustnessArea } from './pages/RobustnessArea';
+import { SessionsArea } from './pages/SessionsArea';
+import { WorkbenchPage } from './pages/WorkbenchPage';
+
+const PRICE = 5;
+const RPM = 30;
+let hosted: RunningStandin;
+let server: WorkbenchProcess;
+
+beforeAll(async () => {
+  const standin = await serveHosted(standinKey('hosted'));
+  hosted = {
+    ...standin,
+    entry: { ...standin.entry, label: 'Priced hosted', inputPrice: PRICE, requestsPerMinute: RPM },
+  };
+  server = await startWorkbenchProcess(targetsFileFor({ priced: hosted }).vars);
+});
+afterAll(async () => {
+  await server?.stop();
+  await hosted?.close();
+});
+
+const browser = useBrowser();
+
+/** When the page sent each evaluation to a target, in order, and the input tokens each answer billed. */
+function traffic(
+  page: Page,
+  targetId: string,
+): { times: number[]; tokens: number[]; reads: Promise<void>[] } {
+  const times: number[] = [];
+  const tokens: number[] = [];
+  const reads: Promise<void>[] = [];
+  const path = `/api/targets/${targetId}/v1/evaluate`;
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && new URL(r.url()).pathname === path) times.push(Date.now());
+  });
+  page.on('response', (r) => {
+    if (r.request().method() !== 'POST' || new URL(r.url()).pathname !== path) return;
+    reads.push(
+      r.json().then((body: unknown) => {
+        tokens.push(EvaluateResponseSchema.parse(body).usage.input_tokens);
+      }),
+    );
+  });
+  return { times, tokens, reads };
+}
+
+describe('the robustness check on a priced, rate-limited target', () => {
+  it("costs at the target's price, paces at its limit, names it, and never runs the previous target's plan", async () => {
+    const page = browser.page();
+    const workbench = new WorkbenchPage(page, server.url);
+    await workbench.open();
+    await new SessionsArea(page).waitReady();
+    await workbench.editor.waitReady();
+    // The example on the local target first: a plan is made there.
+    await workbench.shell.selectTarget('local');
+    await workbench.editor.model.fill('model-latest');
+    await workbench.editor.model.press('Tab');
+    await workbench.editor.run.click();
+    await workbench.answers.waitAnswered();
+    const check = new RobustnessArea(page);
+    expect(await check.open()).toMatch(/, with model-1\.13\.0 on Local reference \(not a language model\)$/);
+    await check.repeats.fill('1');
+    await check.repeats.press('Enter');
+    await check.close.click();
+
+    // Another target: the plan made for local must not run there, not even for a moment.
+    await workbench.shell.selectTarget('priced');
+    await workbench.editor.model.fill('jev-1.13.0');
+    await workbench.editor.model.press('Tab');
+    await check.openButton.click();
+    await check.dialog.waitFor();
+    expect(await check.runButton.isDisabled()).toBe(true);
+    expect(await check.budget.textContent()).toBe('Working out the budget…');
+    await page.locator('[data-testid="robustness.run"]:not([disabled])').waitFor();
+    const budget = (await check.budget.textContent()) ?? '';
+    expect(budget).toMatch(/, with jev-1\.13\.0 on Priced hosted$/);
+    // The plan's cost is the target's price times the input tokens it will send.
+    const requests = Number(/^(\d+) requests/.exec(budget)?.[1]);
+    expect(requests).toBeGreaterThan(3);
+
+    const { times, tokens, reads } = traffic(page, 'priced');
+    const seenBefore = hosted.seen.filter((s) => s.method === 'POST').length;
+    await check.runCheck();
+    await Promise.all(reads);
+    expect(times).toHaveLength(requests);
+    expect(hosted.seen.filter((s) => s.method === 'POST').length - seenBefore).toBe(requests);
+    // 30 requests a minute: one every 2 s (a little slack for when the browser stamps the request).
+    const gaps = times.slice(1).map((t, i) => t - times[i]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1_900);
+    // Billed at $5 per million input tokens, not at the published $0.042.
+    const billedTokens = tokens.reduce((a, b) => a + b, 0);
+    expect(await check.billed.textContent()).toBe(`about ${formatCost(estimateCost(billedTokens, PRICE))}`);
+    expect(await page.getByTestId('robustness.reportMeta').textContent()).toContain('jev-1.13.0 on priced');
+  });
+});
