@@ -103,5 +103,21 @@ describe('the robustness check on a priced, rate-limited target', () => {
     const billedTokens = tokens.reduce((a, b) => a + b, 0);
     expect(await check.billed.textContent()).toBe(`about ${formatCost(estimateCost(billedTokens, PRICE))}`);
     expect(await page.getByTestId('robustness.reportMeta').textContent()).toContain('jev-1.13.0 on priced');
+
+    // The share link carries the cards, and its preview says so before anything is imported (issue 29 item 17).
+    const cards = await check.cards.count();
+    await check.close.click();
+    const sessions = new SessionsArea(page);
+    const link = await sessions.shareLink((await sessions.openName())!, false);
+    const fresh = await browser.context().browser()!.newContext();
+    try {
+      const other = await fresh.newPage();
+      await other.goto(link);
+      expect(await other.getByTestId('sessions.sharePreviewRobustness').textContent()).toMatch(
+        new RegExp(`^${cards} cards \\(.+\\), checked with jev-1\\.13\\.0 on priced; shown as they were`),
+      );
+    } finally {
+      await fresh.close();
+    }
   });
 });

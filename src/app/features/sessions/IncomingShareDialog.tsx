@@ -1,5 +1,8 @@
 // Opening a share link: a preview of what it holds, imported only on confirm.
+import type { RobustnessReport } from '../../../core/robustness/card';
+import { VERDICT_LABELS } from '../../../core/robustness/card';
 import type { SharedSession } from '../../../core/shareLink';
+import { plural } from '../../../core/words';
 import { Dialog } from './Dialog';
 
 const PREVIEW_CHARS = 1500;
@@ -19,6 +22,17 @@ export function questionOverview(questionsText: string): { name: string; type: s
   } catch {
     return null;
   }
+}
+
+/** "3 cards, 2 stable, 1 moves with order; checked with model-1.13.0 on local": what a kept check says at a glance. */
+function robustnessLine(report: RobustnessReport): string {
+  const counts = new Map<string, number>();
+  for (const card of report.cards) {
+    const label = VERDICT_LABELS[card.verdict];
+    counts.set(label, (counts.get(label) ?? 0) + 1);
+  }
+  const verdicts = [...counts].map(([label, n]) => `${n} ${label}`).join(', ');
+  return `${plural(report.cards.length, 'card')}${verdicts ? ` (${verdicts})` : ''}, checked with ${report.model} on ${report.targetId}; shown as they were, nothing is sent again.`;
 }
 
 const clip = (text: string): string =>
@@ -88,8 +102,25 @@ export function IncomingShareDialog({ incoming, onImport, onDismiss }: IncomingS
         <dd data-testid="sessions.sharePreviewRuns">
           {runs === 0
             ? 'None: run it yourself after importing.'
-            : `${runs} run${runs === 1 ? '' : 's'}, whose answers are shown as they were sent, without calling the service.`}
+            : `${plural(runs, 'run')}, whose answers are shown as they were sent, without calling the service.`}
         </dd>
+        {shared.robustness && (
+          <>
+            <dt>Robustness check</dt>
+            <dd data-testid="sessions.sharePreviewRobustness">{robustnessLine(shared.robustness)}</dd>
+          </>
+        )}
+        {shared.alignment && (
+          <>
+            <dt>Alignment report</dt>
+            <dd data-testid="sessions.sharePreviewAlignment">
+              {`“${shared.alignment.run.fileName}”, ${plural(shared.alignment.questions.length, 'question')} measured against human labels`}
+              {shared.alignment.labels
+                ? `, with the labels of ${plural(shared.alignment.labels.length, 'row')}.`
+                : '.'}
+            </dd>
+          </>
+        )}
       </dl>
       <div className="dialog-buttons">
         <button

@@ -59,8 +59,9 @@ export function ShareDialog({ session, share, onClose }: ShareDialogProps) {
   return (
     <Dialog title={`Share “${session.name}”`} onClose={onClose} testId="sessions.shareDialog">
       <p className="muted">
-        The link carries the state, the questions, the target id and the model, compressed into the part of
-        the address after <code>#</code>, which browsers never send to a server. It holds no key.
+        The link carries the state, the questions, the target id and the model, and the robustness cards and
+        alignment report the session keeps, compressed into the part of the address after <code>#</code>,
+        which browsers never send to a server. It holds no key.
       </p>
       {session.runCount > 0 && (
         <label className="checkbox">
