@@ -8,6 +8,7 @@ import type { Session } from '../../src/core/session';
 import { sampleSession } from '../helpers/sessions';
 import { CHROMIUM, CHROMIUM_ARGS, launchProfile, useBrowser } from './harness/browser';
 import { storageSnapshot } from './harness/storage';
+import { EditorArea } from './pages/EditorArea';
 import { SessionsArea } from './pages/SessionsArea';
 
 const browser = useBrowser();
@@ -69,6 +70,40 @@ describe('sessions', () => {
           'Tone rubric',
         ]);
         expect(await sessions.openName()).toBe('Tone rubric');
+      } finally {
+        await again.close();
+      }
+    } finally {
+      profile.remove();
+    }
+  });
+
+  it('keeps what was typed 50 ms before the whole browser closed (issue 29 item 20)', async () => {
+    const profile = await launchProfile();
+    try {
+      const page = profile.context.pages()[0] ?? (await profile.context.newPage());
+      const sessions = await openApp(page);
+      const editor = new EditorArea(page);
+      await editor.waitReady();
+      await sessions.waitSaved();
+      await editor.goTo('state', 1);
+      await page.keyboard.type('Typed just before closing ');
+      await page.waitForTimeout(50);
+      // The whole browser goes, not a tab: no debounce, and no pagehide to rely on.
+      await profile.context.close();
+
+      const again = await chromium.launchPersistentContext(profile.dir, {
+        executablePath: CHROMIUM,
+        args: CHROMIUM_ARGS,
+      });
+      try {
+        const reopened = again.pages()[0] ?? (await again.newPage());
+        await openApp(reopened);
+        const back = new EditorArea(reopened);
+        await back.waitReady();
+        await expect
+          .poll(() => back.visibleLines('state').then((lines) => lines.join('\n')))
+          .toContain('Typed just before closing ');
       } finally {
         await again.close();
       }

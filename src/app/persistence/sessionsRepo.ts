@@ -175,21 +175,29 @@ export class SessionsRepo {
   }
 
   /**
-   * Writes unsaved sessions to the journal at once, for a page that is going away: one put per session, issued now and
-   * committed without waiting for a reply, so the browser finishes it after the page is gone (an ordinary save reads
-   * before it writes, and a page closed in between loses it). The next start replays the journal through save().
-   * Best effort and synchronous: it does nothing when the database is not open.
+   * Writes sessions to the journal at once, for an edit just typed or a page that is going away: one put per session,
+   * issued now and committed without waiting for a reply, so the browser finishes it after the page is gone (an
+   * ordinary save reads before it writes, and a page closed in between loses it). The next start replays the journal
+   * through save(). Best effort: it does nothing when the database is not open; the promise settles when the write
+   * committed or failed, and never rejects.
    */
-  journalNow(entries: readonly JournalEntry[]): void {
-    if (entries.length === 0 || !this.db.isOpen()) return;
+  journalNow(entries: readonly JournalEntry[]): Promise<void> {
+    if (entries.length === 0 || !this.db.isOpen()) return Promise.resolve();
     try {
       const tx = this.db.backendDB().transaction('meta', 'readwrite');
+      const settled = new Promise<void>((resolve) => {
+        tx.oncomplete = () => resolve();
+        tx.onabort = () => resolve();
+        tx.onerror = () => resolve();
+      });
       const meta = tx.objectStore('meta');
       for (const entry of entries) meta.put({ key: journalKey(entry.session.id), value: entry });
       // Committed now, not when the page gets the reply (it may never): older engines without commit() auto-commit.
       if (typeof tx.commit === 'function') tx.commit();
+      return settled;
     } catch {
-      // The page is going away and storage refused: the ordinary save, flushed alongside, is all there is.
+      // Storage refused (or the page is going away): the ordinary save, flushed alongside, is all there is.
+      return Promise.resolve();
     }
   }
 

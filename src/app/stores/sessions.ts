@@ -13,6 +13,7 @@ import type { SaveBase } from '../../core/sessionMerge';
 import { decodeShareFragment, encodeShareLink, sessionFromShared } from '../../core/shareLink';
 import type { LabelsLeftOut, SharedSession } from '../../core/shareLink';
 import { Autosave } from '../persistence/autosave';
+import { EditJournal } from '../persistence/editJournal';
 import type { SaveStatus } from '../persistence/autosave';
 import { installSaveLifecycle } from '../persistence/lifecycle';
 import { copyName, newSession } from '../persistence/sessionsRepo';
@@ -247,6 +248,8 @@ export function createSessionsStore() {
   let repo: SessionsRepo | null = null;
   let binding: WorkbenchBinding | undefined;
   let autosave: Autosave<Session> | null = null;
+  // Each edit journaled as typed, so a browser closed whole within the debounce keeps it (see editJournal.ts).
+  let journal: EditJournal | null = null;
   let teardown: (() => void)[] = [];
   let noticeSeq = 0;
   let options: SessionsInit | null = null;
@@ -320,6 +323,7 @@ export function createSessionsStore() {
       set({ open: changed });
       upsertSummary(changed);
       autosave?.schedule(changed);
+      journal?.note({ session: changed, base: bases.get(changed.id) ?? null });
     };
 
     const templateDoc = async (): Promise<SessionDoc> => {
@@ -417,13 +421,14 @@ export function createSessionsStore() {
           },
         });
         if (init.lifecycle !== false && typeof window !== 'undefined') {
+          journal = new EditJournal((entries) => init.repo.journalNow(entries));
           const saver = autosave;
           teardown.push(
             installSaveLifecycle({
               flush: () => saver.flush(),
               hasUnsaved: () => saver.unsaved().length > 0,
               writeNow: () =>
-                init.repo.journalNow(
+                void init.repo.journalNow(
                   saver.unsaved().map((session) => ({ session, base: bases.get(session.id) ?? null })),
                 ),
             }),
@@ -454,6 +459,8 @@ export function createSessionsStore() {
           repo = null;
           autosave.dispose();
           autosave = null;
+          journal?.dispose();
+          journal = null;
           set({
             phase: 'unavailable',
             unavailableMessage: `Sessions cannot be saved in this browser (${errorText(error).replace(/\.$/, '')}); export your work to keep it.`,
@@ -478,6 +485,8 @@ export function createSessionsStore() {
         teardown = [];
         autosave?.dispose();
         autosave = null;
+        journal?.dispose();
+        journal = null;
         repo = null;
         binding = undefined;
         options = null;
