@@ -96,7 +96,7 @@ describe('a conversation as the state', () => {
     const conversation = new ConversationArea(page);
     await conversation.choose();
     expect(await conversation.paste(TRANSCRIPT)).toBe(
-      'Found an Anthropic Messages transcript: 4 messages and 1 tool call.',
+      'Found an Anthropic Messages transcript of 4 messages and a system prompt: 4 messages (1 system, 1 user, 2 assistant), 1 tool call and 1 tool output (tool_use blocks are read as tool calls, tool_result blocks as their outputs).',
     );
     const expected = recogniseTranscript(TRANSCRIPT);
     if (!expected.ok) throw new Error('the transcript should read');

@@ -25,7 +25,7 @@ export class ConversationArea {
     await box.fill(text);
     await this.page.getByRole('button', { name: 'Use as the state' }).click();
     await this.found.waitFor();
-    return (await this.found.textContent()) ?? '';
+    return (await this.found.locator('span').first().textContent()) ?? '';
   }
 
   /** Shows the chat view (or the JSON). */

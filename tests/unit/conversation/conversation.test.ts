@@ -63,7 +63,8 @@ describe('transcripts recognised by shape', () => {
     expect(read).toEqual({
       ok: true,
       conversation: WEATHER,
-      sentence: 'Found an OpenAI Chat Completions messages list: 2 messages and 1 tool call.',
+      sentence:
+        'Found an OpenAI Chat Completions list of 4 messages: 2 messages (1 user, 1 assistant), 1 tool call and 1 tool output (each tool_calls entry is a tool call, each tool message its output, and an assistant message with only tool calls is read as its calls).',
     });
   });
 
@@ -106,7 +107,9 @@ describe('transcripts recognised by shape', () => {
       },
       { type: 'function_call_output', call_id: 'toolu_01A09q90qw90lq917835lq9', output: '15 degrees' },
     ]);
-    expect(read.sentence).toBe('Found an Anthropic Messages transcript: 3 messages and 1 tool call.');
+    expect(read.sentence).toBe(
+      'Found an Anthropic Messages transcript of 3 messages and a system prompt: 3 messages (1 system, 1 user, 1 assistant), 1 tool call and 1 tool output (tool_use blocks are read as tool calls, tool_result blocks as their outputs).',
+    );
   });
 
   it('reads a Responses input list, dropping the ids and statuses an export adds', () => {
@@ -142,7 +145,7 @@ describe('transcripts recognised by shape', () => {
       content: [{ type: 'output_text', text: 'It is 14 degrees in Paris.' }],
     });
     expect(read.sentence).toBe(
-      'Found an OpenAI Responses or Decisions input list: 2 messages and 1 tool call.',
+      'Found an OpenAI Responses or Decisions input list: 2 messages (1 user, 1 assistant), 1 tool call and 1 tool output.',
     );
   });
 
@@ -211,7 +214,7 @@ describe('transcripts recognised by shape', () => {
       { role: 'assistant', content: 'The weather in Paris is currently rainy with a temperature of 57°F.' },
     ]);
     expect(read.sentence).toBe(
-      'Found an OpenTelemetry GenAI span "chat gpt-4o", the latest of 2 spans with messages: 2 messages and 1 tool call.',
+      'Found an OpenTelemetry GenAI span "chat gpt-4o", the latest of 2 spans with messages: 2 messages (1 user, 1 assistant), 1 tool call and 1 tool output.',
     );
   });
 

@@ -99,7 +99,8 @@ export function ChatView({ conversation, onChange }: ChatViewProps) {
                 className="chat-turn__text"
                 aria-label={`Turn ${i + 1}, ${title}${!isMessage(item) && item.type === 'function_call' ? ', arguments' : ''}`}
                 value={turnText(item)}
-                rows={Math.min(6, Math.max(1, turnText(item).split('\n').length))}
+                // Grows with its text (field-sizing in CSS); rows is the floor where that is not supported.
+                rows={Math.max(2, turnText(item).split('\n').length)}
                 onChange={(e) =>
                   onChange(replaceTurn(conversation, i, withTurnText(item, e.currentTarget.value)))
                 }

@@ -7,6 +7,7 @@ import { checkConversation } from '../../../core/conversation/check';
 import { conversationJson, startConversation } from '../../../core/conversation/edit';
 import { DEFAULT_RENDER_RULE } from '../../../core/conversation/render';
 import { parseJson } from '../../../core/questionsDocument';
+import { plural } from '../../../core/words';
 import type { RenderRule } from '../../../core/conversation/render';
 import { ChatView } from './ChatView';
 import { PasteTranscriptDialog } from './PasteTranscriptDialog';
@@ -95,6 +96,7 @@ export function StatePane({ markers, syntax, onRun, reveal }: StatePaneProps) {
       ? Object.keys(parsed.value)
       : [];
   }, [mode, questionsText]);
+  const lastTurnCount = questionNames.filter((n) => scopes?.[n] === 'last_turn').length;
   const setScope = (name: string, lastTurn: boolean): void =>
     editDoc((d) => ({
       ...d,
@@ -117,7 +119,7 @@ export function StatePane({ markers, syntax, onRun, reveal }: StatePaneProps) {
       }
     >
       {mode === 'conversation' && (
-        <div className="conversation-bar" data-testid="conversation.bar">
+        <div className="conversation-bar conversation-bar--one-line" data-testid="conversation.bar">
           <SegmentedControl
             label="Conversation view"
             value={view}
@@ -128,34 +130,49 @@ export function StatePane({ markers, syntax, onRun, reveal }: StatePaneProps) {
           <button type="button" onClick={() => setPasting(true)} data-testid="conversation.paste">
             Paste a transcript
           </button>
-          <SegmentedControl
-            label="Sent to targets of the interface's form as"
-            value={rule.kind}
-            options={RULES}
-            onChange={setRule}
-            testId="conversation.rule"
-          />
-          <span className="muted">A Decisions target reads the conversation itself.</span>
-          {questionNames.length > 0 && (
-            <fieldset className="conversation-scopes" data-testid="conversation.scopes">
-              <legend>Asked of the assistant&apos;s last turn only</legend>
-              {questionNames.map((name) => (
-                <label key={name}>
-                  <input
-                    type="checkbox"
-                    checked={scopes?.[name] === 'last_turn'}
-                    onChange={(e) => setScope(name, e.currentTarget.checked)}
-                  />
-                  {name}
-                </label>
-              ))}
-            </fieldset>
-          )}
+          <details className="conversation-options" data-testid="conversation.options">
+            <summary>
+              Sending: {RULES.find((r) => r.value === rule.kind)?.label ?? rule.kind}
+              {lastTurnCount > 0 ? `, ${plural(lastTurnCount, 'question')} on the last turn` : ''}
+            </summary>
+            <div className="conversation-options__panel">
+              <SegmentedControl
+                label="Sent to targets of the interface's form as"
+                value={rule.kind}
+                options={RULES}
+                onChange={setRule}
+                testId="conversation.rule"
+              />
+              <span className="muted">A Decisions target reads the conversation itself.</span>
+              {questionNames.length > 0 && (
+                <fieldset className="conversation-scopes" data-testid="conversation.scopes">
+                  <legend>Asked of the assistant&apos;s last turn only</legend>
+                  {questionNames.map((name) => (
+                    <label key={name}>
+                      <input
+                        type="checkbox"
+                        checked={scopes?.[name] === 'last_turn'}
+                        onChange={(e) => setScope(name, e.currentTarget.checked)}
+                      />
+                      {name}
+                    </label>
+                  ))}
+                </fieldset>
+              )}
+            </div>
+          </details>
         </div>
       )}
       {found && mode === 'conversation' && (
-        <p className="muted conversation-bar" role="status" data-testid="conversation.found">
-          {found}
+        <p
+          className="muted conversation-bar conversation-found"
+          role="status"
+          data-testid="conversation.found"
+        >
+          <span>{found}</span>
+          <button type="button" className="link-button" onClick={() => setFound(null)}>
+            Dismiss
+          </button>
         </p>
       )}
       <div className="pane__body">

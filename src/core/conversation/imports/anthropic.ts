@@ -2,6 +2,7 @@
 // with an id and an input object, `tool_result` naming its `tool_use_id`), and a top-level `system`, as the
 // `@anthropic-ai/sdk` package types MessageParam.
 import type { ConversationItem } from '../../../contract';
+import { plural } from '../../words';
 import { asText, counts, isRecord } from './shared';
 import type { Imported } from './shared';
 
@@ -75,5 +76,14 @@ export function fromAnthropic(messages: readonly unknown[], system?: unknown): I
     }
     flush();
   }
-  return { ok: true, conversation: items, found: `an Anthropic Messages transcript: ${counts(items)}` };
+  // Anthropic keeps the system prompt apart and tool results inside user messages: say how they were read.
+  const prompt = items[0] && 'role' in items[0] && items[0].role === 'system' ? ' and a system prompt' : '';
+  const tools = items.some((i) => !('role' in i))
+    ? ' (tool_use blocks are read as tool calls, tool_result blocks as their outputs)'
+    : '';
+  return {
+    ok: true,
+    conversation: items,
+    found: `an Anthropic Messages transcript of ${plural(messages.length, 'message')}${prompt}: ${counts(items)}${tools}`,
+  };
 }

@@ -1,6 +1,7 @@
 // OpenAI Chat Completions `messages` (system, developer, user, assistant with `tool_calls`, and `tool` messages that
 // answer them by `tool_call_id`), as the `openai` package types ChatCompletionMessageParam.
 import type { ConversationItem } from '../../../contract';
+import { plural } from '../../words';
 import { asText, counts, isRecord } from './shared';
 import type { Imported } from './shared';
 
@@ -60,9 +61,17 @@ export function fromOpenAIChat(messages: readonly unknown[]): Imported {
     }
     items.push({ role: m.role as 'system' | 'developer' | 'user', content });
   }
+  // Chat Completions packs tool calls and outputs into messages: say how they were read, so the numbers add up.
+  const reshaped = messages.some(
+    (m) => isRecord(m) && (m.role === 'tool' || (m.role === 'assistant' && Array.isArray(m.tool_calls))),
+  );
   return {
     ok: true,
     conversation: items,
-    found: `an OpenAI Chat Completions messages list: ${counts(items)}`,
+    found: `an OpenAI Chat Completions list of ${plural(messages.length, 'message')}: ${counts(items)}${
+      reshaped
+        ? ' (each tool_calls entry is a tool call, each tool message its output, and an assistant message with only tool calls is read as its calls)'
+        : ''
+    }`,
   };
 }
