@@ -88,7 +88,8 @@ export function program(): Command {
       'after',
       `
 Exit codes: 0 finished (gates passed), 1 a gate failed, 2 bad arguments or files, 3 the key was refused (401),
-4 stopped before every row settled (budget, failing service), 130 stopped with Ctrl+C (run again to resume).
+4 rows left without an answer (stopped by the budget or a failing service, or rows unknown or failed: the last line
+says how many; --retry-unknown sends them), 130 stopped with Ctrl+C (run again to resume).
 
 Example:
   evaluate-workbench run --session session.json --rows tickets.csv --out results.jsonl \\

@@ -22,11 +22,20 @@ const duration = (ms: number | null): string => {
 /** The figures of a progress line, in words. */
 export function progressFigures(p: RunProgress): string {
   const settled = p.done + p.reused + p.invalid + p.failed + p.unknown;
-  const problems = p.invalid + p.failed + p.unknown;
+  // One word per state, the same as the last line's: refused (422), failed (the service kept failing), unknown.
+  const problems = (
+    [
+      [p.invalid, 'refused'],
+      [p.failed, 'failed'],
+      [p.unknown, 'unknown'],
+    ] as const
+  )
+    .filter(([n]) => n > 0)
+    .map(([n, word]) => `${n.toLocaleString('en-US')} ${word}`);
   return [
     `${settled.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')} rows`,
     `${p.done.toLocaleString('en-US')} answered${p.reused > 0 ? ` + ${p.reused.toLocaleString('en-US')} reused` : ''}`,
-    `${problems} failed`,
+    ...problems,
     `${(p.pending + p.inFlight).toLocaleString('en-US')} left`,
     `${Math.round(p.ratePerMinute).toLocaleString('en-US')}/min`,
     `time left ${p.pending + p.inFlight === 0 ? '-' : duration(p.etaMs)}`,

@@ -29,8 +29,19 @@ const num = (x: number | null | undefined): string =>
 export function summaryMarkdown(s: RunSummary): string {
   const p = s.progress;
   const failedGates = s.gates.filter((g) => !g.passed);
+  const unanswered = p.failed + p.unknown;
+  const title = [
+    unanswered > 0 ? `${unanswered} row${unanswered === 1 ? '' : 's'} without an answer` : '',
+    failedGates.length > 0
+      ? `${failedGates.length} of ${s.gates.length} gates failed`
+      : s.gates.length > 0
+        ? 'all gates passed'
+        : unanswered > 0
+          ? ''
+          : 'finished',
+  ].filter(Boolean);
   const lines = [
-    `# Evaluate Workbench run: ${failedGates.length > 0 ? `${failedGates.length} of ${s.gates.length} gates failed` : s.gates.length > 0 ? 'all gates passed' : 'finished'}`,
+    `# Evaluate Workbench run: ${title.join('; ')}`,
     '',
     s.ending,
     '',

@@ -72,6 +72,26 @@ export interface RunResult {
 
 const nodeClock: Clock = { now: () => Date.now(), sleep: (ms, signal) => abortableSleep(ms, signal) };
 
+const rows = (n: number): string => `${n.toLocaleString('en-US')} row${n === 1 ? '' : 's'}`;
+
+/**
+ * The last line of a run that ended with rows unanswered (unknown: sent, no answer, may have been billed; failed: the
+ * service kept failing). Such a run exits 4, so a CI job never goes green with rows missing.
+ */
+export function unansweredEnding(p: RunProgress): string {
+  const parts = [
+    p.unknown > 0
+      ? `${p.unknown.toLocaleString('en-US')} unknown (sent, no answer came, may have been billed)`
+      : '',
+    p.failed > 0 ? `${p.failed.toLocaleString('en-US')} failed` : '',
+  ].filter(Boolean);
+  return (
+    `Not finished: ${rows(p.failed + p.unknown)} of ${p.total.toLocaleString('en-US')} have no answer, ${parts.join(' and ')}` +
+    ` (${p.done.toLocaleString('en-US')} answered, ${p.reused.toLocaleString('en-US')} reused, ${p.invalid.toLocaleString('en-US')} refused).` +
+    ' Run the same command with --retry-unknown to send them again.'
+  );
+}
+
 /** Outcomes to resume from: settled rows stay settled, rows cut off in flight become unknown (or are retried). */
 function resumeOutcomes(
   settled: ReadonlyMap<number, ReadRow>,
@@ -238,9 +258,12 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
     : new Map<string, Figure>();
   const gates = checkGates(options.gates, figures, { strict: options.strict });
   const halt = progress.halt;
+  const unanswered = progress.failed + progress.unknown;
   const ending = halt
     ? `Stopped: ${halt.message}`
-    : `Finished: every row settled (${progress.done} answered, ${progress.reused} reused, ${progress.invalid} refused, ${progress.failed} failed, ${progress.unknown} unknown).`;
+    : unanswered > 0
+      ? unansweredEnding(progress)
+      : `Finished: every row settled (${progress.done} answered, ${progress.reused} reused, ${progress.invalid} refused).`;
   view.say(ending);
   for (const g of gates) view.say(`${g.passed ? 'pass' : 'FAIL'}: ${g.message}`);
   const summary = {
@@ -262,7 +285,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
       ? EXIT.auth
       : interrupted
         ? EXIT.interrupted
-        : halt
+        : halt || unanswered > 0
           ? EXIT.incomplete
           : gates.some((g) => !g.passed)
             ? EXIT.gateFailed

@@ -57,9 +57,13 @@ export function validateRequestShape(body: unknown): Validation<EvaluateRequest>
     : { ok: false, errors: fieldErrors(parsed.error, body) };
 }
 
-/** "questions.tone.criteria" for a loc, for lists a person reads. */
+/**
+ * "questions.tone.criteria" for a loc, for lists a person reads: the field as the editor names it, without the
+ * leading "body" FastAPI servers (and Cloudflare's nested errors) put before a body field, as `splitLoc` skips it.
+ */
 export function formatLoc(loc: Loc): string {
-  return loc.reduce<string>((out, part) => {
+  const field = loc[0] === 'body' && loc.length > 1 ? loc.slice(1) : loc;
+  return field.reduce<string>((out, part) => {
     if (typeof part === 'number') return `${out}[${part}]`;
     return out === '' ? part : `${out}.${part}`;
   }, '');

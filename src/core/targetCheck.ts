@@ -1,8 +1,8 @@
 // A target check, the pure half: the small requests it sends (one per question type, and one the contract refuses)
 // and the plain sentences it draws from what the server answered. The I/O half (src/server/targets/check.ts) sends
 // them with the key and hands the raw answers here, before the proxy smooths anything.
-import { classifyModelId, ModelListSchema, modelListShape, readErrorBody } from '../contract';
-import type { CheckFinding, CheckSeverity, Questions } from '../contract';
+import { classifyModelId, ModelListSchema, modelListShape, PLAIN_WIRE, readErrorBody } from '../contract';
+import type { CheckFinding, CheckSeverity, Questions, WireSettings } from '../contract';
 
 /** The three question types, each probed alone so one failing type does not hide the others. */
 export const PROBE_TYPES = ['noul', 'choice', 'score'] as const;
@@ -43,6 +43,10 @@ export interface ProbeResult {
   body: string;
   /** Why no answer came (unreachable, timeout, redirect), when status is null. */
   error?: string;
+  /** The body read back into the interface's form, as a run reads it, when the target's wire differs. */
+  read?: string;
+  /** Why `body` could not be read back in the target's form. */
+  readProblem?: string;
 }
 
 /** Everything a check saw. */
@@ -57,6 +61,8 @@ export interface CheckObservations {
   invalid: ProbeResult | null;
   /** The target's configured rate limit, for the sentence about pacing. */
   requestsPerMinute: number | null;
+  /** How the target is set to differ from the interface's form (its dialect, envelope, model in the path). */
+  wire?: WireSettings;
 }
 
 const parseJson = (text: string): unknown => {
@@ -124,6 +130,7 @@ function answerFindings(
   sentModel: string,
   seen: Set<string>,
   requestsPerMinute: number | null,
+  wire: WireSettings,
 ): CheckFinding[] {
   const out: CheckFinding[] = [];
   const once = (key: string, finding: CheckFinding) => {
@@ -142,13 +149,51 @@ function answerFindings(
     ];
   }
   let body = json;
-  if (isRecord(json.result) && 'success' in json) {
+  const result = json.result;
+  const wrapped = isRecord(result) && 'success' in json;
+  // Advice is measured against the target's settings: what is already set is said as such, never advised again.
+  if (wrapped) {
+    once(
+      'envelope',
+      wire.envelope === 'cloudflare'
+        ? {
+            severity: 'ok',
+            area: 'evaluate',
+            text: 'Answers come wrapped in {result, success, errors, messages} (Cloudflare\'s envelope), as this target is set ("envelope": "cloudflare"); the proxy unwraps them.',
+          }
+        : {
+            severity: 'difference',
+            area: 'evaluate',
+            text: 'Answers come wrapped in {result, success, errors, messages} (Cloudflare\'s envelope): set "envelope": "cloudflare" on this target.',
+          },
+    );
+    body = result;
+  } else if (wire.envelope === 'cloudflare') {
     once('envelope', {
-      severity: 'difference',
+      severity: 'problem',
       area: 'evaluate',
-      text: 'Answers come wrapped in {result, success, errors, messages} (Cloudflare\'s envelope): set "envelope": "cloudflare" on this target.',
+      text: 'This target is set to "envelope": "cloudflare", but its answers are not wrapped in {result, success, ...}: set "envelope": "none".',
     });
-    body = json.result;
+  }
+  if (wire.dialect === 'decisions') {
+    once('dialect', {
+      severity: 'ok',
+      area: 'evaluate',
+      text: 'It speaks the Decisions dialect, as this target is set ("dialect": "decisions"): requests go out as {model, input, questions: [...]} and answers are read back by position.',
+    });
+  }
+  if (probe.readProblem !== undefined && !(wire.envelope === 'cloudflare' && !wrapped)) {
+    out.push({
+      severity: 'problem',
+      area: type,
+      text: `The ${type} answer could not be read in this target's ${wire.dialect === 'decisions' ? 'Decisions dialect' : 'form'}: ${probe.readProblem.replace(/\.$/, '')}.`,
+    });
+    return out;
+  }
+  // The fields below are read as a run reads them: in the interface's form, unsmoothed.
+  if (probe.read !== undefined) {
+    const read = parseJson(probe.read);
+    if (isRecord(read)) body = read;
   }
   const extra = Object.keys(body).filter((k) => !RESPONSE_FIELDS.includes(k));
   if (extra.length > 0) {
@@ -373,7 +418,9 @@ export function analyseCheck(obs: CheckObservations): CheckFinding[] {
     const probe = obs.probes[type];
     if (!probe) continue;
     if (probe.status === 200) {
-      findings.push(...answerFindings(type, probe, obs.model, seen, obs.requestsPerMinute));
+      findings.push(
+        ...answerFindings(type, probe, obs.model, seen, obs.requestsPerMinute, obs.wire ?? PLAIN_WIRE),
+      );
     } else findings.push(failedProbe(type, `POST ${obs.evaluatePath}`, probe));
   }
   const answered = PROBE_TYPES.filter((t) => obs.probes[t]?.status === 200);
@@ -394,6 +441,9 @@ export function analyseCheck(obs: CheckObservations): CheckFinding[] {
         severity = 'difference';
         text = `It refuses an invalid request with 422 but no field locations (${shape}): the message is shown, not placed on a line.`;
       }
+    } else if (bad.status === 400 && readErrorBody(400, bad.body).errors.length > 0) {
+      severity = 'difference';
+      text = `It refuses an invalid request with 400, not 422, with field locations (${errorShape(bad.body)}): errors land on the editor line, never retried.`;
     } else if (bad.status === 200) {
       severity = 'difference';
       text =

@@ -2,6 +2,9 @@
 // Decisions-dialect target compared on one rubric with confidences computed the same way, a refusal on its card, a
 // 400 from a Decisions server on the right editor line, a target's own question limit before sending, and a quota
 // stop read as a plain sentence. The servers are stand-ins (tests/helpers/standins, docs/dialects.md).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Hono } from 'hono';
 import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +24,8 @@ const KEY = `dialects-${Math.random().toString(36).slice(2)}`;
 let systemone: RunningStandin;
 let luna: RunningStandin;
 let clef: RunningStandin;
+// A Cloudflare server with allowance left, on a target set with no model list (`"modelsPath": null`).
+let clefOpen: RunningStandin;
 // Two workbenches: the direct and gateway targets are the ones the environment can describe (EVAL_*).
 let twoDialects: WorkbenchProcess;
 let cloudflare: WorkbenchProcess;
@@ -52,6 +57,27 @@ beforeAll(async () => {
     maxChoices: 208,
   });
   clef = await serveCloudflareStandin({ apiKey: KEY, dailyAllocation: 0 });
+  clefOpen = await serveCloudflareStandin({ apiKey: KEY });
+  const targetsFile = join(mkdtempSync(join(tmpdir(), 'dialects-targets-')), 'workbench.targets.json');
+  writeFileSync(
+    targetsFile,
+    JSON.stringify({
+      targets: [
+        {
+          id: 'clef',
+          label: 'Clef on Cloudflare',
+          preset: 'custom',
+          baseUrl: clefOpen.url,
+          evaluatePath: '/client/v4/accounts/acct/ai/run/@cf/cloudflare',
+          modelsPath: null,
+          envelope: 'cloudflare',
+          modelInPath: true,
+          keyVar: 'CLEF_TEST_KEY',
+          limits: { questions: 64 },
+        },
+      ],
+    }),
+  );
   [twoDialects, cloudflare] = await Promise.all([
     startWorkbenchProcess({
       EVAL_BASE_URL: systemone.url,
@@ -69,12 +95,14 @@ beforeAll(async () => {
       EVAL_ENVELOPE: 'cloudflare',
       EVAL_MODEL_IN_PATH: 'true',
       EVAL_LIMITS: 'questions=64',
+      WORKBENCH_TARGETS_FILE: targetsFile,
+      CLEF_TEST_KEY: KEY,
     }),
   ]);
 });
 afterAll(async () => {
   await Promise.all([twoDialects?.stop(), cloudflare?.stop()]);
-  await Promise.all([systemone?.close(), luna?.close(), clef?.close()]);
+  await Promise.all([systemone?.close(), luna?.close(), clef?.close(), clefOpen?.close()]);
 });
 
 const browser = useBrowser();
@@ -326,5 +354,53 @@ describe('two dialects through the proxy', () => {
     expect(await page.getByTestId('answers.lastAttempt').count()).toBe(0);
     expect(await workbench.answers.cards.count()).toBe(0);
     expect(await workbench.answers.summary.count()).toBe(0);
+  });
+});
+
+describe('a Cloudflare target with no model list', () => {
+  it('says once that the server lists no models, and runs the typed id without alarm', async () => {
+    const page = browser.page();
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+    const workbench = await openOn(cloudflare, page, 'clef', 'clef', JSON.stringify(RUBRIC, null, 2));
+    await workbench.shell.modelsUnlisted.waitFor();
+    expect(await workbench.shell.modelsUnlisted.textContent()).toBe(
+      'This server lists no models: type the model id its documentation gives.',
+    );
+    expect(await workbench.shell.modelsError.count()).toBe(0);
+    // The typed id is what the server runs: no "unknown" tag, no problem under the field.
+    expect(await workbench.editor.modelKind.count()).toBe(0);
+    expect(await workbench.editor.modelProblem.count()).toBe(0);
+    const before = clefOpen.received.length;
+    await workbench.editor.run.click();
+    await workbench.answers.waitAnswered();
+    expect(clefOpen.received.length).toBe(before + 1);
+    expect(asked).not.toContain('/api/targets/clef/v1/models');
+  });
+
+  it("names a field its server refuses as the editor does, without the envelope's body. prefix, on its line", async () => {
+    const page = browser.page();
+    const questions = {
+      is_urgent: RUBRIC.is_urgent,
+      'how frustrated': { ...RUBRIC.frustration, instructions: '' },
+    };
+    const text = JSON.stringify(questions, null, 2);
+    const workbench = await openOn(cloudflare, page, 'clef', 'clef', text);
+    await workbench.editor.run.click();
+    await workbench.answers.waitStatus('failed');
+    expect(await workbench.answers.error.getAttribute('data-kind')).toBe('validation');
+    const fields = (await workbench.answers.error.getByTestId('answers.fieldErrors').textContent()) ?? '';
+    expect(fields).toContain(
+      'questions.how frustrated.instructions: String should have at least 1 character',
+    );
+    expect(fields).not.toContain('body.');
+    expect(await workbench.answers.error.textContent()).not.toContain('body.');
+    const lines = text.split('\n');
+    const question = lines.findIndex((l) => l.includes('"how frustrated"'));
+    const line = lines.findIndex((l, i) => i > question && l.trim().startsWith('"instructions"')) + 1;
+    await workbench.answers.error
+      .getByRole('button', { name: 'questions.how frustrated.instructions' })
+      .click();
+    await workbench.editor.waitMarker('questions', line);
   });
 });

@@ -265,11 +265,15 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
         );
       }
       case 'unreachable':
-        logger.error(`[proxy] ${target.id}: ${what} failed: ${outcome.detail}`);
+        logger.error(
+          `[proxy] ${target.id}: ${what} failed${outcome.sent ? ' after the request was sent' : ''}: ${outcome.detail}`,
+        );
         return refuse(
           502,
           'bad_gateway',
-          `Could not reach ${where} (${outcome.detail}); check its URL and that the service is up.`,
+          outcome.sent
+            ? `The connection to ${where} was dropped after the request was sent (${outcome.detail})${what.startsWith('POST') ? '; the evaluation may have run and been billed' : ''}.`
+            : `Could not reach ${where} (${outcome.detail}); check its URL and that the service is up.`,
         );
       case 'failed': {
         const message = upstreamFailure(where, outcome);

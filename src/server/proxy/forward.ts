@@ -5,7 +5,7 @@ import type { AnswerProblem } from './answers';
 import { decodedBody, passableStatus } from './answers';
 import type { ProxyTarget } from './targets';
 import type { Cancellation } from './transport';
-import { AnswerTooLargeError } from './transport';
+import { AnswerTooLargeError, requestWasWritten } from './transport';
 
 /** Browser headers that reach the upstream; everything else (Authorization, Cookie, hop-by-hop...) stays behind. */
 export const FORWARDED_REQUEST_HEADERS = ['content-type', 'accept', 'x-retry-count'] as const;
@@ -39,7 +39,8 @@ export type ForwardOutcome =
   | { type: 'response'; status: number; headers: Record<string, string>; body: Buffer<ArrayBuffer> }
   | { type: 'timeout'; timeoutMs: number }
   | { type: 'redirect'; status: number; location: string | null }
-  | { type: 'unreachable'; detail: string }
+  /** `sent`: the connection failed after the whole request was written, so the upstream may have acted on it. */
+  | { type: 'unreachable'; detail: string; sent: boolean }
   | ({ type: 'failed' } & AnswerProblem)
   | { type: 'cancelled' };
 
@@ -135,7 +136,7 @@ export async function forward(target: ProxyTarget, init: ForwardInit): Promise<F
       return { type: 'failed', problem: 'too_large', limit: error.limit };
     if (timedOut) return { type: 'timeout', timeoutMs: init.timeoutMs };
     if (cancellation.cancelled) return { type: 'cancelled' };
-    return { type: 'unreachable', detail: networkDetail(error) };
+    return { type: 'unreachable', detail: networkDetail(error), sent: requestWasWritten(error) };
   } finally {
     clearTimeout(timer);
   }

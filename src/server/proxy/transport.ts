@@ -70,8 +70,15 @@ const flatten = (headers: IncomingHttpHeaders): Record<string, string> => {
   return out;
 };
 
-// Connection errors of a pooled socket that the server closed while it sat idle: the request never reached it.
+// Connection errors of a pooled socket that the server closed while it sat idle.
 const STALE_SOCKET = new Set(['ECONNRESET', 'EPIPE']);
+
+/**
+ * Whether a connection error came after the whole request was handed to the connection: then it may have reached the
+ * service (and an evaluation may have run and been billed); before, the service cannot have read a whole request.
+ */
+export const requestWasWritten = (error: unknown): boolean =>
+  (error as { requestWritten?: unknown } | null)?.requestWritten === true;
 
 function send(call: UpstreamCall, retryOnStaleSocket: boolean): Promise<UpstreamAnswer> {
   return new Promise((resolve, reject) => {
@@ -80,6 +87,8 @@ function send(call: UpstreamCall, retryOnStaleSocket: boolean): Promise<Upstream
     const headers: Record<string, string | number> = { ...call.headers };
     if (call.body) headers['content-length'] = call.body.byteLength;
     let answered = false;
+    // 'finish': the request's last byte went to the connection, so the service may have read all of it.
+    let written = false;
     const req = (secure ? httpsRequest : httpRequest)(
       url,
       { method: call.method, headers, agent: secure ? httpsAgent : httpAgent },
@@ -114,18 +123,22 @@ function send(call: UpstreamCall, retryOnStaleSocket: boolean): Promise<Upstream
       socket.destroy();
       resolve({ status: res.statusCode ?? 101, headers: flatten(res.headers), body: Buffer.alloc(0) });
     });
+    req.on('finish', () => (written = true));
     req.on('error', (error: NodeJS.ErrnoException) => {
       // Node's documented keep-alive race: a reused socket closed by the server just as it was picked. One retry on
-      // a fresh socket; anything else (or a second failure) is the caller's to report.
+      // a fresh socket, free only when it cannot have been evaluated: a GET (a model list), or a POST whose request
+      // was not all written. A POST reset after that (a reset mid-evaluation looks the same) is the caller's to
+      // retry as a possibly billed attempt, with its backoff and X-Retry-Count.
       if (
         retryOnStaleSocket &&
         req.reusedSocket &&
         !answered &&
         !call.cancellation.cancelled &&
-        STALE_SOCKET.has(error.code ?? '')
+        STALE_SOCKET.has(error.code ?? '') &&
+        (call.method === 'GET' || !written)
       ) {
         send(call, false).then(resolve, reject);
-      } else reject(error);
+      } else reject(Object.assign(error, { requestWritten: written }));
     });
     call.cancellation.onCancel(() => req.destroy(new Error('The call was cancelled.')));
     req.end(call.body);
@@ -209,7 +222,15 @@ Object.setPrototypeOf(InProcessRequest.prototype, Request.prototype);
 /** Calls an in-process app (the local reference): no socket, no serialisation of the request beyond its body. */
 export function inProcessTransport(fetchApp: (request: Request) => Response | Promise<Response>): Transport {
   return async (call) => {
-    const response = await fetchApp(new InProcessRequest(call) as unknown as Request);
+    let response: Response;
+    try {
+      response = await fetchApp(new InProcessRequest(call) as unknown as Request);
+    } catch (error) {
+      // The app holds the whole request from the start: a dropped call (an injected reset) came after it was read.
+      throw error !== null && typeof error === 'object'
+        ? Object.assign(error, { requestWritten: true })
+        : error;
+    }
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       headers[name] = value;

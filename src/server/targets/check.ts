@@ -11,8 +11,9 @@ import {
 } from '../../core/targetCheck';
 import type { ProbeResult, ProbeType } from '../../core/targetCheck';
 import type { Questions, TargetCheckReport } from '../../contract';
+import { incoming, isPlainWire, PLAIN_WIRE } from '../../contract';
+import { prepareEvaluate } from '../proxy/dialect';
 import { forward, upstreamHeaders } from '../proxy/forward';
-import { evaluatePathFor } from '../proxy/normalize';
 import type { ProxyTarget } from '../proxy/targets';
 import { Cancellation } from '../proxy/transport';
 
@@ -67,12 +68,20 @@ async function probe(
   }
 }
 
-/** Sends one evaluate probe with `questions`. */
-function evaluateProbe(target: ProxyTarget, model: string, questions: Questions): Promise<ProbeResult> {
-  const body = JSON.stringify({ state: CHECK_STATE, model, questions });
-  const path = evaluatePathFor(target.description, Buffer.from(body, 'utf8'));
-  if ('problem' in path) return Promise.resolve({ status: null, headers: {}, body: '', error: path.problem });
-  return probe(target, 'POST', path.path, body);
+/**
+ * Sends one evaluate probe with `questions`, in the target's own form by the proxy's translation of a run (dialect,
+ * envelope, model in the path); an answer of another form is also read back into the interface's, unsmoothed.
+ */
+async function evaluateProbe(target: ProxyTarget, model: string, questions: Questions): Promise<ProbeResult> {
+  const written = JSON.stringify({ state: CHECK_STATE, model, questions });
+  const prepared = prepareEvaluate(target, Buffer.from(written, 'utf8'));
+  if (!prepared.ok)
+    return { status: null, headers: {}, body: '', error: prepared.body.detail.message.replace(/\.$/, '') };
+  const result = await probe(target, 'POST', prepared.path, prepared.body.toString('utf8'));
+  const wire = target.wire ?? PLAIN_WIRE;
+  if (result.status === null || isPlainWire(wire)) return result;
+  const read = incoming(wire, { ...result, status: result.status }, written, { normalise: false });
+  return { ...result, read: read.body, ...(read.problem ? { readProblem: read.problem } : {}) };
 }
 
 /**
@@ -113,6 +122,7 @@ export async function checkTarget(target: ProxyTarget, model?: string): Promise<
     probes,
     invalid,
     requestsPerMinute,
+    wire: target.wire ?? PLAIN_WIRE,
   });
   return { targetId: target.id, model: chosen, checkedAt, findings };
 }

@@ -10,6 +10,8 @@ export class EditorArea {
   readonly cancel: Locator;
   readonly model: Locator;
   readonly modelProblem: Locator;
+  /** The model picker's tag (alias, pinned, unknown...). */
+  readonly modelKind: Locator;
   readonly runStatus: Locator;
   readonly problems: Locator;
   readonly problemItems: Locator;
@@ -21,6 +23,7 @@ export class EditorArea {
     this.cancel = page.getByTestId('workbench.cancel');
     this.model = page.getByTestId('workbench.model');
     this.modelProblem = page.getByTestId('workbench.modelProblem');
+    this.modelKind = page.getByTestId('workbench.modelKind');
     this.runStatus = page.getByTestId('workbench.runStatus');
     this.problems = page.getByTestId('workbench.problems');
     this.problemItems = page.getByTestId('workbench.problem');

@@ -12,6 +12,8 @@ export class ShellArea {
   readonly targetKind: Locator;
   readonly models: Locator;
   readonly modelsError: Locator;
+  /** The sentence of a target that lists no models. */
+  readonly modelsUnlisted: Locator;
   readonly banner: Locator;
   readonly targetsError: Locator;
 
@@ -20,6 +22,7 @@ export class ShellArea {
     this.targetKind = page.getByTestId('shell.targetKind');
     this.models = page.getByTestId('shell.model');
     this.modelsError = page.getByTestId('shell.modelsError');
+    this.modelsUnlisted = page.getByTestId('shell.modelsUnlisted');
     this.banner = page.getByTestId('shell.banner');
     this.targetsError = page.getByTestId('shell.targetsError');
   }

@@ -5,8 +5,9 @@
 // - answers wrapped in {result, success: true, errors: [], messages: []}; the echoed model is the path's name;
 //   the request id in `cf-ai-req-id`;
 // - errors {success: false, errors: [{code, message}]}: 401/10000, 400/5006 (no questions, bad type),
-//   400/7000 (unknown model path), 400/6003 (not JSON), 422/5012 (65 questions, validation, with the model's own
-//   body nested in the message), 429/4006 (daily free allocation used up, no Retry-After, not to be retried).
+//   400/7000 (unknown model path), 400/6003 (not JSON), 422/5012 (65 questions, an empty instruction, validation,
+//   with the model's own FastAPI body nested in the message, its locations under "body"), 429/4006 (daily free
+//   allocation used up, no Retry-After, not to be retried).
 import { Hono } from 'hono';
 import { cloudflareError, wrapCloudflare } from '../../../src/contract';
 import { listenStandin, readBody, referenceBackend } from './dialectListen';
@@ -72,6 +73,26 @@ export async function serveCloudflareStandin(options: CloudflareStandinOptions):
               {
                 loc: ['body', 'questions'],
                 msg: `At most ${CLOUDFLARE_MAX_QUESTIONS} questions per request; got ${questions.length}.`,
+              },
+            ],
+          }),
+        ),
+        422,
+      );
+    const emptyInstruction = questions.find((name) => {
+      const q = (body.questions as Record<string, { instructions?: unknown } | null>)[name];
+      return typeof q?.instructions === 'string' && q.instructions.trim() === '';
+    });
+    if (emptyInstruction !== undefined)
+      return c.json(
+        cloudflareError(
+          5012,
+          nested({
+            detail: [
+              {
+                loc: ['body', 'questions', emptyInstruction, 'instructions'],
+                msg: 'String should have at least 1 character',
+                type: 'string_too_short',
               },
             ],
           }),

@@ -60,7 +60,13 @@ function runCli(
   {
     key = DEFAULT_API_KEY,
     stopAfter,
-  }: { key?: string; stopAfter?: { lines: number; signal: NodeJS.Signals; out: string } } = {},
+    url,
+  }: {
+    key?: string;
+    stopAfter?: { lines: number; signal: NodeJS.Signals; out: string };
+    /** The service's address; default the shared counting reference. */
+    url?: string;
+  } = {},
 ): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
@@ -69,7 +75,7 @@ function runCli(
         PATH: process.env.PATH,
         HOME: process.env.HOME,
         WORKBENCH_ENV_FILE: '',
-        EVAL_BASE_URL: reference.url,
+        EVAL_BASE_URL: url ?? reference.url,
         EVAL_API_KEY: key,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -235,6 +241,46 @@ describe('evaluate-workbench run', { timeout: 90_000 }, () => {
       expect(tally.twice).toBeLessThanOrEqual(signal === 'SIGINT' ? 0 : 4);
     },
   );
+
+  it('ends a resumed run with rows cut off in flight as unknown: exit 4, the count, --retry-unknown named, one word per state', async () => {
+    // A slow service keeps 4 rows in flight, so a SIGKILL always cuts some off after they were sent.
+    const slow = await serveCountingReference({
+      idField: 'ticket',
+      port: 0,
+      faults: { p429: 0, p529: 0, timeout: 0, reset: 0, latency: [250, 300] },
+    });
+    try {
+      const n = 40;
+      writeFileSync(join(dir, 'cut.csv'), rowsCsv(n, 'cut'));
+      const out = join(dir, 'cut.jsonl');
+      const args = common('cut.csv', 'cut.jsonl', ['--rpm', '6000', '--concurrency', '4']);
+      const env = { url: slow.url };
+      const first = await runCli(args, { stopAfter: { lines: 8, signal: 'SIGKILL', out }, ...env });
+      expect(first.signal).toBe('SIGKILL');
+
+      const resumed = await runCli(args, env);
+      const read = readResults(readFileSync(out, 'utf8'));
+      if (!read.ok) throw new Error(read.message);
+      const unknown = read.results.rows.filter((r) => r.outcome.status === 'unknown').length;
+      expect(unknown).toBeGreaterThan(0);
+      expect(resumed.code).toBe(4);
+      const lines = resumed.stderr.trim().split('\n');
+      expect(lines.at(-1)).toBe(
+        `Not finished: ${unknown} row${unknown === 1 ? '' : 's'} of ${n} have no answer, ${unknown} unknown (sent, no answer came, may have been billed) (${n - unknown} answered, 0 reused, 0 refused). Run the same command with --retry-unknown to send them again.`,
+      );
+      // The progress line names the same rows with the same word, and no "failed" that the last line does not say.
+      const progress = lines.filter((l) => l.startsWith('progress: ')).at(-1)!;
+      expect(progress).toContain(`· ${unknown} unknown ·`);
+      expect(progress).not.toMatch(/failed/);
+
+      const retried = await runCli([...args, '--retry-unknown'], env);
+      expect(retried.code).toBe(0);
+      expect(retried.stderr).toContain(`Finished: every row settled (${n} answered`);
+      expectComplete('cut.jsonl', 'cut', n);
+    } finally {
+      await slow.close();
+    }
+  });
 
   it('stops at a refused key with exit code 3 and one sentence', async () => {
     writeFileSync(join(dir, 'auth.csv'), rowsCsv(3, 'auth'));

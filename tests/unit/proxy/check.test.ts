@@ -17,6 +17,8 @@ import {
   targetsFileFor,
 } from '../../helpers/standins';
 import type { RunningStandin } from '../../helpers/standins';
+import { serveCloudflareStandin } from '../../helpers/standins/cloudflareServer';
+import { serveDecisionsStandin } from '../../helpers/standins/decisionsServer';
 import { isolatedEnv, ROOT } from '../../e2e/harness/server';
 import { startWorkbench } from './helpers';
 import type { TestWorkbench } from './helpers';
@@ -36,9 +38,42 @@ beforeAll(async () => {
     gw: await serveGateway(standinKey('gateway')),
     custom: await serveCustom(standinKey('custom')),
   };
-  vars = targetsFileFor(standins).vars;
+  // Servers of another wire, each described as its targets-file entry says (no model list: the check names a model).
+  const dialectKey = standinKey('dialects');
+  const luna = await serveDecisionsStandin({ apiKey: dialectKey });
+  const clef = await serveCloudflareStandin({ apiKey: dialectKey });
+  const described = (
+    url: string,
+    close: () => Promise<void>,
+    entry: Record<string, unknown>,
+  ): RunningStandin => ({
+    url,
+    key: dialectKey,
+    entry: { preset: 'custom', keyVar: 'DIALECT_TEST_KEY', modelsPath: null, ...entry },
+    seen: [],
+    close,
+  });
+  const cloudflarePath = '/client/v4/accounts/acct/ai/run/@cf/cloudflare';
+  const wired = {
+    luna: described(luna.url, () => luna.close(), { evaluatePath: '/v1/decisions', dialect: 'decisions' }),
+    clef: described(clef.url, () => clef.close(), {
+      evaluatePath: cloudflarePath,
+      envelope: 'cloudflare',
+      modelInPath: true,
+    }),
+    // The same Cloudflare server on a target that does not say so yet.
+    clefbare: described(clef.url, () => Promise.resolve(), {
+      evaluatePath: cloudflarePath,
+      modelInPath: true,
+    }),
+  };
+  vars = targetsFileFor({ ...standins, ...wired }).vars;
   wb = await startWorkbench(vars);
   for (const id of Object.keys(standins)) reports[id] = await checkTarget(id, undefined, { origin: wb.url });
+  reports.luna = await checkTarget('luna', 'gpt-6-luna', { origin: wb.url });
+  reports.clef = await checkTarget('clef', 'clef', { origin: wb.url });
+  reports.clefbare = await checkTarget('clefbare', 'clef', { origin: wb.url });
+  Object.assign(standins, wired);
 });
 afterAll(async () => {
   await wb.close();
@@ -99,6 +134,30 @@ describe('POST /api/targets/<id>/check', () => {
     );
   });
 
+  it('speaks Decisions to a Decisions target, through the translation of a run, and reports its differences', () => {
+    expect(worstSeverity(reports.luna!.findings)).not.toBe('problem');
+    expect(texts('luna')).toMatch(/ok: It speaks the Decisions dialect, as this target is set/);
+    expect(texts('luna')).toMatch(/ok: It answers noul, choice and score questions/);
+    // The server's own differences, now that the probes reach it in its form.
+    expect(texts('luna')).toMatch(/normalised: Usage adds .*`input_tokens_details`/);
+    expect(texts('luna')).toMatch(
+      /difference: It refuses an invalid request with 400, not 422, with field locations \(\{error: \{message, type, param, code\}\}\)/,
+    );
+    expect(texts('luna')).not.toMatch(/Extra inputs are not permitted/);
+  });
+
+  it('advises only what a target does not already say: the Cloudflare envelope', () => {
+    expect(worstSeverity(reports.clef!.findings)).not.toBe('problem');
+    expect(texts('clef')).toMatch(
+      /ok: Answers come wrapped in .*as this target is set \("envelope": "cloudflare"\)/,
+    );
+    expect(texts('clef')).not.toMatch(/set "envelope": "cloudflare" on this target/);
+    expect(texts('clef')).toMatch(/difference: It sends its request id as `cf-ai-req-id`/);
+    expect(texts('clefbare')).toMatch(
+      /difference: Answers come wrapped in .*: set "envelope": "cloudflare" on this target/,
+    );
+  });
+
   it('holds no key', () => {
     const all = JSON.stringify(reports);
     for (const s of Object.values(standins)) if (s.key) expect(all).not.toContain(s.key);
@@ -130,6 +189,11 @@ describe('npm run check-target', () => {
     expect(ok.out).toMatch(/different +It sends its request id as `x-typesafe-request-id`/);
     expect(ok.out).not.toContain(standins.hosted!.key!);
     expect(ok.code).toBe(0);
+    // A Decisions server checked from the terminal: its probes go out in its own form, and it works.
+    const decisions = await run(['luna', '--model', 'gpt-6-luna']);
+    expect(decisions.out).toMatch(/It speaks the Decisions dialect/);
+    expect(decisions.out).not.toMatch(/PROBLEM/);
+    expect(decisions.code).toBe(0);
     const missing = await run(['nope']);
     expect(missing.code).toBe(2);
     expect(missing.out).toMatch(/There is no target "nope"; configured: hosted, llama/);

@@ -19,6 +19,13 @@ export function ModelList({ targetId }: { targetId: string }) {
       </span>
     );
   }
+  if ('unlisted' in models.data) {
+    return (
+      <span className="muted" data-testid="shell.modelsUnlisted">
+        This server lists no models: type the model id its documentation gives.
+      </span>
+    );
+  }
   return (
     <ul className="model-list" data-testid="shell.models" aria-label="Models">
       {models.data.models.map((m) => (

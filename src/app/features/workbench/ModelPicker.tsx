@@ -51,7 +51,13 @@ export function ModelPicker({
   const shown = problem ?? (trimmed === '' || models.isSuccess ? modelIdProblem(value, listed) : null);
   // A model the service refused is not "pinned", whatever its shape says; the full sentence is in the answers once.
   const refused = Boolean(problem) && refusedByService;
-  const note = refused ? { text: 'refused', title: problem ?? '' } : trimmed ? KIND_NOTE[kind] : null;
+  // On a server that lists no models, a typed id is simply what is sent: no "unknown" tag (the top bar says why).
+  const typed = kind === 'unknown' && models.data !== undefined && 'unlisted' in models.data;
+  const note = refused
+    ? { text: 'refused', title: problem ?? '' }
+    : trimmed && !typed
+      ? KIND_NOTE[kind]
+      : null;
   const pin = kind === 'alias' && resolved && resolved !== trimmed ? resolved : null;
   // On a target that runs a model file, a lexical id gets a one-click way to ask the model instead.
   const targets = useQuery(targetsQueryOptions());
