@@ -1,6 +1,8 @@
 // The robustness check as a new user meets it, on the local target: with the reference's order bias on, the check
 // names the position bias on the choice question and bills what its budget said; with it off, every question reads
-// as stable and identical requests get identical answers. The report stays with the session after a reload.
+// as stable and identical requests get identical answers. The report stays with the session after a reload. The
+// reference's rounding (largest remainder, spare hundredths by position) is never read as an order effect: 255 flat
+// options read stable, and three options that tie are named as a tie the service breaks by position.
 import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { estimateCost, EvaluateResponseSchema } from '../../src/contract';
@@ -179,5 +181,55 @@ describe('robustness check', () => {
     expect(await check.card('department').getByTestId('robustness.positionBias').textContent()).toContain(
       'position bias: first option',
     );
+  });
+
+  it('on an unbiased reference: 255 options read stable and a tie is named as a tie, not a change', async () => {
+    const page = browser.page();
+    const workbench = new WorkbenchPage(page, inject('workbenchUrl'));
+    await workbench.open();
+    await new SessionsArea(page).waitReady();
+    const editor = workbench.editor;
+    await editor.waitReady();
+    // A state the judge reads nothing into: every option scores the same, so the wire's hundredths go by position
+    // (the first 100 of 255 options sent get 0.01; of three colours, the first sent gets 0.34 and wins).
+    await editor.replaceText('state', 'Hello there');
+    const many = Object.fromEntries(Array.from({ length: 255 }, (_, i) => [`option_${i + 1}`, null]));
+    await editor.replaceText(
+      'questions',
+      JSON.stringify(
+        {
+          pick: { type: 'choice', instructions: 'Which option?', criteria: many },
+          colour: {
+            type: 'choice',
+            instructions: 'Which colour?',
+            criteria: { red: null, green: null, blue: null },
+          },
+        },
+        null,
+        2,
+      ),
+    );
+    await editor.run.click();
+    await workbench.answers.waitAnswered();
+    const check = new RobustnessArea(page);
+    await check.open();
+    await check.runCheck();
+
+    expect(await check.verdicts()).toEqual({ pick: 'stable', colour: 'stable' });
+    const summary = (question: string) =>
+      check.card(question).getByTestId('robustness.summary').textContent();
+    expect(await summary('pick')).toMatch(
+      /^All 255 options tie within rounding; the service breaks the tie by position\. Stable: across 7 other option orders, 5 identical requests/,
+    );
+    expect(await check.card('pick').getByTestId('robustness.order').textContent()).toContain(
+      'largest distance from the original order 0 pts',
+    );
+    expect(await summary('colour')).toMatch(
+      /^Options red, green and blue tie within rounding; the service breaks the tie by position\. Stable: across 7 other option orders/,
+    );
+    expect(await check.card('colour').getByTestId('robustness.order').textContent()).toMatch(
+      /^top choice changed in 0 of 7 orders/,
+    );
+    expect(await page.getByTestId('robustness.positionBias').count()).toBe(0);
   });
 });

@@ -19,13 +19,28 @@ const Spread = z.record(z.string(), Share);
 
 export const OrderFindingSchema = z.object({
   comparisons: z.number().int().min(0),
+  /** Comparisons whose top choice changed by more than rounding. */
   topChanges: z.number().int().min(0),
+  /** Comparisons whose top choice changed only among options within rounding of each other (a tie broken by position). */
+  ties: z.number().int().min(0).optional(),
+  /** The options that tied, in the original order. */
+  tied: z.array(z.string()).optional(),
+  /** Largest distance from the original order, beyond the wire's rounding (raw total variation in older reports). */
   maxTvd: Share,
   spread: Spread,
   firstGain: z.number().min(-1).max(1),
   lastGain: z.number().min(-1).max(1),
   /** The position named when what sits there gains beyond the threshold (and beyond the noise). */
   positionBias: z.enum(['first', 'last']).nullable(),
+  /** The variance-ratio test of the orders' spread against identical requests' (absent when nothing was repeated). */
+  noiseTest: z
+    .object({
+      between: z.number().min(0),
+      within: z.number().min(0),
+      df: z.tuple([z.number().positive(), z.number().positive()]),
+      pValue: Share,
+    })
+    .optional(),
 });
 
 export const RepetitionFindingSchema = z.object({

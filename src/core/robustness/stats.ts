@@ -1,10 +1,12 @@
 // The statistics of a check, per question: how far each option's probability spreads across option orders, how often
-// the top choice changes, the largest total variation distance from the original order, which position gains on
-// average; the spread across identical requests; how far each near-duplicate state moves the answer.
+// the top choice changes (and when that is only a tie the service broke by position), the largest distance from the
+// original order beyond the wire's rounding, which position gains on average, and whether the orders differ more than
+// identical requests do; the spread across identical requests; how far each near-duplicate state moves the answer.
 import type { Answer, ValueAnswer } from '../../contract';
 import type { Distribution } from '../metrics';
-import { normalise, topLabel, totalVariationDistance } from '../metrics';
+import { normalise, topLabel } from '../metrics';
 import { canonicalJson } from '../rows/dedup';
+import { fUpperTail } from './fTest';
 import type { Probe } from './plan';
 import type { QuestionOrders } from './orders';
 import type { VariantKind } from './variants';
@@ -36,6 +38,35 @@ export function distributionOf(answer: ValueAnswer): Distribution {
   return answer.probabilities;
 }
 
+/**
+ * The wire carries hundredths, and largest-remainder rounding moves each option by less than one: two roundings of the
+ * same probability differ by at most one hundredth per option (which option gets a spare hundredth goes by position).
+ */
+export const HUNDREDTH = 0.01;
+// Floating-point slack, so 0.34 - 0.33 still counts as one hundredth.
+const EPS = 1e-9;
+
+/**
+ * Total variation distance beyond rounding: half the sum over options of how far each moved beyond one hundredth.
+ * Spare hundredths the service hands out by position move many options by one each and count for nothing here.
+ */
+export function roundedDistance(
+  p: Distribution,
+  q: Distribution,
+  labels: readonly string[] = [...new Set([...Object.keys(p), ...Object.keys(q)])],
+): number {
+  let sum = 0;
+  for (const label of labels)
+    sum += Math.max(0, Math.abs((p[label] ?? 0) - (q[label] ?? 0)) - HUNDREDTH - EPS);
+  return Math.min(1, sum / 2);
+}
+
+/** The options within rounding of the top of `d` (in the order of `labels`). */
+const nearTop = (d: Distribution, labels: readonly string[]): Set<string> => {
+  const top = Math.max(...labels.map((l) => d[l] ?? 0));
+  return new Set(labels.filter((l) => (d[l] ?? 0) >= top - HUNDREDTH - EPS));
+};
+
 const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 const sd = (xs: readonly number[]): number => {
   if (xs.length < 2) return 0;
@@ -60,9 +91,13 @@ const mergeMax = (into: Record<string, number>, from: Record<string, number>): v
 export interface OrderStats {
   /** Orders compared with the original, over all states. */
   comparisons: number;
-  /** Of those, how many changed the top choice. */
+  /** Of those, how many changed the top choice by more than rounding. */
   topChanges: number;
-  /** Largest total variation distance from the original order. */
+  /** Comparisons whose top choice changed between options within rounding of each other: a tie broken by position. */
+  ties: number;
+  /** The options that tied, in the original order (empty when nothing tied). */
+  tied: string[];
+  /** Largest distance from the original order beyond rounding (roundedDistance). */
   maxTvd: number;
   /** Per option, the largest spread of its probability across orders (over states). */
   spread: Record<string, number>;
@@ -79,6 +114,8 @@ export interface OrderStats {
 export function orderStats(name: string, states: readonly StateAnswers[]): OrderStats | null {
   let comparisons = 0;
   let topChanges = 0;
+  let ties = 0;
+  const tied = new Set<string>();
   let maxTvd = 0;
   const spread: Record<string, number> = {};
   const firstGains: number[] = [];
@@ -95,13 +132,22 @@ export function orderStats(name: string, states: readonly StateAnswers[]): Order
     }
     const base = byOrder.get(0);
     if (!base || byOrder.size < 2) continue;
-    // Ties go to the original order's first label, so a tie the server broke by position is not a change.
-    const baseTop = topLabel(base, original);
+    const baseTop = topLabel(base, original)!;
+    const baseNear = nearTop(base, original);
     for (const [j, d] of byOrder) {
       if (j === 0) continue;
       comparisons++;
-      if (topLabel(d, original) !== baseTop) topChanges++;
-      maxTvd = Math.max(maxTvd, totalVariationDistance(base, d));
+      maxTvd = Math.max(maxTvd, roundedDistance(base, d, original));
+      const top = topLabel(d, original)!;
+      if (top === baseTop) continue;
+      // A winner that differs only among options within rounding of the top in both answers is a tie the service
+      // broke by position (its rounding hands the spare hundredth to the option sent first), not a change.
+      const near = nearTop(d, original);
+      const both = original.filter((l) => baseNear.has(l) && near.has(l));
+      if (both.includes(top) && both.includes(baseTop)) {
+        ties++;
+        for (const l of both) tied.add(l);
+      } else topChanges++;
     }
     const dists = [...byOrder.values()];
     mergeMax(spread, spreadOf(dists, original));
@@ -115,13 +161,23 @@ export function orderStats(name: string, states: readonly StateAnswers[]): Order
     }
   }
   if (comparisons === 0) return null;
-  return { comparisons, topChanges, maxTvd, spread, firstGain: mean(firstGains), lastGain: mean(lastGains) };
+  const labels = states.flatMap((s) => s.orders.labels[name]?.[0] ?? []);
+  return {
+    comparisons,
+    topChanges,
+    ties,
+    tied: [...new Set(labels)].filter((l) => tied.has(l)),
+    maxTvd,
+    spread,
+    firstGain: mean(firstGains),
+    lastGain: mean(lastGains),
+  };
 }
 
 export interface RepetitionStats {
   /** Identical requests answered, over all states. */
   requests: number;
-  /** Largest total variation distance of a repeat from the first answer. */
+  /** Largest distance of a repeat from the first answer, beyond rounding. */
   maxTvd: number;
   /** Per option, the largest spread of its probability across repeats. */
   spread: Record<string, number>;
@@ -157,7 +213,7 @@ export function repetitionStats(name: string, states: readonly StateAnswers[]): 
     const dists = answers.map((a) => normalise(distributionOf(a), labels));
     const baseTop = topLabel(dists[0]!, labels);
     for (let i = 1; i < answers.length; i++) {
-      maxTvd = Math.max(maxTvd, totalVariationDistance(dists[0]!, dists[i]!));
+      maxTvd = Math.max(maxTvd, roundedDistance(dists[0]!, dists[i]!, labels));
       if (topLabel(dists[i]!, labels) !== baseTop) topChanges++;
       if (canonicalJson(answers[i]) !== canonicalJson(first)) identical = false;
     }
@@ -168,11 +224,89 @@ export function repetitionStats(name: string, states: readonly StateAnswers[]): 
   return { requests, maxTvd, spread, noiseSd: mean(sds), topChanges, identical };
 }
 
+/** The answers as rows of deviations from each option's mean across them (options in the order of `labels`). */
+const centred = (dists: readonly Distribution[], labels: readonly string[]): number[][] => {
+  const means = labels.map((l) => mean(dists.map((d) => d[l] ?? 0)));
+  return dists.map((d) => labels.map((l, k) => (d[l] ?? 0) - means[k]!));
+};
+const dot = (a: readonly number[], b: readonly number[]): number =>
+  a.reduce((sum, x, k) => sum + x * b[k]!, 0);
+// Below this a sum of squares is floating-point residue: answers a hundredth apart already give 1e-5 or more.
+const SS_FLOOR = 1e-12;
+
+export interface OrderNoiseTest {
+  /** Mean squares, summed over options: of the probabilities across orders, and across identical requests. */
+  between: number;
+  within: number;
+  /** Degrees of freedom of each (orders minus one, repeats minus one, times the noise's effective dimensions). */
+  df: [number, number];
+  /** How likely identical requests alone would spread the orders this far apart (the F test's upper tail). */
+  pValue: number;
+}
+
+/**
+ * Whether a choice question's answers differ more between option orders than between identical requests: a variance
+ * ratio (F) test of the orders' mean square against the repeats' (the original counts in both). With no order effect
+ * both estimate the same noise. Each mean square sums options whose noise is correlated (they add up to 1), so each
+ * order or repeat counts for as many degrees of freedom as the noise has effective dimensions, (tr S)^2 / tr(S^2) of
+ * the repeats' covariance S (Satterthwaite); estimated from a few repeats that figure comes out low, which errs
+ * towards calling noise noise. A server whose identical requests are identical has no noise: any difference between
+ * orders is then the order's. Null when the question was not both reordered and repeated.
+ */
+export function orderNoiseTest(name: string, states: readonly StateAnswers[]): OrderNoiseTest | null {
+  let ssBetween = 0;
+  let ssWithin = 0;
+  let nBetween = 0;
+  let nWithin = 0;
+  // Satterthwaite sums: each state's noise variance (tr S) and its square spread (tr S^2), weighted by its counts.
+  let trB = 0;
+  let trSqB = 0;
+  let trW = 0;
+  let trSqW = 0;
+  for (const s of states) {
+    const labels = s.orders.labels[name]?.[0];
+    if (!labels) continue;
+    const orders: Distribution[] = [];
+    const repeats: Distribution[] = [];
+    for (const a of s.answered) {
+      const answer = valued(a.answers, name);
+      if (!answer) continue;
+      const d = normalise(distributionOf(answer), labels);
+      if (a.probe.kind === 'base' || a.probe.kind === 'order') orders.push(d);
+      if (a.probe.kind === 'base' || a.probe.kind === 'repeat') repeats.push(d);
+    }
+    if (orders.length < 2 || repeats.length < 2) continue;
+    const o = centred(orders, labels);
+    const r = centred(repeats, labels);
+    const dfo = orders.length - 1;
+    const dfr = repeats.length - 1;
+    ssBetween += o.reduce((sum, row) => sum + dot(row, row), 0);
+    ssWithin += r.reduce((sum, row) => sum + dot(row, row), 0);
+    nBetween += dfo;
+    nWithin += dfr;
+    // tr S and tr S^2 through the repeats' Gram matrix (repeats x repeats), cheap even for 255 options.
+    const gram = r.map((a) => r.map((b) => dot(a, b)));
+    const tr = gram.reduce((sum, row, i) => sum + row[i]!, 0) / dfr;
+    const trSq = gram.reduce((sum, row) => sum + row.reduce((t, g) => t + g * g, 0), 0) / dfr ** 2;
+    trB += dfo * tr;
+    trSqB += dfo * trSq;
+    trW += dfr * tr;
+    trSqW += dfr * trSq;
+  }
+  if (nBetween === 0 || nWithin === 0) return null;
+  const between = ssBetween < SS_FLOOR ? 0 : ssBetween / nBetween;
+  const within = ssWithin < SS_FLOOR ? 0 : ssWithin / nWithin;
+  // With no noise there are no noise dimensions to count: the plain counts stand.
+  const df: [number, number] = within > 0 ? [trB ** 2 / trSqB, trW ** 2 / trSqW] : [nBetween, nWithin];
+  const pValue = within > 0 ? fUpperTail(between / within, df[0], df[1]) : between > 0 ? 0 : 1;
+  return { between, within, df, pValue };
+}
+
 export interface VariantStats {
   kind: VariantKind;
   /** States where this variant was answered. */
   states: number;
-  /** Largest total variation distance from the original state's answer. */
+  /** Largest distance from the original state's answer, beyond rounding. */
   maxTvd: number;
   /** States where the top choice changed. */
   topChanges: number;
@@ -193,7 +327,7 @@ export function variantStats(name: string, states: readonly StateAnswers[]): Var
       const q = normalise(distributionOf(answer), labels);
       const entry = byKind.get(kind) ?? { kind, states: 0, maxTvd: 0, topChanges: 0 };
       entry.states++;
-      entry.maxTvd = Math.max(entry.maxTvd, totalVariationDistance(p, q));
+      entry.maxTvd = Math.max(entry.maxTvd, roundedDistance(p, q, labels));
       if (topLabel(q, labels) !== topLabel(p, labels)) entry.topChanges++;
       byKind.set(kind, entry);
     }

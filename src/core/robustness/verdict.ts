@@ -1,15 +1,33 @@
-// The verdict per question: stable, moves with order, noisy, or moves with the state's form, from the statistics,
-// with the thresholds applied so that noise the server shows on identical requests is not taken for an order effect.
+// The verdict per question: stable, moves with order, noisy, or moves with the state's form, from the statistics.
+// An order verdict needs a move beyond the threshold and beyond rounding, and orders that differ more than identical
+// requests do (a variance-ratio test at a stated false alarm rate), so a noisy server is not taken for a biased one.
 import type { Question, Questions } from '../../contract';
 import type { RobustnessCard, Verdict } from './card';
 import { VARIANT_LABELS } from './variants';
 import type { RepetitionStats, StateAnswers } from './stats';
-import { orderStats, repetitionStats, variantStats } from './stats';
+import { orderNoiseTest, orderStats, repetitionStats, variantStats } from './stats';
 
 /** Differences this small are the two-decimal rounding of the wire, never a finding. */
 const ROUNDING = 0.011;
 
+/**
+ * The order verdict's false alarm rate: the conventional 5%. An unbiased server whose identical requests differ is
+ * called "moves with order" in at most this share of checks (tests/unit/robustness/falseAlarm.test.ts measures it).
+ */
+export const ORDER_FALSE_ALARM_RATE = 0.05;
+
 const pct = (x: number): string => `${Math.round(x * 100)} percentage points`;
+
+// Tied options named before the rest are counted, so a flat answer over 255 options stays one readable sentence.
+const NAMED_TIES = 6;
+
+/** "Options a and b", "Options a, b and c", "Options a, ..., f and 4 more", or "All 255 options" when all tie. */
+function tiedOptions(tied: readonly string[], options: number): string {
+  if (tied.length === options && options > NAMED_TIES) return `All ${options} options`;
+  const named =
+    tied.length > NAMED_TIES ? [...tied.slice(0, NAMED_TIES), `${tied.length - NAMED_TIES} more`] : tied;
+  return `Options ${named.slice(0, -1).join(', ')} and ${named[named.length - 1]!}`;
+}
 
 /**
  * How far an answer may move before it counts as moving: the threshold, and at least twice what identical requests
@@ -43,18 +61,21 @@ export function questionCard(
   const repetition = repetitionStats(name, states);
   const limit = moveLimit(threshold, repetition);
   const order = question.type === 'choice' ? orderStats(name, states) : null;
-  const positionBias = order ? namedPosition(order.firstGain, order.lastGain, threshold, repetition) : null;
+  const noiseTest = order ? orderNoiseTest(name, states) : null;
+  // Without identical requests the noise is unmeasured: the move alone decides, as the card then says.
+  const beyondNoise = noiseTest ? noiseTest.pValue < ORDER_FALSE_ALARM_RATE : true;
+  const positionBias =
+    order && beyondNoise ? namedPosition(order.firstGain, order.lastGain, threshold, repetition) : null;
   const variants = variantStats(name, states).map((v) => ({
     ...v,
-    flagged: v.maxTvd > limit || (v.topChanges > 0 && v.maxTvd > ROUNDING && !repetition?.topChanges),
+    flagged: v.maxTvd > limit || (v.topChanges > 0 && v.maxTvd > 0 && !repetition?.topChanges),
   }));
   const orderSkipped = states.map((s) => s.orders.fixed[name]).find((r) => r !== undefined);
 
-  const movesWithOrder =
-    !!order &&
-    (positionBias !== null ||
-      order.maxTvd > limit ||
-      (order.topChanges > 0 && order.maxTvd > ROUNDING && !repetition?.topChanges));
+  // Distances are beyond rounding already (roundedDistance), so any top change with a distance above 0 is real.
+  const orderMoves =
+    !!order && (order.maxTvd > Math.max(threshold, ROUNDING) || (order.topChanges > 0 && order.maxTvd > 0));
+  const movesWithOrder = !!order && beyondNoise && (positionBias !== null || orderMoves);
   const noisy = !!repetition && repetition.maxTvd > Math.max(threshold, ROUNDING);
   const flaggedVariants = variants.filter((v) => v.flagged);
   const verdict: Verdict = movesWithOrder
@@ -66,16 +87,26 @@ export function questionCard(
         : 'stable';
 
   const parts: string[] = [];
+  const changed = order ? `the top choice changed in ${order.topChanges} of ${order.comparisons} orders` : '';
   if (order && positionBias)
     parts.push(
       `Position bias: the option sent ${positionBias} gains ${pct(positionBias === 'first' ? order.firstGain : order.lastGain)} on average`,
     );
   if (order && movesWithOrder && !positionBias)
     parts.push(`The answer moves with the option order (up to ${pct(order.maxTvd)})`);
-  if (order && order.topChanges > 0)
-    parts.push(`the top choice changed in ${order.topChanges} of ${order.comparisons} orders`);
+  if (order && orderMoves && !movesWithOrder)
+    parts.push(
+      `the option order moves it no more than identical requests do${order.topChanges > 0 ? ` (${changed})` : ''}`,
+    );
+  else if (order && order.topChanges > 0) parts.push(changed);
+  if (movesWithOrder && !noiseTest) parts.push('no identical requests were sent to rule out noise');
   if (noisy) parts.push(`identical requests differ by up to ${pct(repetition.maxTvd)}`);
   for (const v of flaggedVariants) parts.push(`${VARIANT_LABELS[v.kind]} moves it by ${pct(v.maxTvd)}`);
+  // A different winner among options within rounding of each other is the service's tie-break, not a change.
+  const tie =
+    order && order.ties > 0 && order.tied.length > 1
+      ? `${tiedOptions(order.tied, Object.keys(order.spread).length)} tie within rounding; the service breaks the tie by position.`
+      : null;
   const compared = [
     order ? `${order.comparisons} other option ${order.comparisons === 1 ? 'order' : 'orders'}` : null,
     repetition ? `${repetition.requests} identical requests` : null,
@@ -83,19 +114,21 @@ export function questionCard(
       ? `${variants.length} near-duplicate ${variants.length === 1 ? 'state' : 'states'}`
       : null,
   ].filter((x): x is string => x !== null);
-  const summary =
+  const found =
     parts.length > 0
       ? `${parts.join('; ').replace(/^./, (c) => c.toUpperCase())}.`
       : compared.length > 0
         ? `Stable: across ${compared.join(', ')}, the answer stays within ${pct(limit)}.`
         : 'Not enough answers came back to compare anything for this question.';
+  // A stable card leads with the tie (it is what the reader saw change); a finding leads with the finding.
+  const summary = !tie ? found : parts.length > 0 ? `${found} ${tie}` : `${tie} ${found}`;
 
   return {
     question: name,
     type: question.type,
     verdict,
     summary,
-    ...(order ? { order: { ...order, positionBias } } : {}),
+    ...(order ? { order: { ...order, positionBias, ...(noiseTest ? { noiseTest } : {}) } } : {}),
     ...(orderSkipped ? { orderSkipped } : {}),
     ...(repetition ? { repetition } : {}),
     variants,
