@@ -42,9 +42,17 @@ export function RobustnessCardView({ card }: { card: RobustnessCard }) {
           <>
             <dt>Option order</dt>
             <dd data-testid="robustness.order">
-              top choice changed in {order.topChanges} of {order.comparisons} orders; largest distance from
-              the original order {pts(order.maxTvd)}; spread per option {spreads(order.spread)}; first
-              position {signed(order.firstGain)}, last position {signed(order.lastGain)} on average
+              top choice changed in {order.topChanges} of {order.comparisons} orders
+              {order.ties
+                ? ` (and ${order.ties} more where tied options swapped: a tie broken by position)`
+                : ''}
+              ; largest distance from the original order {pts(order.maxTvd)}; spread per option{' '}
+              {spreads(order.spread)}; first position {signed(order.firstGain)}, last position{' '}
+              {signed(order.lastGain)} on average
+              {order.noiseTest &&
+                `; orders against identical requests: ${
+                  order.noiseTest.pValue < 0.001 ? 'p < 0.001' : `p = ${order.noiseTest.pValue.toFixed(3)}`
+                } (variance-ratio test; below 0.05 the spread is the order's, not noise)`}
               {order.positionBias && (
                 <strong data-testid="robustness.positionBias">
                   {' '}
