@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { Group, Panel, Separator } from 'react-resizable-panels';
-import type { GroupImperativeHandle, Layout, PanelImperativeHandle } from 'react-resizable-panels';
+import type { GroupImperativeHandle, Layout, PanelImperativeHandle, PanelSize } from 'react-resizable-panels';
 import type { Loc } from '../../../contract';
 import { stateFieldNames } from '../../../core/lint';
 import { applyFix, checkDoc, listedProblems, locateInDoc } from '../../../core/runDraft';
@@ -145,12 +145,36 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
   // Compare mode folds the editors to give the columns the width; they come back at the size they had.
   const folded = comparing && layout.compareEditorsFolded;
   const editorsPanel = useRef<PanelImperativeHandle | null>(null);
+  // However compare mode is entered (the switch, the address, Back), it starts with the columns given the room.
   useEffect(() => {
-    const panel = editorsPanel.current;
-    if (!panel) return;
-    if (folded && !panel.isCollapsed()) panel.collapse();
-    if (!folded && panel.isCollapsed()) panel.expand();
+    if (comparing) useLayout.getState().setCompareEditorsFolded(true);
+  }, [comparing]);
+  useEffect(() => {
+    let frame = 0;
+    let tries = 0;
+    const apply = (): void => {
+      const panel = editorsPanel.current;
+      if (!panel) return;
+      if (folded && !panel.isCollapsed()) panel.collapse();
+      if (!folded && panel.isCollapsed()) panel.expand();
+      // NOTE: the group takes the panel's new `collapsible` in its next layout pass, so on entering compare mode
+      // collapse() does nothing yet: try again on the next frames (a handful is plenty).
+      if (panel.isCollapsed() !== folded && ++tries < 10) frame = requestAnimationFrame(apply);
+    };
+    apply();
+    return () => cancelAnimationFrame(frame);
   }, [folded]);
+  // The button and `inert` follow the panel itself: editors dragged open in compare mode are shown, not folded.
+  const onEditorsResize = useCallback(
+    (size: PanelSize, _id: unknown, previous: PanelSize | undefined) => {
+      // Only a change of size says something (the first report and a window resize do not).
+      if (!comparing || !previous || Math.abs(previous.asPercentage - size.asPercentage) < 0.5) return;
+      const collapsed = size.asPercentage < 0.5;
+      const { compareEditorsFolded, setCompareEditorsFolded } = useLayout.getState();
+      if (collapsed !== compareEditorsFolded) setCompareEditorsFolded(collapsed);
+    },
+    [comparing],
+  );
   useEffect(() => {
     if (!comparing) return;
     const onKey = (e: KeyboardEvent): void => {
@@ -210,6 +234,7 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
           collapsible={comparing}
           collapsedSize="0"
           panelRef={editorsPanel}
+          onResize={onEditorsResize}
           className="workbench__editors"
         >
           {/* Folded: out of the tab order and the accessibility tree, not only out of sight. */}
@@ -221,7 +246,8 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
               defaultLayout={layout.editors}
               onLayoutChanged={(l, meta) => meta.isUserInteraction && layout.setEditors(l)}
             >
-              <Panel id="workbench-state" defaultSize="30" minSize={130}>
+              {/* Half and half: both editors get their 12 lines from the floor in workbench.css. */}
+              <Panel id="workbench-state" defaultSize="50" minSize={130}>
                 <StatePane
                   markers={stateMarkers}
                   syntax={checked.draft.syntax.state}
@@ -233,7 +259,7 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
                 className="resize-handle resize-handle--row"
                 aria-label="Resize the state and questions editors"
               />
-              <Panel id="workbench-questions" defaultSize="70" minSize={140}>
+              <Panel id="workbench-questions" defaultSize="50" minSize={140}>
                 <QuestionsPane
                   markers={questionsMarkers}
                   syntax={checked.draft.syntax.questions}
