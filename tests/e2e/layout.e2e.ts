@@ -11,6 +11,7 @@ import { startWorkbenchProcess } from './harness/server';
 import { CompareArea } from './pages/CompareArea';
 import { LayoutProbe } from './pages/LayoutProbe';
 import { RowsArea } from './pages/RowsArea';
+import { SessionsArea } from './pages/SessionsArea';
 import { WorkbenchPage } from './pages/WorkbenchPage';
 
 const browser = useBrowser();
@@ -244,6 +245,35 @@ for (const size of [
       .poll(() => probe.editorsFold())
       .toEqual({ label: 'Show editors', pressed: 'false', width: 0, inert: true });
     expect(await probe.notFullyInView('[data-testid="compare.column"]')).toEqual([]);
+
+    // Editors dragged open are shown (the button says so, and they take typing); the dragged layout is saved, and
+    // compare opened by its address (a reload) still folds them.
+    const grip = (await page
+      .getByRole('separator', { name: 'Resize the editors and the answers' })
+      .boundingBox())!;
+    await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(grip.x + 500, grip.y + grip.height / 2, { steps: 10 });
+    await page.mouse.up();
+    await expect.poll(() => probe.editorsFold()).toMatchObject({ label: 'Fold editors', inert: false });
+    const dragged = (await probe.editorsFold()).width;
+    expect(dragged).toBeGreaterThan(400);
+    // The layout is written 300 ms after the last drag (sessions/connect.ts LAYOUT_SAVE_DELAY_MS).
+    await page.waitForTimeout(900);
+    expect(new URL(page.url()).searchParams.get('view')).toBe('compare');
+    await page.reload();
+    await compare.columns.first().waitFor();
+    await new SessionsArea(page).waitReady();
+    await workbench.editor.waitReady();
+    await expect
+      .poll(() => probe.editorsFold())
+      .toEqual({ label: 'Show editors', pressed: 'false', width: 0, inert: true });
+    expect(await probe.notFullyInView('[data-testid="compare.column"]')).toEqual([]);
+    // Unfolded, they come back at the width they were dragged to.
+    await page.keyboard.press('Control+Shift+E');
+    await expect.poll(async () => (await probe.editorsFold()).width).toBeGreaterThan(dragged - 5);
+    expect(await probe.editorsFold()).toMatchObject({ label: 'Fold editors', inert: false });
+    expect((await probe.editorsFold()).width).toBeLessThan(dragged + 5);
     expect(browser.pageErrors()).toEqual([]);
   });
 }

@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { Group, Panel, Separator } from 'react-resizable-panels';
-import type { GroupImperativeHandle, Layout, PanelImperativeHandle, PanelSize } from 'react-resizable-panels';
+import type { GroupImperativeHandle, Layout, PanelImperativeHandle } from 'react-resizable-panels';
 import type { Loc } from '../../../contract';
 import { stateFieldNames } from '../../../core/lint';
 import { applyFix, checkDoc, listedProblems, locateInDoc } from '../../../core/runDraft';
@@ -164,17 +164,6 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
     apply();
     return () => cancelAnimationFrame(frame);
   }, [folded]);
-  // The button and `inert` follow the panel itself: editors dragged open in compare mode are shown, not folded.
-  const onEditorsResize = useCallback(
-    (size: PanelSize, _id: unknown, previous: PanelSize | undefined) => {
-      // Only a change of size says something (the first report and a window resize do not).
-      if (!comparing || !previous || Math.abs(previous.asPercentage - size.asPercentage) < 0.5) return;
-      const collapsed = size.asPercentage < 0.5;
-      const { compareEditorsFolded, setCompareEditorsFolded } = useLayout.getState();
-      if (collapsed !== compareEditorsFolded) setCompareEditorsFolded(collapsed);
-    },
-    [comparing],
-  );
   useEffect(() => {
     if (!comparing) return;
     const onKey = (e: KeyboardEvent): void => {
@@ -186,7 +175,8 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [comparing]);
-  const columnsRef = useSyncedLayout(layout.columns);
+  // Folded, a saved layout waits: applied now it would open the editors; it is applied when they unfold.
+  const columnsRef = useSyncedLayout(folded ? undefined : layout.columns);
   const editorsRef = useSyncedLayout(layout.editors);
 
   return (
@@ -225,7 +215,12 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
         orientation="horizontal"
         groupRef={columnsRef}
         defaultLayout={layout.columns}
-        onLayoutChanged={(l, meta) => meta.isUserInteraction && layout.setColumns(l)}
+        onLayoutChanged={(l, meta) => {
+          if (!meta.isUserInteraction) return;
+          layout.setColumns(l);
+          // Editors dragged open (or shut) in compare mode are shown (or folded): the button and `inert` follow.
+          if (comparing) layout.setCompareEditorsFolded((l['workbench-editors'] ?? 0) < 0.5);
+        }}
       >
         <Panel
           id="workbench-editors"
@@ -234,7 +229,6 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
           collapsible={comparing}
           collapsedSize="0"
           panelRef={editorsPanel}
-          onResize={onEditorsResize}
           className="workbench__editors"
         >
           {/* Folded: out of the tab order and the accessibility tree, not only out of sight. */}
