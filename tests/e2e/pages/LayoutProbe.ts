@@ -84,12 +84,145 @@ export class LayoutProbe {
     }, DECLARED_SCROLLERS);
   }
 
-  /** Visible lines of an editor (Monaco's line is 20 px, with 8 px padding top and bottom). */
+  /**
+   * Lines of an editor a person sees: its box cut by the window and by every ancestor that clips it (a scrolled page,
+   * a pane), less Monaco's 8 px padding above and below, over its line height. 0 when it is folded away (inert).
+   */
   editorLines(documentId: string): Promise<number> {
     return this.page.evaluate((id) => {
-      const box = document.querySelector(`[data-testid="editor.${id}"]`)?.getBoundingClientRect();
-      return box ? Math.floor((box.height - 16) / 20) : 0;
+      const editor = document.querySelector<HTMLElement>(`[data-testid="editor.${id}"]`);
+      if (!editor || editor.closest('[inert]') || editor.getClientRects().length === 0) return 0;
+      const box = editor.getBoundingClientRect();
+      let top = Math.max(box.top, 0);
+      let bottom = Math.min(box.bottom, window.innerHeight);
+      for (let el = editor.parentElement; el && el !== document.body; el = el.parentElement) {
+        if (getComputedStyle(el).overflowY === 'visible') continue;
+        const clip = el.getBoundingClientRect();
+        top = Math.max(top, clip.top + el.clientTop);
+        bottom = Math.min(bottom, clip.top + el.clientTop + el.clientHeight);
+      }
+      const line = editor.querySelector<HTMLElement>('.view-line')?.offsetHeight || 20;
+      return Math.max(0, Math.floor((bottom - top - 16) / line));
     }, documentId);
+  }
+
+  /** Scrolls the page (when it scrolls) so the two editors are on screen, as a person would before reading them. */
+  async editorsIntoView(): Promise<void> {
+    await this.page.evaluate(() =>
+      document.querySelector('.workbench__editor-split')?.scrollIntoView({ block: 'nearest' }),
+    );
+  }
+
+  /**
+   * Answer cards (and compare cells) that do not follow their column: a card wider than its column's content box or
+   * narrower than it (cards fill their column), content spilling out of a card, a chart not the width of its box, and
+   * a box around the cards that scrolls sideways. Read as a person sees it: nothing inside a scroll region is skipped.
+   */
+  cardMisfits(): Promise<string[]> {
+    return this.page.evaluate(() => {
+      const out: string[] = [];
+      const px = (n: number) => Math.round(n);
+      const contentBox = (el: HTMLElement) => {
+        const r = el.getBoundingClientRect();
+        const s = getComputedStyle(el);
+        const left = r.left + el.clientLeft + parseFloat(s.paddingLeft);
+        return { left, right: r.left + el.clientLeft + el.clientWidth - parseFloat(s.paddingRight) };
+      };
+      const cards = document.querySelectorAll<HTMLElement>(
+        '[data-testid="answers.card"], [data-testid="compare.cell"]',
+      );
+      const scrollers = new Set<HTMLElement>();
+      for (const card of cards) {
+        if (card.getClientRects().length === 0) continue;
+        const name = `${card.dataset.testid} ${card.dataset.name ?? card.getAttribute('aria-label') ?? ''}`;
+        const r = card.getBoundingClientRect();
+        const column = contentBox(card.parentElement!);
+        const width = column.right - column.left;
+        if (r.left < column.left - 1 || r.right > column.right + 1)
+          out.push(`${name} is ${px(r.width)} px in a ${px(width)} px column`);
+        else if (card.dataset.testid === 'answers.card' && r.width < width - 1)
+          out.push(`${name} is ${px(r.width)} px, narrower than its ${px(width)} px column`);
+        if (card.scrollWidth > card.clientWidth + 1)
+          out.push(`${name}: its content is ${card.scrollWidth} px in ${card.clientWidth} px`);
+        for (const chart of card.querySelectorAll<HTMLElement>('[data-testid="answers.chart"]')) {
+          const svg = chart.querySelector('svg');
+          if (!svg) continue;
+          const drawn = svg.getBoundingClientRect().width;
+          if (Math.abs(drawn - chart.clientWidth) > 2)
+            out.push(`${name}: its chart is ${px(drawn)} px in a ${chart.clientWidth} px box`);
+        }
+        for (let el = card.parentElement; el && el !== document.body; el = el.parentElement) {
+          const overflow = getComputedStyle(el).overflowX;
+          if (overflow === 'auto' || overflow === 'scroll' || overflow === 'hidden') scrollers.add(el);
+        }
+      }
+      for (const el of scrollers) {
+        if (el.scrollWidth > el.clientWidth + 1)
+          out.push(
+            `${el.className.split(' ')[0] || el.tagName} scrolls sideways by ${el.scrollWidth - el.clientWidth} px`,
+          );
+      }
+      if (document.scrollingElement!.scrollWidth > window.innerWidth + 1)
+        out.push('the page scrolls sideways');
+      return out;
+    });
+  }
+
+  /**
+   * Elements matching `selector` that a person cannot see whole: cut by the window or by an ancestor that clips (a
+   * sideways scroller counts as cutting what lies past its visible box), plus every such ancestor that scrolls
+   * sideways at all.
+   */
+  notFullyInView(selector: string): Promise<string[]> {
+    return this.page.evaluate((sel) => {
+      const out: string[] = [];
+      const scrolling = new Set<HTMLElement>();
+      document.querySelectorAll<HTMLElement>(sel).forEach((el, i) => {
+        const r = el.getBoundingClientRect();
+        let left = 0;
+        let right = window.innerWidth;
+        let top = 0;
+        let bottom = window.innerHeight;
+        for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+          const s = getComputedStyle(a);
+          if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+          const c = a.getBoundingClientRect();
+          left = Math.max(left, c.left + a.clientLeft);
+          right = Math.min(right, c.left + a.clientLeft + a.clientWidth);
+          if (s.overflowY !== 'visible') {
+            top = Math.max(top, c.top + a.clientTop);
+            bottom = Math.min(bottom, c.top + a.clientTop + a.clientHeight);
+          }
+          if (s.overflowX !== 'visible' && a.scrollWidth > a.clientWidth + 1) scrolling.add(a);
+        }
+        if (r.left < left - 1 || r.right > right + 1 || r.top < top - 1 || r.bottom > bottom + 1)
+          out.push(
+            `${sel} #${i + 1} (${Math.round(r.left)}..${Math.round(r.right)} x ${Math.round(r.top)}..${Math.round(r.bottom)}) ` +
+              `is cut to ${Math.round(left)}..${Math.round(right)} x ${Math.round(top)}..${Math.round(bottom)}`,
+          );
+      });
+      for (const a of scrolling)
+        out.push(
+          `${a.className.split(' ')[0] || a.tagName} scrolls sideways by ${a.scrollWidth - a.clientWidth} px`,
+        );
+      if (document.scrollingElement!.scrollWidth > window.innerWidth + 1)
+        out.push('the page scrolls sideways');
+      return out;
+    }, selector);
+  }
+
+  /** What the compare toolbar's editors button says, and what is true of the editors. */
+  editorsFold(): Promise<{ label: string; pressed: string | null; width: number; inert: boolean }> {
+    return this.page.evaluate(() => {
+      const button = document.querySelector('[data-testid="workbench.toggleEditors"]');
+      const editors = document.querySelector<HTMLElement>('.workbench__editors');
+      return {
+        label: button?.firstChild?.textContent?.trim() ?? '',
+        pressed: button?.getAttribute('aria-pressed') ?? null,
+        width: Math.round(editors?.getBoundingClientRect().width ?? 0),
+        inert: !!editors?.querySelector('[inert]'),
+      };
+    });
   }
 
   /**

@@ -145,11 +145,24 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
   // Compare mode folds the editors to give the columns the width; they come back at the size they had.
   const folded = comparing && layout.compareEditorsFolded;
   const editorsPanel = useRef<PanelImperativeHandle | null>(null);
+  // However compare mode is entered (the switch, the address, Back), it starts with the columns given the room.
   useEffect(() => {
-    const panel = editorsPanel.current;
-    if (!panel) return;
-    if (folded && !panel.isCollapsed()) panel.collapse();
-    if (!folded && panel.isCollapsed()) panel.expand();
+    if (comparing) useLayout.getState().setCompareEditorsFolded(true);
+  }, [comparing]);
+  useEffect(() => {
+    let frame = 0;
+    let tries = 0;
+    const apply = (): void => {
+      const panel = editorsPanel.current;
+      if (!panel) return;
+      if (folded && !panel.isCollapsed()) panel.collapse();
+      if (!folded && panel.isCollapsed()) panel.expand();
+      // NOTE: the group takes the panel's new `collapsible` in its next layout pass, so on entering compare mode
+      // collapse() does nothing yet: try again on the next frames (a handful is plenty).
+      if (panel.isCollapsed() !== folded && ++tries < 10) frame = requestAnimationFrame(apply);
+    };
+    apply();
+    return () => cancelAnimationFrame(frame);
   }, [folded]);
   useEffect(() => {
     if (!comparing) return;
@@ -162,7 +175,8 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [comparing]);
-  const columnsRef = useSyncedLayout(layout.columns);
+  // Folded, a saved layout waits: applied now it would open the editors; it is applied when they unfold.
+  const columnsRef = useSyncedLayout(folded ? undefined : layout.columns);
   const editorsRef = useSyncedLayout(layout.editors);
 
   return (
@@ -201,7 +215,12 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
         orientation="horizontal"
         groupRef={columnsRef}
         defaultLayout={layout.columns}
-        onLayoutChanged={(l, meta) => meta.isUserInteraction && layout.setColumns(l)}
+        onLayoutChanged={(l, meta) => {
+          if (!meta.isUserInteraction) return;
+          layout.setColumns(l);
+          // Editors dragged open (or shut) in compare mode are shown (or folded): the button and `inert` follow.
+          if (comparing) layout.setCompareEditorsFolded((l['workbench-editors'] ?? 0) < 0.5);
+        }}
       >
         <Panel
           id="workbench-editors"
@@ -221,7 +240,8 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
               defaultLayout={layout.editors}
               onLayoutChanged={(l, meta) => meta.isUserInteraction && layout.setEditors(l)}
             >
-              <Panel id="workbench-state" defaultSize="30" minSize={130}>
+              {/* Half and half: both editors get their 12 lines from the floor in workbench.css. */}
+              <Panel id="workbench-state" defaultSize="50" minSize={130}>
                 <StatePane
                   markers={stateMarkers}
                   syntax={checked.draft.syntax.state}
@@ -233,7 +253,7 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
                 className="resize-handle resize-handle--row"
                 aria-label="Resize the state and questions editors"
               />
-              <Panel id="workbench-questions" defaultSize="70" minSize={140}>
+              <Panel id="workbench-questions" defaultSize="50" minSize={140}>
                 <QuestionsPane
                   markers={questionsMarkers}
                   syntax={checked.draft.syntax.questions}
