@@ -1,7 +1,7 @@
 // A conversation as the state, as a user meets it: an Anthropic transcript with a refund tool call pasted, judged on
 // the local reference (rendered as a transcript) and side by side with a Decisions-dialect target that reads the
 // conversation natively, then a reload that keeps it all. The Decisions server is a stand-in (docs/dialects.md).
-import type { Page, Request } from 'playwright-core';
+import type { Locator, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONVERSATION_FIELD } from '../../src/contract';
 import { recogniseTranscript } from '../../src/core/conversation/recognise';
@@ -96,7 +96,7 @@ describe('a conversation as the state', () => {
     const conversation = new ConversationArea(page);
     await conversation.choose();
     expect(await conversation.paste(TRANSCRIPT)).toBe(
-      'Found an Anthropic Messages transcript of 4 messages and a system prompt: 4 messages (1 system, 1 user, 2 assistant), 1 tool call and 1 tool output (tool_use blocks are read as tool calls, tool_result blocks as their outputs).',
+      'Found an Anthropic Messages transcript of 4 messages and a system prompt: 4 messages (1 system, 1 user, 2 assistant), 1 tool call and 1 tool output (tool_use and tool_result blocks become tool calls and outputs).',
     );
     const expected = recogniseTranscript(TRANSCRIPT);
     if (!expected.ok) throw new Error('the transcript should read');
@@ -136,6 +136,85 @@ describe('a conversation as the state', () => {
     await conversation.view('Chat');
     await expect.poll(() => conversation.turns.count()).toBe(expected.conversation.length);
     expect(await conversation.turns.nth(3).textContent()).toContain('Tool call: issue_refund');
+  });
+
+  it('shows a pasted OpenAI chat with a tool call whole: the sentence, the messages and their text (issue 30 items 1-3)', async () => {
+    const page = browser.page();
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const bench = new WorkbenchPage(page, workbench.url);
+    await bench.open();
+    await bench.shell.selectTarget('local');
+    await bench.editor.waitReady();
+    const conversation = new ConversationArea(page);
+    await conversation.choose();
+    const long = 'My parcel never came and I have written three times already. '.repeat(4).trim();
+    const chat = {
+      messages: [
+        { role: 'system', content: 'You are a support agent for an online shop.' },
+        { role: 'user', content: long },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: 'call_1',
+              type: 'function',
+              function: { name: 'issue_refund', arguments: '{"order": 7, "amount": "24.90 EUR"}' },
+            },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: '{"status": "refunded", "amount": "24.90 EUR"}' },
+        { role: 'assistant', content: 'Your refund of 24.90 EUR is on its way.' },
+      ],
+    };
+    // The dialog fits its width: nothing of its text box or file input is cut at the right edge.
+    await page.getByTestId('conversation.paste').click();
+    const dialog = page.getByTestId('conversation.pasteDialog');
+    await dialog.waitFor();
+    const fits = await dialog.evaluate((d) => {
+      const box = d.getBoundingClientRect();
+      return (
+        [...d.querySelectorAll('p, textarea, input, label')].every(
+          (e) => e.getBoundingClientRect().right <= box.right + 0.5,
+        ) && d.scrollWidth <= d.clientWidth
+      );
+    });
+    expect(fits).toBe(true);
+    await page.getByTestId('conversation.pasteText').fill(JSON.stringify(chat));
+    await page.getByRole('button', { name: 'Use as the state' }).click();
+
+    // The sentence counts what was pasted: 5 messages, read as 3 messages, a tool call and its output.
+    await conversation.found.waitFor();
+    expect(await conversation.found.locator('span').first().textContent()).toBe(
+      'Found an OpenAI Chat Completions list of 5 messages: 3 messages (1 system, 1 user, 1 assistant), 1 tool call and 1 tool output.',
+    );
+    const inView = (locator: Locator) =>
+      locator.evaluate((e) => {
+        const r = e.getBoundingClientRect();
+        return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;
+      });
+    expect(await inView(conversation.found)).toBe(true);
+    // The controls take one line; the conversation gets the room: at least 12 lines of its JSON show.
+    expect((await conversation.bar.boundingBox())!.height).toBeLessThan(48);
+    expect((await bench.editor.visibleLines('state')).length).toBeGreaterThanOrEqual(12);
+
+    // The chat view: every turn shows its whole text, tool call and output included, and the view scrolls.
+    await conversation.view('Chat');
+    await expect.poll(() => conversation.turns.count()).toBe(5);
+    const boxes = page.locator('.chat-turn__text');
+    const whole = await boxes.evaluateAll((areas) =>
+      areas.map(
+        (a) => (a as HTMLTextAreaElement).scrollHeight <= (a as HTMLTextAreaElement).clientHeight + 2,
+      ),
+    );
+    expect(whole).toEqual([true, true, true, true, true]);
+    expect(await boxes.nth(1).inputValue()).toBe(long);
+    expect(await boxes.nth(2).inputValue()).toBe('{"order": 7, "amount": "24.90 EUR"}');
+    expect(await inView(conversation.turns.first())).toBe(true);
+    const chatView = page.getByTestId('conversation.chat');
+    await conversation.turns.last().scrollIntoViewIfNeeded();
+    expect(await inView(conversation.turns.last())).toBe(true);
+    expect(await chatView.evaluate((v) => getComputedStyle(v).overflowY)).toBe('auto');
   });
 
   it('runs a JSON Lines file of 200 agent traces with a label column, and exports one line per trace', async () => {

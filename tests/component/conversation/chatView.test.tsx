@@ -80,7 +80,7 @@ describe('PasteTranscriptDialog', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Use as the state' }));
     expect(onFound).toHaveBeenCalledWith(
       expect.arrayContaining([expect.objectContaining({ type: 'function_call', name: 'issue_refund' })]),
-      'Found an Anthropic Messages transcript of 3 messages: 1 message (1 user), 1 tool call and 1 tool output (tool_use blocks are read as tool calls, tool_result blocks as their outputs).',
+      'Found an Anthropic Messages transcript of 3 messages: 1 message (1 user), 1 tool call and 1 tool output (tool_use and tool_result blocks become tool calls and outputs).',
     );
   });
 });

@@ -64,7 +64,7 @@ describe('transcripts recognised by shape', () => {
       ok: true,
       conversation: WEATHER,
       sentence:
-        'Found an OpenAI Chat Completions list of 4 messages: 2 messages (1 user, 1 assistant), 1 tool call and 1 tool output (each tool_calls entry is a tool call, each tool message its output, and an assistant message with only tool calls is read as its calls).',
+        'Found an OpenAI Chat Completions list of 4 messages: 2 messages (1 user, 1 assistant), 1 tool call and 1 tool output.',
     });
   });
 
@@ -108,7 +108,7 @@ describe('transcripts recognised by shape', () => {
       { type: 'function_call_output', call_id: 'toolu_01A09q90qw90lq917835lq9', output: '15 degrees' },
     ]);
     expect(read.sentence).toBe(
-      'Found an Anthropic Messages transcript of 3 messages and a system prompt: 3 messages (1 system, 1 user, 1 assistant), 1 tool call and 1 tool output (tool_use blocks are read as tool calls, tool_result blocks as their outputs).',
+      'Found an Anthropic Messages transcript of 3 messages and a system prompt: 3 messages (1 system, 1 user, 1 assistant), 1 tool call and 1 tool output (tool_use and tool_result blocks become tool calls and outputs).',
     );
   });
 

@@ -33,6 +33,8 @@ import { useRun } from './useRun';
 import './workbench.css';
 
 const MODEL_INPUT_ID = 'workbench-model';
+/** The state editor's share of the editors' height while the state is a conversation (its bar and turns need room). */
+const CONVERSATION_STATE_SHARE = 65;
 // NOTE: panel ids also become the panels' data-testid, so they are namespaced away from the areas' own test ids.
 const NO_MODELS: string[] = [];
 
@@ -178,6 +180,14 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
   // Folded, a saved layout waits: applied now it would open the editors; it is applied when they unfold.
   const columnsRef = useSyncedLayout(folded ? undefined : layout.columns);
   const editorsRef = useSyncedLayout(layout.editors);
+  // A conversation is the state: until the user drags the split, it gets the larger share of the editors' height.
+  const conversationMode = doc.stateMode === 'conversation';
+  useEffect(() => {
+    const group = editorsRef.current;
+    if (!group || layout.editors) return;
+    const state = conversationMode ? CONVERSATION_STATE_SHARE : 50;
+    group.setLayout({ 'workbench-state': state, 'workbench-questions': 100 - state });
+  }, [conversationMode, layout.editors, editorsRef]);
 
   return (
     <div className="workbench" data-testid="workbench">

@@ -79,7 +79,7 @@ export function fromAnthropic(messages: readonly unknown[], system?: unknown): I
   // Anthropic keeps the system prompt apart and tool results inside user messages: say how they were read.
   const prompt = items[0] && 'role' in items[0] && items[0].role === 'system' ? ' and a system prompt' : '';
   const tools = items.some((i) => !('role' in i))
-    ? ' (tool_use blocks are read as tool calls, tool_result blocks as their outputs)'
+    ? ' (tool_use and tool_result blocks become tool calls and outputs)'
     : '';
   return {
     ok: true,

@@ -61,17 +61,11 @@ export function fromOpenAIChat(messages: readonly unknown[]): Imported {
     }
     items.push({ role: m.role as 'system' | 'developer' | 'user', content });
   }
-  // Chat Completions packs tool calls and outputs into messages: say how they were read, so the numbers add up.
-  const reshaped = messages.some(
-    (m) => isRecord(m) && (m.role === 'tool' || (m.role === 'assistant' && Array.isArray(m.tool_calls))),
-  );
+  // A tool message is read as a tool output and an assistant message of only tool calls as its calls, so the
+  // counts after the colon add up to the messages pasted whenever each assistant turn either speaks or calls.
   return {
     ok: true,
     conversation: items,
-    found: `an OpenAI Chat Completions list of ${plural(messages.length, 'message')}: ${counts(items)}${
-      reshaped
-        ? ' (each tool_calls entry is a tool call, each tool message its output, and an assistant message with only tool calls is read as its calls)'
-        : ''
-    }`,
+    found: `an OpenAI Chat Completions list of ${plural(messages.length, 'message')}: ${counts(items)}`,
   };
 }
