@@ -5,6 +5,7 @@ import { ResumeNotice } from './features/rows/ResumeNotice';
 import { SessionsSidebar } from './features/sessions/SessionsSidebar';
 import { LocalOnlyBanner } from './features/shell/LocalOnlyBanner';
 import { useAppliedTheme } from './features/shell/theme';
+import { SkippedTargetsNote } from './features/shell/SkippedTargetsNote';
 import { TargetsBanner } from './features/shell/TargetsBanner';
 import { TopBar } from './features/shell/TopBar';
 import { WorkbenchScreen } from './features/workbench/WorkbenchScreen';
@@ -62,10 +63,14 @@ export function App() {
   return (
     <div className="app">
       <TopBar targets={targets} selected={target} onSelectTarget={chooseTarget} />
-      {targets.data && targets.data.every((t) => t.kind === 'local') && (
-        <LocalOnlyBanner modelFile={targets.data.find((t) => t.kind === 'local')?.modelFile} />
-      )}
-      {targets.data && <TargetsBanner targets={targets.data} />}
+      {/* The notes share one grid area, stacked: each is one line until opened. */}
+      <div className="app-notes">
+        {targets.data && targets.data.every((t) => t.kind === 'local') && (
+          <LocalOnlyBanner modelFile={targets.data.find((t) => t.kind === 'local')?.modelFile} />
+        )}
+        {targets.data && <TargetsBanner targets={targets.data} />}
+        <SkippedTargetsNote />
+      </div>
       <div className="app-body">
         <SessionsSidebar />
         <main className="app-main" data-testid="app.main">

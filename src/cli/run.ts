@@ -175,6 +175,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
   const plan = planRun(file.rows, mapping, questions, { stateTokens, questionTokens });
   const skipped = plan.issues.filter((i) => i.severity === 'skip').length + file.issues.length;
 
+  const pacing: Pacing = { ...DEFAULT_PACING, ...options.pacing };
   const header: ResultsHeader = {
     format: RESULTS_FORMAT,
     version: RESULTS_VERSION,
@@ -186,6 +187,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
     questions,
     mapping,
     labels: options.map.labels,
+    pacing,
   };
   const resumed = openResults(options.out, header);
   const ids = new Map(plan.rows.map((p) => [p.number, p.id]));
@@ -199,7 +201,6 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
     chosen.id,
   );
 
-  const pacing: Pacing = { ...DEFAULT_PACING, ...options.pacing };
   const runner = new RowRunner(
     {
       targetId: chosen.id,

@@ -42,6 +42,13 @@ export async function listTargets(
   return result.data.targets;
 }
 
+/** Why entries of the workbench's targets file were skipped (GET /api/targets), one sentence each. */
+export async function listTargetProblems(options: CallOptions = {}): Promise<string[]> {
+  const server: ClientTarget = { baseUrl: '/api', headers: workbenchHeaders };
+  const result = await getJson(server, '/targets', TargetListSchema, options);
+  return result.data.problems;
+}
+
 /**
  * Checks a target through the proxy: POST /api/targets/<id>/check, which lists its models and sends one small request
  * per question type with `model` (default: the first listed). Never retried: each attempt spends a few tokens.

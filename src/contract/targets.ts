@@ -129,7 +129,11 @@ export const TargetInfoSchema = z.object({
 });
 export type TargetInfo = z.infer<typeof TargetInfoSchema>;
 
-export const TargetListSchema = z.object({ targets: z.array(TargetInfoSchema) });
+export const TargetListSchema = z.object({
+  targets: z.array(TargetInfoSchema),
+  /** Why an entry of the targets file was skipped (one sentence each), so the page says it, not only the terminal. */
+  problems: z.array(z.string()).default([]),
+});
 export type TargetList = z.infer<typeof TargetListSchema>;
 
 /** The sentence shown on a target whose key variable is unset. */

@@ -3,6 +3,7 @@
 // them with the key and hands the raw answers here, before the proxy smooths anything.
 import { classifyModelId, ModelListSchema, modelListShape, PLAIN_WIRE, readErrorBody } from '../contract';
 import type { CheckFinding, CheckSeverity, Questions, WireSettings } from '../contract';
+import { typeWord } from './words';
 
 /** The three question types, each probed alone so one failing type does not hide the others. */
 export const PROBE_TYPES = ['noul', 'choice', 'score'] as const;
@@ -144,7 +145,7 @@ function answerFindings(
       {
         severity: 'problem',
         area: type,
-        text: `The ${type} request answered 200 with a body that is not a JSON object.`,
+        text: `The ${typeWord(type)} request answered 200 with a body that is not a JSON object.`,
       },
     ];
   }
@@ -186,7 +187,7 @@ function answerFindings(
     out.push({
       severity: 'problem',
       area: type,
-      text: `The ${type} answer could not be read in this target's ${wire.dialect === 'decisions' ? 'Decisions dialect' : 'form'}: ${probe.readProblem.replace(/\.$/, '')}.`,
+      text: `The ${typeWord(type)} answer could not be read in this target's ${wire.dialect === 'decisions' ? 'Decisions dialect' : 'form'}: ${probe.readProblem.replace(/\.$/, '')}.`,
     });
     return out;
   }
@@ -209,7 +210,7 @@ function answerFindings(
     out.push({
       severity: 'problem',
       area: type,
-      text: `The ${type} request answered 200 without an answer under "${name}".`,
+      text: `The ${typeWord(type)} request answered 200 without an answer under "${name}".`,
     });
     return out;
   }
@@ -218,7 +219,7 @@ function answerFindings(
     out.push({
       severity: 'difference',
       area: type,
-      text: `The ${type} answer lacks ${list(missing)}; the card shows what is there.`,
+      text: `The ${typeWord(type)} answer lacks ${list(missing)}; the card shows what is there.`,
     });
   }
   const extraAnswer = Object.keys(answer).filter((f) => !ANSWER_FIELDS[type].includes(f));
@@ -226,14 +227,14 @@ function answerFindings(
     out.push({
       severity: 'normalised',
       area: type,
-      text: `The ${type} answer adds ${list(extraAnswer)}, which the contract does not define; ignored.`,
+      text: `The ${typeWord(type)} answer adds ${list(extraAnswer)}, which the contract does not define; ignored.`,
     });
   }
   if (answer.type !== undefined && answer.type !== type) {
     out.push({
       severity: 'difference',
       area: type,
-      text: `The ${type} answer says its type is "${String(answer.type)}".`,
+      text: `The ${typeWord(type)} answer says its type is "${String(answer.type)}".`,
     });
   }
   if (isRecord(answer.probabilities)) {
@@ -324,7 +325,7 @@ function failedProbe(what: string, path: string, probe: ProbeResult): CheckFindi
     return {
       severity: 'problem',
       area: what,
-      text: `The ${what} request got no answer: ${probe.error ?? 'unreachable'}.`,
+      text: `The ${typeWord(what)} request got no answer: ${probe.error ?? 'unreachable'}.`,
     };
   }
   const read = readErrorBody(probe.status, probe.body);
@@ -345,7 +346,7 @@ function failedProbe(what: string, path: string, probe: ProbeResult): CheckFindi
   return {
     severity: 'problem',
     area: what,
-    text: `The ${what} request answered ${probe.status}: ${read.message} (body: ${errorShape(probe.body)}).`,
+    text: `The ${typeWord(what)} request answered ${probe.status}: ${read.message} (body: ${errorShape(probe.body)}).`,
   };
 }
 
@@ -425,7 +426,11 @@ export function analyseCheck(obs: CheckObservations): CheckFinding[] {
   }
   const answered = PROBE_TYPES.filter((t) => obs.probes[t]?.status === 200);
   if (answered.length === PROBE_TYPES.length) {
-    findings.push({ severity: 'ok', area: 'evaluate', text: 'It answers noul, choice and score questions.' });
+    findings.push({
+      severity: 'ok',
+      area: 'evaluate',
+      text: 'It answers yes/no, choice and score questions.',
+    });
   }
   const bad = obs.invalid;
   if (bad && answered.length > 0) {

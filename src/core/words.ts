@@ -2,3 +2,10 @@
 
 /** "1 row", "2 rows": a count and its noun, with an "s" unless the count is one. */
 export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** A question type as people read it: the wire's "noul" is a yes/no question everywhere but in the JSON. */
+export const TYPE_WORD = { choice: 'choice', score: 'score', noul: 'yes/no' } as const;
+
+/** The type's word, or the text as it is when it is not a question type ("models", an unknown type). */
+export const typeWord = (type: string): string =>
+  type in TYPE_WORD ? TYPE_WORD[type as keyof typeof TYPE_WORD] : type;

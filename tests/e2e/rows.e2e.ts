@@ -259,6 +259,8 @@ it('opens a results file written by the command line: rows, charts, filters and 
       out,
       '--report',
       join(dir, 'summary.md'),
+      '--rpm',
+      '6000',
       '--quiet',
     ]);
     expect(ran.stderr).toMatch(/Finished/);
@@ -284,6 +286,8 @@ it('opens a results file written by the command line: rows, charts, filters and 
       );
     expect(await rows.count('done')).toBe(n);
     expect(await rows.status.textContent()).toBe('Finished');
+    // The run's own pacing, as the command line ran it, not the published 1,200 a minute (issue 30 item 15).
+    expect(await page.getByTestId('rows.rate').textContent()).toContain('(set to 6,000 / min)');
     expect(await page.getByTestId('rows.table.row').first().getAttribute('data-row-id')).toBe('c-1');
     await page.getByTestId('rows.filter.status').selectOption('problems');
     await expect.poll(() => page.getByTestId('rows.filter.shown').textContent()).toMatch(/^0 of 30 rows/);

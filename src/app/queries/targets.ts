@@ -1,7 +1,7 @@
 // The proxy's targets as React Query server state, and the client target the browser uses for each.
 import { mutationOptions, queryOptions, useQuery } from '@tanstack/react-query';
 import type { ClientTarget } from '../../client';
-import { checkTarget, listTargets, proxyClientTarget } from '../../client/workbenchApi';
+import { checkTarget, listTargetProblems, listTargets, proxyClientTarget } from '../../client/workbenchApi';
 import type { TargetInfo } from '../../client/workbenchApi';
 import { canSend } from '../../contract';
 import type { TargetFacts } from '../../core/runDraft';
@@ -16,6 +16,14 @@ export const targetsQueryOptions = () =>
   queryOptions({
     queryKey: ['targets'] as const,
     queryFn: ({ signal }) => listTargets({ signal }),
+    staleTime: Infinity,
+  });
+
+/** Entries of the targets file the server skipped, each with why: said on the page, not only in the terminal. */
+export const targetProblemsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['targetProblems'] as const,
+    queryFn: ({ signal }) => listTargetProblems({ signal }),
     staleTime: Infinity,
   });
 

@@ -112,7 +112,8 @@ export function runFromResults(results: ReadResults, options: ImportOptions): Im
     model: header.model,
     questions: header.questions,
     mapping: mapping.labels?.length ? mapping : header.mapping,
-    pacing: DEFAULT_PACING,
+    // The run's own pacing when the file says it (older files: the published limits).
+    pacing: header.pacing ?? DEFAULT_PACING,
     maxCost: null,
     rowCount: items.length,
     // The rows file's own problems stayed with the command line; only its settled rows are in the results.

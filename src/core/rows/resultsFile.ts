@@ -7,6 +7,7 @@ import { EvaluateResponseSchema, JsonValueSchema, QuestionsSchema, UsageSchema }
 import type { JsonValue } from '../../contract';
 import { LabelValueSchema } from '../alignment/labelValues';
 import { RowMappingSchema } from './mapping';
+import { PacingSchema } from './pacer';
 import { ROW_STATUSES } from './records';
 import type { RowOutcome, RowStatus } from './records';
 import type { ResultRow } from './results';
@@ -29,6 +30,8 @@ export const ResultsHeaderSchema = z.object({
   mapping: RowMappingSchema,
   /** Columns mapped as human labels, by question: they never reach the state. */
   labels: z.record(z.string(), z.string()).default({}),
+  /** The pacing the run was started with, so the rows screen shows the run's own (absent in older files). */
+  pacing: PacingSchema.optional(),
 });
 export type ResultsHeader = z.infer<typeof ResultsHeaderSchema>;
 

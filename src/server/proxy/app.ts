@@ -25,6 +25,8 @@ export interface ProxyAppOptions {
   /** Largest accepted request body in bytes; larger bodies get 413 and are never sent on. */
   bodyLimitBytes: number;
   logger: Logger;
+  /** Entries of the targets file that were skipped, each with its sentence: GET /api/targets lists them. */
+  targetProblems?: readonly string[];
 }
 
 /** The error types of the proxy's own answers, in the reference service's body shape. */
@@ -147,7 +149,7 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
     await next();
   });
 
-  const targetList = JSON.stringify({ targets: infos });
+  const targetList = JSON.stringify({ targets: infos, problems: options.targetProblems ?? [] });
   app.get('/api/targets', () => new Response(targetList, { headers: API_HEADERS }));
 
   const relay = async (c: Context, route: 'evaluate' | 'models'): Promise<Response> => {

@@ -46,6 +46,7 @@ export function createWorkbenchProxy(
     upstreamTimeoutMs: env.upstreamTimeoutMs,
     bodyLimitBytes: env.bodyLimitBytes,
     logger: options.logger,
+    targetProblems: env.targets.problems,
   });
   return {
     app,

@@ -86,7 +86,7 @@ describe('POST /api/targets/<id>/check', () => {
     expect(texts('custom')).toMatch(
       /ok: It refuses an invalid request with 422 and field locations \(the contract's/,
     );
-    expect(texts('custom')).toMatch(/ok: It answers noul, choice and score questions/);
+    expect(texts('custom')).toMatch(/ok: It answers yes\/no, choice and score questions/);
   });
 
   it('names the hosted service: the pinned version it answers with, its request id header, FastAPI 422s', () => {
@@ -130,14 +130,14 @@ describe('POST /api/targets/<id>/check', () => {
     expect(report.model).toBe('qwen3-8b');
     expect(worstSeverity(report.findings)).toBe('problem');
     expect(report.findings.map((f) => f.text).join('\n')).toMatch(
-      /The noul request answered 501: This model is not a decision model/,
+      /The yes\/no request answered 501: This model is not a decision model/,
     );
   });
 
   it('speaks Decisions to a Decisions target, through the translation of a run, and reports its differences', () => {
     expect(worstSeverity(reports.luna!.findings)).not.toBe('problem');
     expect(texts('luna')).toMatch(/ok: It speaks the Decisions dialect, as this target is set/);
-    expect(texts('luna')).toMatch(/ok: It answers noul, choice and score questions/);
+    expect(texts('luna')).toMatch(/ok: It answers yes\/no, choice and score questions/);
     // The server's own differences, now that the probes reach it in its form.
     expect(texts('luna')).toMatch(/normalised: Usage adds .*`input_tokens_details`/);
     expect(texts('luna')).toMatch(

@@ -2,6 +2,7 @@
 import type { RobustnessCard } from '../../../core/robustness/card';
 import { VERDICT_LABELS } from '../../../core/robustness/card';
 import { VARIANT_LABELS } from '../../../core/robustness/variants';
+import { KIND_NAME } from '../../components/answers/kindName';
 
 const pts = (x: number): string => `${(x * 100).toFixed(0)} pts`;
 const signed = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(0)} pts`;
@@ -30,7 +31,7 @@ export function RobustnessCardView({ card }: { card: RobustnessCard }) {
     >
       <header className="robustness-card__head">
         <h3 id={`robustness-${card.question}`}>
-          {card.question} <span className="muted">({card.type})</span>
+          {card.question} <span className="muted">({KIND_NAME[card.type]})</span>
         </h3>
         <span className="robustness-verdict" data-testid="robustness.verdict">
           {VERDICT_LABELS[card.verdict]}

@@ -207,7 +207,8 @@ export function RobustnessDialog({ request, targetId, onClose }: RobustnessDialo
               >
                 {rowRuns.map((r) => (
                   <option key={r.id} value={r.id}>
-                    {r.fileName} ({r.rowCount} rows, {r.model})
+                    {r.fileName} ({r.rowCount} rows, {r.model} on {targetLabelOf(r.targetId)},{' '}
+                    {new Date(r.createdAt).toLocaleString()})
                   </option>
                 ))}
               </select>

@@ -5,6 +5,7 @@ import type { Bin, QuestionAggregate } from '../../../core/rows/results';
 import { useElementWidth } from '../../components/useElementWidth';
 import { CHART, clip, labelColumnWidth } from '../../components/answers/chartTheme';
 import { formatCount } from './format';
+import { KIND_NAME } from '../../components/answers/kindName';
 
 const binLabel = (b: Bin, digits: number): string => `${b.x0.toFixed(digits)}–${b.x1.toFixed(digits)}`;
 
@@ -101,7 +102,7 @@ export function AggregateCharts({ aggregates }: { aggregates: readonly QuestionA
           aria-label={a.question}
         >
           <h3>
-            {a.question} <span className="kind-tag">{a.type}</span>{' '}
+            {a.question} <span className="kind-tag">{KIND_NAME[a.type]}</span>{' '}
             <span className="muted">{formatCount(a.answered)} answered</span>
           </h3>
           {a.type === 'choice' && (

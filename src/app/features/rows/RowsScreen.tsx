@@ -232,7 +232,8 @@ export function RowsScreen({ targetId, targetLabel, target }: RowsScreenProps) {
               progress={rows.progress}
               running={rows.running}
               watching={rows.watching}
-              configuredRate={rows.pacing.requestsPerMinute}
+              // An open run shows its own pacing (a results file from the command line keeps the run's).
+              configuredRate={(rows.openRun?.pacing ?? rows.pacing).requestsPerMinute}
               onStart={() => void rows.start()}
               onPause={rows.pause}
               onCancel={rows.cancel}

@@ -4,6 +4,7 @@ import { VERDICT_LABELS } from '../../../core/robustness/card';
 import type { SharedSession } from '../../../core/shareLink';
 import { plural } from '../../../core/words';
 import { Dialog } from './Dialog';
+import { KIND_NAME } from '../../components/answers/kindName';
 
 const PREVIEW_CHARS = 1500;
 
@@ -90,7 +91,8 @@ export function IncomingShareDialog({ incoming, onImport, onDismiss }: IncomingS
             <ul>
               {questions.map((q) => (
                 <li key={q.name}>
-                  <code>{q.name}</code> ({q.type})
+                  <code>{q.name}</code> (
+                  {q.type in KIND_NAME ? KIND_NAME[q.type as keyof typeof KIND_NAME] : q.type})
                 </li>
               ))}
             </ul>

@@ -11,9 +11,12 @@ const KEYS: readonly [string, string][] = [
   [`${MOD}+Shift+E`, 'Compare mode: fold or show the editors'],
   ['Arrow keys', 'Move between the options of a switch, and in a session’s ⋯ menu'],
   ['Escape', 'Closes a dialog or a menu; focus goes back to what opened it'],
+  ['1, 2, 3… or Y, N', 'Labelling rows: gives the label shown beside that key on the card'],
+  ['S', 'Labelling rows: skips the row'],
+  ['Backspace', 'Labelling rows: undoes the last label or skip'],
 ];
 
-/** "Keys": the list of shortcuts. */
+/** "Keyboard shortcuts": the list of them (not API keys, which live only in the workbench server). */
 export function KeyboardHelp() {
   return (
     <details
@@ -26,7 +29,7 @@ export function KeyboardHelp() {
         }
       }}
     >
-      <summary>Keys</summary>
+      <summary>Keyboard shortcuts</summary>
       <dl className="keyboard-help__list">
         {KEYS.map(([key, what]) => (
           <div key={key} style={{ display: 'contents' }}>

@@ -13,10 +13,14 @@ export function ModelList({ targetId }: { targetId: string }) {
     );
   }
   if (models.isError) {
+    // One line in the top bar, the whole sentence on demand: a long error never wraps the bar under its menus.
     return (
-      <span className="error-text" data-testid="shell.modelsError" title={models.error.message}>
-        Models unavailable: {models.error.message}
-      </span>
+      <details className="models-error" data-testid="shell.modelsError">
+        <summary className="error-text">Models unavailable</summary>
+        <p className="models-error__text" role="status">
+          {models.error.message}
+        </p>
+      </details>
     );
   }
   if ('unlisted' in models.data) {

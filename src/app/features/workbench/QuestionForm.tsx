@@ -22,6 +22,7 @@ import {
 } from '../../../core/questionsDocument';
 import type { FormQuestion } from '../../../core/questionsDocument';
 import { CommitInput } from '../../components/CommitInput';
+import { KIND_NAME } from '../../components/answers/kindName';
 
 export interface QuestionFormProps {
   text: string;
@@ -167,7 +168,8 @@ function QuestionFields({ question: q, index, names, edit, autoFocus, onShowJson
             )}
             {QUESTION_TYPES.map((k) => (
               <option key={k} value={k}>
-                {k}
+                {/* People read "yes/no"; the JSON's own word stays beside it, since the editor shows it. */}
+                {k === 'noul' ? `${KIND_NAME.noul} (noul)` : k}
               </option>
             ))}
           </select>
