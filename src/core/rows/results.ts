@@ -4,6 +4,7 @@ import type { Answer, EvaluateResponse, JsonValue, Question, Questions } from '.
 import type { RowOutcome, RowStatus } from './records';
 import type { LabelValue } from '../alignment/types';
 import { predictedClass } from '../alignment/prediction';
+import { validLabel } from '../alignment/labelValues';
 
 /** One row of the results table. */
 export interface ResultRow {
@@ -119,12 +120,14 @@ export interface ResultFilter {
 
 /**
  * One question's human label and the judge's answer, each a value of the question (a choice label, a 0-based level,
- * yes/no) or null for any. The answer is read as the confusion matrix reads it, under the same conventions.
+ * yes/no) or null for any; `relation` keeps the rows whose answer agrees with (or differs from) their label. The answer
+ * is read as the confusion matrix reads it, under the same conventions.
  */
 export interface AgreementFilter {
   question: string;
   label: LabelValue | null;
   answer: LabelValue | null;
+  relation?: 'agree' | 'disagree';
   scorePrediction: 'mostProbable' | 'expectedRounded';
   /** P(yes) at or above this answers yes (noul). */
   threshold: number;
@@ -140,15 +143,25 @@ export const classValue = (question: Question, index: number): LabelValue =>
 
 /** True when a row's human label and the judge's answer match an agreement filter. */
 export function agreementMatches(row: ResultRow, filter: AgreementFilter, question: Question): boolean {
-  if (filter.label !== null && row.labels?.[filter.question] !== filter.label) return false;
-  if (filter.answer === null) return true;
+  const label = row.labels?.[filter.question];
+  if (filter.label !== null && label !== filter.label) return false;
+  if (filter.answer === null && !filter.relation) return true;
   const at = predictedClass(
     row.response?.answers[filter.question],
     question,
     filter.scorePrediction,
     filter.threshold,
   );
-  return at !== null && classValue(question, at) === filter.answer;
+  if (at === null) return false;
+  const answer = classValue(question, at);
+  if (filter.answer !== null && answer !== filter.answer) return false;
+  if (filter.relation)
+    return (
+      label !== undefined &&
+      validLabel(label, question) &&
+      (answer === label) === (filter.relation === 'agree')
+    );
+  return true;
 }
 
 export const NO_FILTER: ResultFilter = { status: 'all', lowConfidenceBelow: null, thresholds: [], text: '' };

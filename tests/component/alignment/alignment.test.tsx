@@ -115,6 +115,11 @@ describe('labelling view', () => {
     expect(screen.getByTestId('align.labelling.state')).toHaveTextContent('Want a quote');
     expect(screen.getByTestId('align.labelling.progress')).toHaveTextContent('1 skipped');
 
+    // Backspace after S undoes the skip, not the label before it; the next Backspace undoes the label.
+    await user.keyboard('{Backspace}');
+    expect(log).toEqual(['1=billing']);
+    expect(screen.getByTestId('align.labelling.state')).toHaveTextContent('App crashes');
+    expect(screen.getByTestId('align.labelling.progress')).toHaveTextContent(/^1 of 3 labelled$/);
     await user.keyboard('{Backspace}');
     expect(log).toEqual(['1=billing', '1=null']);
     expect(screen.getByTestId('align.labelling.state')).toHaveTextContent('Charged twice');
@@ -122,6 +127,8 @@ describe('labelling view', () => {
 
     await user.keyboard('3');
     expect(log.at(-1)).toBe('1=sales');
+    await user.keyboard('s');
+    expect(screen.getByTestId('align.labelling.state')).toHaveTextContent('Want a quote');
 
     // Keys typed elsewhere never label.
     await user.click(screen.getByRole('textbox', { name: 'Somewhere else' }));
@@ -186,6 +193,8 @@ describe('confusion matrix', () => {
         threshold={0.5}
         onThreshold={() => {}}
         onOpenRow={(r) => opened.push(r.id)}
+        onOpenRows={() => {}}
+        bootstrap={{ B: 50, seed: 1 }}
       />
     );
   }
@@ -209,7 +218,7 @@ describe('confusion matrix', () => {
     const list = screen.getByRole('region', { name: 'Rows labelled billing, answered technical (1)' });
     expect(list).toHaveTextContent('Refund me');
     expect(list).toHaveTextContent('judge technical at 0.85');
-    await user.click(within(list).getByRole('button', { name: 'Open in the main screen' }));
+    await user.click(within(list).getByRole('button', { name: 'Open in a new session' }));
     expect(opened).toEqual(['t2']);
 
     await user.click(screen.getByTestId('align.cell.team.0.0'));

@@ -92,6 +92,35 @@ describe('a confusion cell as a filter of the rows', () => {
       expect(biggest).toBeGreaterThan(200);
     });
 
+  it('finds every disagreement past the 500 the report keeps', () => {
+    const report = computeAlignment(questions, alignRows, { bootstrap: { B: 20, seed: 1 } });
+    const columns = answerColumns(questions);
+    for (const name of Object.keys(questions)) {
+      const agreement = {
+        question: name,
+        label: null,
+        answer: null,
+        scorePrediction: 'mostProbable' as const,
+        threshold: 0.5,
+      };
+      const differ = filterRows(
+        rows,
+        { ...NO_FILTER, agreement: { ...agreement, relation: 'disagree' } },
+        columns,
+        questions,
+      );
+      const agree = filterRows(
+        rows,
+        { ...NO_FILTER, agreement: { ...agreement, relation: 'agree' } },
+        columns,
+        questions,
+      );
+      expect(differ.length, name).toBe(report.questions[name]!.disagreementCount);
+      expect(agree.length + differ.length).toBe(report.questions[name]!.n);
+    }
+    expect(report.questions['mood']!.disagreementCount).toBeGreaterThan(500);
+  });
+
   it('reads "any" on either side, and leaves a question the run does not ask alone', () => {
     const columns = answerColumns(questions);
     const labelled = rows.filter((r) => r.labels?.['dept'] === 'other').length;
