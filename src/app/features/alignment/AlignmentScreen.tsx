@@ -82,6 +82,18 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench, onOpenRows }: Ali
     return () => clearTimeout(timer);
   }, [run, version, optionsKey, compute]);
 
+  // The comparison follows the open run's answers too (a variant compared while it ran), once the run has paused.
+  const { compareWith, compare: compareRuns } = align;
+  const running = rows.running;
+  useEffect(() => {
+    if (!run || !compareWith || running) return;
+    const timer = setTimeout(
+      () => void compareRuns(run, useRows.getState().results(), compareWith),
+      RECOMPUTE_DEBOUNCE_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [run, version, optionsKey, running, compareWith, compareRuns]);
+
   const results = run ? rows.results() : [];
   const byNumber = useMemo(() => {
     void version;
