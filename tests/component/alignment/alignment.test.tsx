@@ -227,3 +227,43 @@ describe('confusion matrix', () => {
     ).toHaveTextContent('Charged twice');
   });
 });
+
+describe('a list that is cut', () => {
+  it('shows the rest a page at a time and opens every disagreement in the rows screen', async () => {
+    const user = userEvent.setup();
+    const many = Array.from({ length: 30 }, (_, i) =>
+      row(i + 1, `Ticket ${i + 1}`, [0.1, 0.8, 0.1], i % 2 ? 'billing' : 'sales'),
+    );
+    const report = computeAlignment({ team }, alignRowsOf(many), { bootstrap: { B: 20, seed: 1 } }).questions[
+      'team'
+    ]!;
+    const wanted: unknown[] = [];
+    render(
+      <QuestionPanel
+        report={report}
+        definition={team}
+        mapping={mapping}
+        rowOf={(n) => many.find((r) => r.number === n)}
+        cell={null}
+        onCell={() => {}}
+        threshold={0.5}
+        onThreshold={() => {}}
+        onOpenRow={() => {}}
+        onOpenRows={(w) => wanted.push(w)}
+        bootstrap={{ B: 20, seed: 1 }}
+      />,
+    );
+    const list = screen.getByRole('region', { name: 'Disagreements on team' });
+    expect(within(list).getAllByTestId('align.disagreement')).toHaveLength(10);
+    expect(within(list).getByTestId('align.disagreements.more')).toHaveTextContent('Showing 10 of 30.');
+    await user.click(within(list).getByRole('button', { name: 'Show 10 more of Disagreements on team' }));
+    expect(within(list).getAllByTestId('align.disagreement')).toHaveLength(20);
+    await user.click(
+      within(list).getByRole('button', { name: 'Open all 30 of Disagreements on team in the rows screen' }),
+    );
+    expect(wanted).toEqual([{ label: null, answer: null, relation: 'disagree' }]);
+    // Every figure says what it means and which way is better.
+    expect(screen.getByTestId('align.figure.team.kappa.words')).toHaveTextContent(/Higher is better\./);
+    expect(screen.getByTestId('align.figure.team.ece.words')).toHaveTextContent(/Lower is better\./);
+  });
+});
