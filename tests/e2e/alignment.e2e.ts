@@ -226,6 +226,10 @@ it('reads columns named like questions as labels, reaches every row of a cell, a
   expect(heads).toContain('departmentjudge’s answer');
   expect(heads).toContain('departmenthuman label');
   expect(heads).toContain('is_urgenthuman label');
+  // The input is what was sent: no id, no labels (they have their own column).
+  expect(await page.getByTestId('rows.table.row').first().getByRole('cell').nth(3).textContent()).toBe(
+    'chat · I was charged twice for my order, please refund me today (#1)',
+  );
 
   const align = new AlignmentArea(page);
   await align.open();

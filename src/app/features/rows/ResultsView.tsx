@@ -1,5 +1,6 @@
 // The open run's results: the table with its filters, the charts per question, the rows left out, and the exports.
 import { useDeferredValue, useMemo, useState } from 'react';
+import { leftOutColumns } from '../../../core/rows/mapping';
 import type { RowRun } from '../../../core/rows/records';
 import { aggregate, answerColumns, filterRows } from '../../../core/rows/results';
 import type { ResultFilter, ResultRow } from '../../../core/rows/results';
@@ -55,12 +56,14 @@ export function ResultsView({ run, rows, version, onExport }: ResultsViewProps) 
     for (const r of snapshot.rows) if (r.labels) for (const q of Object.keys(r.labels)) names.add(q);
     return Object.keys(run.questions).filter((q) => names.has(q));
   }, [snapshot, run.questions]);
+  // The input as sent: a whole-row state without its id, label and metadata columns (the human label has its own).
+  const mapping = run.mapping;
   const inputColumns =
-    run.mapping.mode === 'text' || run.mapping.mode === 'conversation'
-      ? [run.mapping.column]
-      : run.mapping.mode === 'columns'
-        ? run.mapping.columns
-        : [];
+    mapping.mode === 'text' || mapping.mode === 'conversation'
+      ? [mapping.column]
+      : mapping.mode === 'columns'
+        ? mapping.columns
+        : run.columns.filter((c) => c !== mapping.idColumn && !leftOutColumns(mapping).has(c));
   return (
     <section className="rows-results" aria-label="Results" data-testid="rows.results">
       <div className="rows-results__bar">
