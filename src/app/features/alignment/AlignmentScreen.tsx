@@ -85,14 +85,16 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench, onOpenRows }: Ali
   // The comparison follows the open run's answers too (a variant compared while it ran), once the run has paused.
   const { compareWith, compare: compareRuns } = align;
   const running = rows.running;
+  // Only a run of the same rows: a choice left from another run's family is not compared.
+  const related = !!run && !!compareWith && familyOf(run, rows.runs).some((r) => r.id === compareWith);
   useEffect(() => {
-    if (!run || !compareWith || running) return;
+    if (!run || !compareWith || !related || running) return;
     const timer = setTimeout(
       () => void compareRuns(run, useRows.getState().results(), compareWith),
       RECOMPUTE_DEBOUNCE_MS,
     );
     return () => clearTimeout(timer);
-  }, [run, version, optionsKey, running, compareWith, compareRuns]);
+  }, [run, version, optionsKey, running, compareWith, related, compareRuns]);
 
   const results = run ? rows.results() : [];
   const byNumber = useMemo(() => {

@@ -91,7 +91,7 @@ export function VariantsPanel({
         </p>
       )}
       {comparing && <p role="status">Comparing…</p>}
-      {comparison && other && (
+      {comparison && other && family.some((r) => r.id === other.id) && (
         <div data-testid="align.variant.comparison">
           {(other.model !== run.model || other.targetId !== run.targetId) && (
             <p>
