@@ -101,7 +101,11 @@ export function App() {
               </Suspense>
             ) : screen === 'alignment' ? (
               <Suspense fallback={<p className="muted">Loading the alignment screen…</p>}>
-                <AlignmentScreen targetId={target.id} onOpenInWorkbench={() => setScreen('workbench')} />
+                <AlignmentScreen
+                  targetId={target.id}
+                  onOpenInWorkbench={() => setScreen('workbench')}
+                  onOpenRows={() => setScreen('rows')}
+                />
               </Suspense>
             ) : screen === 'taxonomy' ? (
               <Suspense fallback={<p className="muted">Loading the taxonomy screen…</p>}>

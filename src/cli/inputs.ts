@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { QuestionsSchema } from '../contract';
 import type { Questions } from '../contract';
-import type { RowMapping } from '../core/rows/mapping';
-import { suggestMapping } from '../core/rows/mapping';
+import type { NamedLabel, RowMapping } from '../core/rows/mapping';
+import { labelsNamedLikeQuestions, suggestMapping } from '../core/rows/mapping';
 import { detectFormat, parseRowsText } from '../core/rows/parse';
 import type { ParseSummary, RowIssue, SourceRow } from '../core/rows/parse';
 import { describeProblem, parseImportFile } from '../core/sessionFile';
@@ -53,6 +53,36 @@ export function parseMapSpec(entries: readonly string[]): MapSpec {
   }
   return spec;
 }
+
+/**
+ * The spec with each column named like a question read as that question's human label (the app's default too), unless
+ * --map names the column elsewhere (state, id, metadata) or gives the question another label column.
+ */
+export function withDefaultLabels(
+  spec: MapSpec,
+  columns: readonly string[],
+  objectRows: boolean,
+  questions: readonly string[],
+): { spec: MapSpec; defaulted: NamedLabel[] } {
+  if (!objectRows) return { spec, defaulted: [] };
+  const state = spec.state;
+  const taken = new Set([
+    ...Object.values(spec.labels),
+    ...spec.meta,
+    ...(spec.idColumn ? [spec.idColumn] : []),
+    ...(state?.mode === 'text' || state?.mode === 'conversation' ? [state.column] : []),
+    ...(state?.mode === 'columns' ? state.columns : []),
+  ]);
+  const defaulted = labelsNamedLikeQuestions(columns, questions, taken, new Set(Object.keys(spec.labels)));
+  if (defaulted.length === 0) return { spec, defaulted };
+  const labels = { ...spec.labels };
+  for (const l of defaulted) labels[l.question] = l.column;
+  return { spec: { ...spec, labels }, defaulted };
+}
+
+/** The line that says which columns were read as labels by default, and how to send one instead. */
+export const defaultLabelsLine = (defaulted: readonly NamedLabel[]): string =>
+  `${defaulted.map((l) => `"${l.column}"`).join(', ')} ${defaulted.length === 1 ? 'is' : 'are'} named like ${defaulted.length === 1 ? 'a question' : 'questions'}, so read as ${defaulted.length === 1 ? 'its' : 'their'} human label${defaulted.length === 1 ? '' : 's'} and never sent; to send ${defaulted.length === 1 ? 'it' : 'one'}, name it in --map columns=<a,b> or text=<column>.`;
 
 /**
  * The row mapping of a spec over a file's columns. Label, id and metadata columns never reach the state: with the

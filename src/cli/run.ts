@@ -20,7 +20,15 @@ import type { ServerEnv } from '../server/env';
 import type { Gate, GateResult } from './gates';
 import { checkGates } from './gates';
 import type { MapSpec } from './inputs';
-import { InputError, mappingFor, readQuestionsFile, readRowsFile, readSessionFile } from './inputs';
+import {
+  InputError,
+  defaultLabelsLine,
+  mappingFor,
+  readQuestionsFile,
+  readRowsFile,
+  readSessionFile,
+  withDefaultLabels,
+} from './inputs';
 import type { ProgressView } from './progress';
 import { writeJunit, writeSummary } from './reports';
 import { ResultsStore, answersOf, openResults } from './resultsStore';
@@ -171,7 +179,14 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
   const objectRows = file.rows.some(
     (r) => r.data !== null && typeof r.data === 'object' && !Array.isArray(r.data),
   );
-  const mapping = mappingFor(options.map, file.summary.columns, objectRows);
+  // A column named like a question is its human label unless --map says otherwise (the app's default too).
+  const { spec: map, defaulted } = withDefaultLabels(
+    options.map,
+    file.summary.columns,
+    objectRows,
+    Object.keys(questions),
+  );
+  const mapping = mappingFor(map, file.summary.columns, objectRows);
   const plan = planRun(file.rows, mapping, questions, { stateTokens, questionTokens });
   const skipped = plan.issues.filter((i) => i.severity === 'skip').length + file.issues.length;
 
@@ -186,7 +201,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
     model,
     questions,
     mapping,
-    labels: options.map.labels,
+    labels: map.labels,
     pacing,
   };
   const resumed = openResults(options.out, header);
@@ -224,6 +239,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
       `${skipped > 0 ? ` ${skipped} lines are left out (listed in the summary).` : ''}` +
       `${isVersionedId(model) ? '' : ` ${model} is not a pinned version: answers are not reused across runs.`}`,
   );
+  if (defaulted.length > 0) view.say(defaultLabelsLine(defaulted));
   if (resumed.unreadable > 0)
     view.say(
       `${resumed.unreadable} lines of ${options.out} could not be read (cut off mid-write); those rows run again.`,
@@ -254,9 +270,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
 
   // The figures read the results file back once, so the run itself never holds every answer in memory.
   const final = readResults(readFileSync(options.out, 'utf8'));
-  const figures = final.ok
-    ? figuresOf(questions, final.results.rows, options.map.labels)
-    : new Map<string, Figure>();
+  const figures = final.ok ? figuresOf(questions, final.results.rows, map.labels) : new Map<string, Figure>();
   const gates = checkGates(options.gates, figures, { strict: options.strict });
   const halt = progress.halt;
   const unanswered = progress.failed + progress.unknown;

@@ -7,7 +7,9 @@ import type { StoreApi, UseBoundStore } from 'zustand';
 import type { Questions } from '../../contract';
 import type { ClientTarget } from '../../client';
 import type { ImportSummary, PlanSummary } from '../../core/rows/importSession';
-import type { RowMapping } from '../../core/rows/mapping';
+import type { NamedLabel, RowMapping } from '../../core/rows/mapping';
+import { suggestMapping } from '../../core/rows/mapping';
+import { useFileRunTally } from './fileRunTally';
 import type { Clock, Pacing } from '../../core/rows/pacer';
 import { DEFAULT_PACING } from '../../core/rows/pacer';
 import { ROWS_SCHEMA_VERSION } from '../../core/rows/records';
@@ -50,6 +52,8 @@ export interface RowsDeps {
   channel?: TabChannel<RunMessage>;
   /** How often progress reaches the screen while rows arrive (ms). */
   flushMs?: number;
+  /** Hears every listing of the stored runs (the sessions list counts each session's file runs). */
+  onRuns?: (runs: readonly RowRun[]) => void;
 }
 
 export interface ImportState {
@@ -97,7 +101,12 @@ export interface RowsState {
   error: string | null;
   notice: string | null;
 
-  pickFile: (file: File) => Promise<void>;
+  /** Columns read as human labels by default because they are named like a question (undone by keepLabelsInState). */
+  defaultLabels: NamedLabel[];
+  /** Reads a file; columns named like one of `questions` are mapped as their labels by default. */
+  pickFile: (file: File, questions?: readonly string[]) => Promise<void>;
+  /** Undoes the default labels: those columns go back into the state. */
+  keepLabelsInState: () => void;
   setParseOptions: (options: Partial<ParseOptions>) => Promise<void>;
   setMapping: (mapping: RowMapping) => void;
   /** Plans the loaded file against the mapping and the session's questions (the worker counts the tokens). */
@@ -156,8 +165,9 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
   let flushTimer: ReturnType<typeof setTimeout> | null = null;
   let ticker: ReturnType<typeof setInterval> | null = null;
   let planSeq = 0;
-  // The file last picked, so changing the parse options reads it again.
+  // The file last picked (and the questions it was picked against), so changing the parse options reads it again.
   let lastFile: File | null = null;
+  let lastQuestions: readonly string[] = [];
 
   // Cross-tab state: the run this tab drives (holds the lock of), the rows changed since the last message to the
   // watching tabs, the wait for another tab's lock while watching, and the run record as this tab last wrote it.
@@ -436,6 +446,7 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
       import: { phase: 'idle' },
       parseOptions: { format: 'auto', header: true, literalQuotes: false },
       mapping: null,
+      defaultLabels: [],
       plan: null,
       planning: false,
       planError: null,
@@ -452,10 +463,11 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
       error: null,
       notice: null,
 
-      async pickFile(file) {
+      async pickFile(file, questions = []) {
         set({
           import: { phase: 'reading', fileName: file.name },
           mapping: null,
+          defaultLabels: [],
           plan: null,
           planError: null,
           error: null,
@@ -464,8 +476,15 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
           const summary = await parserOf().parse(file, get().parseOptions, (progress) =>
             set((s) => (s.import.fileName === file.name ? { import: { ...s.import, progress } } : s)),
           );
-          set({ import: { phase: 'ready', fileName: file.name, summary }, mapping: summary.suggested });
+          // The worker suggests without the questions; a column named like one is its label, never in the state.
+          const mapping = suggestMapping(summary.columns, summary.objectRows, questions);
+          set({
+            import: { phase: 'ready', fileName: file.name, summary },
+            mapping,
+            defaultLabels: (mapping.labels ?? []).map(({ column, question }) => ({ column, question })),
+          });
           lastFile = file;
+          lastQuestions = questions;
         } catch (error) {
           set({ import: { phase: 'failed', fileName: file.name, error: errorText(error) } });
         }
@@ -473,7 +492,16 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
 
       async setParseOptions(options) {
         set((s) => ({ parseOptions: { ...s.parseOptions, ...options } }));
-        if (lastFile) await get().pickFile(lastFile);
+        if (lastFile) await get().pickFile(lastFile, lastQuestions);
+      },
+
+      keepLabelsInState() {
+        const { mapping, defaultLabels } = get();
+        if (!mapping) return;
+        const labels = (mapping.labels ?? []).filter(
+          (l) => !defaultLabels.some((d) => d.column === l.column && d.question === l.question),
+        );
+        set({ mapping: { ...mapping, labels }, defaultLabels: [] });
       },
 
       setMapping: (mapping) => set({ mapping }),
@@ -515,7 +543,7 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
 
       clearImport() {
         lastFile = null;
-        set({ import: { phase: 'idle' }, mapping: null, plan: null, planError: null });
+        set({ import: { phase: 'idle' }, mapping: null, defaultLabels: [], plan: null, planError: null });
       },
 
       async refreshRuns() {
@@ -527,6 +555,7 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
             return id !== null && id !== drivingId ? [id] : [];
           });
           set({ runs, heldElsewhere });
+          deps.onRuns?.(runs);
         } catch (error) {
           set({ error: `Stored runs could not be read: ${errorText(error)}` });
         }
@@ -790,4 +819,5 @@ export const useRows = createRowsStore({
   newId,
   locks: browserLocks(),
   channel: openChannel('evaluate-workbench:rows', RunMessageSchema),
+  onRuns: (runs) => useFileRunTally.getState().setRuns(runs),
 });

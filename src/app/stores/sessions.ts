@@ -49,6 +49,8 @@ export interface SessionSummary {
   createdAt: string;
   updatedAt: string;
   runCount: number;
+  /** Robustness checks kept with the session (the latest one, or none). */
+  robustnessChecks: number;
   doc: SessionDoc;
 }
 
@@ -132,6 +134,11 @@ export interface SessionsState {
   dispose(): void;
   setQuery(query: string): void;
   newSession(): Promise<void>;
+  /**
+   * Opens a new session holding `doc` (the session open until now stays in the list, untouched) and says so in the
+   * notice: what the alignment screen's "Open in the main screen" does, so nothing the user had is replaced.
+   */
+  openNewSession(doc: SessionDoc, name: string, notice: string): Promise<void>;
   openSession(id: string): Promise<void>;
   rename(id: string, name: string): Promise<void>;
   duplicate(id: string): Promise<void>;
@@ -193,6 +200,7 @@ const summaryOf = (s: Session): SessionSummary => ({
   createdAt: s.createdAt,
   updatedAt: s.updatedAt,
   runCount: s.runs.length,
+  robustnessChecks: s.robustness ? 1 : 0,
   doc: s.doc,
 });
 const newestFirst = (a: SessionSummary, b: SessionSummary): number =>
@@ -499,6 +507,12 @@ export function createSessionsStore() {
       async newSession() {
         await autosave?.flush();
         await createAndShow(await templateDoc(), untitledName(get().list));
+      },
+
+      async openNewSession(doc, name, notice) {
+        await autosave?.flush();
+        await createAndShow(doc, name);
+        notify('info', notice);
       },
 
       async openSession(id) {

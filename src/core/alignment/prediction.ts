@@ -72,3 +72,23 @@ export function yesProbability(answer: Answer | undefined): number | null {
   if (!answer || answer.type !== 'noul' || !Number.isFinite(answer.noul)) return null;
   return Math.min(1, Math.max(0, answer.noul));
 }
+
+/**
+ * The class index the judge's answer predicts under the report's conventions (the most probable class, or the
+ * expected level rounded; P(yes) at or above the threshold), or null when the answer is not of the question's type.
+ * The same reading as the confusion matrix, for one row at a time (the rows screen's filter by answer).
+ */
+export function predictedClass(
+  answer: Answer | undefined,
+  question: Question,
+  scorePrediction: 'mostProbable' | 'expectedRounded' = 'mostProbable',
+  threshold = 0.5,
+): number | null {
+  if (question.type === 'noul') {
+    const p = yesProbability(answer);
+    return p === null ? null : p >= threshold ? 1 : 0;
+  }
+  const d = distributionOf(answer, question);
+  if (!d) return null;
+  return question.type === 'score' && scorePrediction === 'expectedRounded' ? expectedRounded(d) : argmax(d);
+}

@@ -163,17 +163,66 @@ const TEXT_NAMES = [
   'prompt',
 ];
 
-/** A sensible first mapping for a file's columns: an id column if one is named like it, one text column if obvious. */
-export function suggestMapping(columns: readonly string[], objectRows = true): RowMapping {
+const nameKey = (s: string): string =>
+  s
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ');
+
+/** A column and the question it holds people's answers to. */
+export interface NamedLabel {
+  column: string;
+  question: string;
+}
+
+/**
+ * Columns named like a question (exactly, or despite case, spaces, `_` and `-`): each is that question's human label
+ * until the user says otherwise, so a file of labelled rows never sends its labels by default. Columns in `taken`
+ * (an id, the state, metadata, another label) and questions in `mapped` are left alone.
+ */
+export function labelsNamedLikeQuestions(
+  columns: readonly string[],
+  questions: readonly string[],
+  taken: ReadonlySet<string> = new Set(),
+  mapped: ReadonlySet<string> = new Set(),
+): NamedLabel[] {
+  const out: NamedLabel[] = [];
+  const used = new Set(taken);
+  for (const question of questions) {
+    if (mapped.has(question)) continue;
+    const column =
+      columns.find((c) => c === question && !used.has(c)) ??
+      columns.find((c) => nameKey(c) === nameKey(question) && !used.has(c));
+    if (column === undefined) continue;
+    used.add(column);
+    out.push({ column, question });
+  }
+  return out;
+}
+
+/**
+ * A sensible first mapping for a file's columns: an id column if one is named like it, one text column if obvious, and
+ * each column named like one of the questions mapped as its human label (so it never reaches the state).
+ */
+export function suggestMapping(
+  columns: readonly string[],
+  objectRows = true,
+  questions: readonly string[] = [],
+): RowMapping {
   if (!objectRows || columns.length === 0) return { mode: 'fields', idColumn: null };
   const lower = columns.map((c) => c.toLowerCase());
   const idAt = lower.findIndex((c) => ID_NAMES.includes(c));
   const idColumn = idAt === -1 ? null : columns[idAt]!;
-  const rest = columns.filter((c) => c !== idColumn);
+  const named = labelsNamedLikeQuestions(columns, questions, new Set(idColumn ? [idColumn] : []));
+  const labels = named.length
+    ? { labels: named.map((l) => ({ ...l, levelBase: 0 as const, values: {} })) }
+    : {};
+  const asLabel = new Set(named.map((l) => l.column));
+  const rest = columns.filter((c) => c !== idColumn && !asLabel.has(c));
   const textAt = rest.findIndex((c) => TEXT_NAMES.includes(c.toLowerCase()));
-  if (rest.length === 1) return { mode: 'text', column: rest[0]!, idColumn };
-  if (textAt !== -1 && rest.length <= 2) return { mode: 'text', column: rest[textAt]!, idColumn };
-  return { mode: 'fields', idColumn };
+  if (rest.length === 1) return { mode: 'text', column: rest[0]!, idColumn, ...labels };
+  if (textAt !== -1 && rest.length <= 2) return { mode: 'text', column: rest[textAt]!, idColumn, ...labels };
+  return { mode: 'fields', idColumn, ...labels };
 }
 
 /** One sentence describing a mapping, for the run summary. */

@@ -3,6 +3,8 @@ import Papa from 'papaparse';
 import type { Answer, EvaluateResponse, JsonValue, Question, Questions } from '../../contract';
 import type { RowOutcome, RowStatus } from './records';
 import type { LabelValue } from '../alignment/types';
+import { predictedClass } from '../alignment/prediction';
+import { validLabel } from '../alignment/labelValues';
 
 /** One row of the results table. */
 export interface ResultRow {
@@ -112,6 +114,54 @@ export interface ResultFilter {
   thresholds: Threshold[];
   /** Case-insensitive text found in the row id, the input or the error message. */
   text: string;
+  /** Rows by one question's human label and the judge's answer (a confusion cell opened from the alignment screen). */
+  agreement?: AgreementFilter | null;
+}
+
+/**
+ * One question's human label and the judge's answer, each a value of the question (a choice label, a 0-based level,
+ * yes/no) or null for any; `relation` keeps the rows whose answer agrees with (or differs from) their label. The answer
+ * is read as the confusion matrix reads it, under the same conventions.
+ */
+export interface AgreementFilter {
+  question: string;
+  label: LabelValue | null;
+  answer: LabelValue | null;
+  relation?: 'agree' | 'disagree';
+  scorePrediction: 'mostProbable' | 'expectedRounded';
+  /** P(yes) at or above this answers yes (noul). */
+  threshold: number;
+}
+
+/** The value of a question a class index stands for: the choice label, the level, yes/no. */
+export const classValue = (question: Question, index: number): LabelValue =>
+  question.type === 'choice'
+    ? Object.keys(question.criteria)[index]!
+    : question.type === 'score'
+      ? index
+      : index === 1;
+
+/** True when a row's human label and the judge's answer match an agreement filter. */
+export function agreementMatches(row: ResultRow, filter: AgreementFilter, question: Question): boolean {
+  const label = row.labels?.[filter.question];
+  if (filter.label !== null && label !== filter.label) return false;
+  if (filter.answer === null && !filter.relation) return true;
+  const at = predictedClass(
+    row.response?.answers[filter.question],
+    question,
+    filter.scorePrediction,
+    filter.threshold,
+  );
+  if (at === null) return false;
+  const answer = classValue(question, at);
+  if (filter.answer !== null && answer !== filter.answer) return false;
+  if (filter.relation)
+    return (
+      label !== undefined &&
+      validLabel(label, question) &&
+      (answer === label) === (filter.relation === 'agree')
+    );
+  return true;
 }
 
 export const NO_FILTER: ResultFilter = { status: 'all', lowConfidenceBelow: null, thresholds: [], text: '' };
@@ -144,9 +194,17 @@ function lowestConfidence(response: EvaluateResponse | undefined): number | null
   return low;
 }
 
-/** True when a row passes every part of the filter. */
-export function rowMatches(row: ResultRow, filter: ResultFilter, columns: readonly AnswerColumn[]): boolean {
+/** True when a row passes every part of the filter (the agreement part needs the run's questions). */
+export function rowMatches(
+  row: ResultRow,
+  filter: ResultFilter,
+  columns: readonly AnswerColumn[],
+  questions?: Questions,
+): boolean {
   if (!matchesStatus(statusOf(row), filter.status)) return false;
+  const agreement = filter.agreement;
+  const asked = agreement ? questions?.[agreement.question] : undefined;
+  if (agreement && asked && !agreementMatches(row, agreement, asked)) return false;
   if (filter.lowConfidenceBelow !== null) {
     const low = lowestConfidence(row.response);
     if (low === null || low >= filter.lowConfidenceBelow) return false;
@@ -170,9 +228,10 @@ export function filterRows(
   rows: readonly ResultRow[],
   filter: ResultFilter,
   columns: readonly AnswerColumn[],
+  questions?: Questions,
 ): number[] {
   const out: number[] = [];
-  for (let i = 0; i < rows.length; i++) if (rowMatches(rows[i]!, filter, columns)) out.push(i);
+  for (let i = 0; i < rows.length; i++) if (rowMatches(rows[i]!, filter, columns, questions)) out.push(i);
   return out;
 }
 

@@ -115,6 +115,11 @@ describe('labelling view', () => {
     expect(screen.getByTestId('align.labelling.state')).toHaveTextContent('Want a quote');
     expect(screen.getByTestId('align.labelling.progress')).toHaveTextContent('1 skipped');
 
+    // Backspace after S undoes the skip, not the label before it; the next Backspace undoes the label.
+    await user.keyboard('{Backspace}');
+    expect(log).toEqual(['1=billing']);
+    expect(screen.getByTestId('align.labelling.state')).toHaveTextContent('App crashes');
+    expect(screen.getByTestId('align.labelling.progress')).toHaveTextContent(/^1 of 3 labelled$/);
     await user.keyboard('{Backspace}');
     expect(log).toEqual(['1=billing', '1=null']);
     expect(screen.getByTestId('align.labelling.state')).toHaveTextContent('Charged twice');
@@ -122,6 +127,8 @@ describe('labelling view', () => {
 
     await user.keyboard('3');
     expect(log.at(-1)).toBe('1=sales');
+    await user.keyboard('s');
+    expect(screen.getByTestId('align.labelling.state')).toHaveTextContent('Want a quote');
 
     // Keys typed elsewhere never label.
     await user.click(screen.getByRole('textbox', { name: 'Somewhere else' }));
@@ -186,6 +193,8 @@ describe('confusion matrix', () => {
         threshold={0.5}
         onThreshold={() => {}}
         onOpenRow={(r) => opened.push(r.id)}
+        onOpenRows={() => {}}
+        bootstrap={{ B: 50, seed: 1 }}
       />
     );
   }
@@ -209,12 +218,52 @@ describe('confusion matrix', () => {
     const list = screen.getByRole('region', { name: 'Rows labelled billing, answered technical (1)' });
     expect(list).toHaveTextContent('Refund me');
     expect(list).toHaveTextContent('judge technical at 0.85');
-    await user.click(within(list).getByRole('button', { name: 'Open in the main screen' }));
+    await user.click(within(list).getByRole('button', { name: 'Open in a new session' }));
     expect(opened).toEqual(['t2']);
 
     await user.click(screen.getByTestId('align.cell.team.0.0'));
     expect(
       screen.getByRole('region', { name: 'Rows labelled billing, answered billing (1)' }),
     ).toHaveTextContent('Charged twice');
+  });
+});
+
+describe('a list that is cut', () => {
+  it('shows the rest a page at a time and opens every disagreement in the rows screen', async () => {
+    const user = userEvent.setup();
+    const many = Array.from({ length: 30 }, (_, i) =>
+      row(i + 1, `Ticket ${i + 1}`, [0.1, 0.8, 0.1], i % 2 ? 'billing' : 'sales'),
+    );
+    const report = computeAlignment({ team }, alignRowsOf(many), { bootstrap: { B: 20, seed: 1 } }).questions[
+      'team'
+    ]!;
+    const wanted: unknown[] = [];
+    render(
+      <QuestionPanel
+        report={report}
+        definition={team}
+        mapping={mapping}
+        rowOf={(n) => many.find((r) => r.number === n)}
+        cell={null}
+        onCell={() => {}}
+        threshold={0.5}
+        onThreshold={() => {}}
+        onOpenRow={() => {}}
+        onOpenRows={(w) => wanted.push(w)}
+        bootstrap={{ B: 20, seed: 1 }}
+      />,
+    );
+    const list = screen.getByRole('region', { name: 'Disagreements on team' });
+    expect(within(list).getAllByTestId('align.disagreement')).toHaveLength(10);
+    expect(within(list).getByTestId('align.disagreements.more')).toHaveTextContent('Showing 10 of 30.');
+    await user.click(within(list).getByRole('button', { name: 'Show 10 more of Disagreements on team' }));
+    expect(within(list).getAllByTestId('align.disagreement')).toHaveLength(20);
+    await user.click(
+      within(list).getByRole('button', { name: 'Open all 30 of Disagreements on team in the rows screen' }),
+    );
+    expect(wanted).toEqual([{ label: null, answer: null, relation: 'disagree' }]);
+    // Every figure says what it means and which way is better.
+    expect(screen.getByTestId('align.figure.team.kappa.words')).toHaveTextContent(/Higher is better\./);
+    expect(screen.getByTestId('align.figure.team.ece.words')).toHaveTextContent(/Lower is better\./);
   });
 });

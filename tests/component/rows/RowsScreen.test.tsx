@@ -134,6 +134,22 @@ async function pick(user: ReturnType<typeof userEvent.setup>, text: string, name
 }
 
 describe('RowsScreen', () => {
+  it('maps columns named like the questions as their labels when a file is picked, and undoes it on request', async () => {
+    const store = makeStore();
+    const file = new File(['id,message,department,is_urgent\nt1,Refund me,billing,yes\n'], 'named.csv', {
+      type: 'text/csv',
+    });
+    await store.getState().pickFile(file, Object.keys(EXAMPLE_REQUEST.questions));
+    expect(store.getState().mapping?.labels?.map((l) => [l.column, l.question])).toEqual([
+      ['is_urgent', 'is_urgent'],
+      ['department', 'department'],
+    ]);
+    expect(store.getState().defaultLabels).toHaveLength(2);
+    store.getState().keepLabelsInState();
+    expect(store.getState().mapping?.labels).toEqual([]);
+    expect(store.getState().defaultLabels).toEqual([]);
+  });
+
   it('lists every line that will not be sent with its line number and reason, before the run', async () => {
     const user = userEvent.setup();
     render(<RowsScreen targetId="local" targetLabel="Local reference" />);

@@ -44,4 +44,45 @@ export class AlignmentArea {
   difference(question: string, key: string): Locator {
     return this.page.getByTestId(`align.variant.diff.${question}.${key}`);
   }
+
+  /** The better/worse mark of one figure in the variant comparison. */
+  mark(question: string, key: string): Locator {
+    return this.page.getByTestId(`align.variant.mark.${question}.${key}`);
+  }
+
+  /** What a figure means in words, which way is better and its reading scale. */
+  words(question: string, key: string): Locator {
+    return this.page.getByTestId(`align.figure.${question}.${key}.words`);
+  }
+
+  /** One confusion cell: rows labelled class `truth`, answered class `predicted` (indices). */
+  cell(question: string, truth: number, predicted: number): Locator {
+    return this.page.getByTestId(`align.cell.${question}.${truth}.${predicted}`);
+  }
+
+  /** The threshold slider of a yes/no question, by its accessible name. */
+  slider(question: string): Locator {
+    return this.page.getByRole('slider', { name: `Threshold on P(yes) for ${question}` });
+  }
+
+  /** The rows listed under an open confusion cell. */
+  cellRows(): Locator {
+    return this.page
+      .getByRole('region', { name: /^Rows labelled .* answered .*\(\d+\)$/ })
+      .getByTestId('align.disagreement');
+  }
+
+  /** The buttons that offer the rest of the open cell's list: a page more, or all of it in the rows screen. */
+  cellMore(which: 'showMore' | 'openAll'): Locator {
+    return this.page
+      .getByRole('region', { name: /^Rows labelled .* answered .*\(\d+\)$/ })
+      .getByTestId(`align.disagreements.${which}`);
+  }
+
+  /** Opens the labelling view of one question. */
+  async label(question: string): Promise<void> {
+    await this.page.getByTestId('align.view.label').click();
+    await this.page.getByTestId('align.labelling.question').selectOption(question);
+    await this.page.getByTestId('align.labelling').waitFor();
+  }
 }

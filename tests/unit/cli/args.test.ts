@@ -2,7 +2,13 @@
 // state), gates and their checks, and the results file read back (newest line wins, a cut-off line listed).
 import { describe, expect, it } from 'vitest';
 import { checkGates, parseGate } from '../../../src/cli/gates';
-import { InputError, mappingFor, parseMapSpec } from '../../../src/cli/inputs';
+import {
+  InputError,
+  defaultLabelsLine,
+  mappingFor,
+  parseMapSpec,
+  withDefaultLabels,
+} from '../../../src/cli/inputs';
 import type { Figure } from '../../../src/core/alignment';
 import { headerLine, readResults, resultLine, resumeMismatch } from '../../../src/core/rows/resultsFile';
 import type { ResultsHeader } from '../../../src/core/rows/resultsFile';
@@ -17,6 +23,34 @@ describe('--map', () => {
       columns: ['message', 'channel'],
       idColumn: 'id',
     });
+  });
+
+  it("reads a column named like a question as its label by default, through the app's own rule", () => {
+    const columns = ['id', 'message', 'department', 'is_urgent'];
+    const { spec, defaulted } = withDefaultLabels(parseMapSpec([]), columns, true, [
+      'department',
+      'is_urgent',
+    ]);
+    expect(defaulted).toEqual([
+      { column: 'department', question: 'department' },
+      { column: 'is_urgent', question: 'is_urgent' },
+    ]);
+    expect(mappingFor(spec, columns, true)).toEqual({
+      mode: 'columns',
+      columns: ['message'],
+      idColumn: 'id',
+    });
+    expect(defaultLabelsLine(defaulted)).toMatch(
+      /^"department", "is_urgent" are named like questions, so read as their human labels and never sent/,
+    );
+    // Named in the state, or another column given as the question's label: the user said otherwise.
+    const chosen = withDefaultLabels(
+      parseMapSpec(['columns=message,department', 'label.is_urgent=message']),
+      columns,
+      true,
+      ['department', 'is_urgent'],
+    );
+    expect(chosen.defaulted).toEqual([]);
   });
 
   it('takes one column as text, or chosen columns, with an id', () => {

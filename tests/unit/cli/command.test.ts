@@ -197,6 +197,40 @@ describe('evaluate-workbench run', { timeout: 90_000 }, () => {
     expect(junit.testsuites.testsuite.testcase['@_name']).toBe('department.accuracy >= 0.5');
   });
 
+  it('reads columns named like the questions as their labels by default, says so, and never sends them', async () => {
+    const lines = ['ticket,message,department,urgent'];
+    for (let i = 0; i < 6; i++) {
+      const [message, label] = MESSAGES[i % MESSAGES.length]!;
+      lines.push(`named-${i},"${message} (order ${i})",${label},${i % 2 ? 'yes' : 'no'}`);
+    }
+    writeFileSync(join(dir, 'named.csv'), `${lines.join('\n')}\n`);
+    const ran = await runCli([
+      'run',
+      '--questions',
+      join(dir, 'questions.json'),
+      '--model',
+      'model-1.13.0',
+      '--rows',
+      join(dir, 'named.csv'),
+      '--out',
+      join(dir, 'named.jsonl'),
+      '--target',
+      'direct',
+    ]);
+    expect(ran.code).toBe(0);
+    expect(ran.stderr).toContain(
+      '"department", "urgent" are named like questions, so read as their human labels and never sent',
+    );
+    const read = readResults(readFileSync(join(dir, 'named.jsonl'), 'utf8'));
+    if (!read.ok) throw new Error(read.message);
+    expect(read.results.header.mapping).toEqual({
+      mode: 'columns',
+      columns: ['ticket', 'message'],
+      idColumn: null,
+    });
+    expect(read.results.header.labels).toEqual({ department: 'department', urgent: 'urgent' });
+  });
+
   it('fails a gate with exit code 1, a readable summary and a JUnit failure, without sending the rows again', async () => {
     const before = reference.counts().requests;
     const ran = await runCli(

@@ -11,7 +11,13 @@ import {
   sha256HexSync,
   dedupKeySync,
 } from '../../../src/core/rows/dedup';
-import { describeMapping, mapRow, rowId, suggestMapping } from '../../../src/core/rows/mapping';
+import {
+  describeMapping,
+  labelsNamedLikeQuestions,
+  mapRow,
+  rowId,
+  suggestMapping,
+} from '../../../src/core/rows/mapping';
 import { parseCsvText } from '../../../src/core/rows/parse';
 import { budgetFit, planDurationMs, planRun, sortIssues } from '../../../src/core/rows/runPlan';
 import { exampleRequest } from '../../helpers/fixtures';
@@ -82,6 +88,31 @@ describe('mapping a row to the state', () => {
     expect(suggestMapping(['claim', 'quote', 'source'])).toEqual({ mode: 'fields', idColumn: null });
     expect(suggestMapping([], false)).toEqual({ mode: 'fields', idColumn: null });
     expect(describeMapping({ mode: 'text', column: 'text', idColumn: 'id' })).toMatch(/`text` as text.*`id`/);
+  });
+
+  it('maps a column named like a question as its label by default, so the label never reaches the state', () => {
+    const columns = ['id', 'text', 'department', 'Is-Urgent', 'frustration'];
+    const mapping = suggestMapping(columns, true, ['department', 'is_urgent', 'frustration']);
+    expect(mapping).toEqual({
+      mode: 'text',
+      column: 'text',
+      idColumn: 'id',
+      labels: [
+        { column: 'department', question: 'department', levelBase: 0, values: {} },
+        { column: 'Is-Urgent', question: 'is_urgent', levelBase: 0, values: {} },
+        { column: 'frustration', question: 'frustration', levelBase: 0, values: {} },
+      ],
+    });
+    // With two other columns the whole row is the state, and still without the labels.
+    const whole = suggestMapping(['subject', 'sender', 'department'], true, ['department']);
+    expect(whole.mode).toBe('fields');
+    const mapped = mapRow({ subject: 'Refund', sender: 'ann', department: 'billing' }, whole);
+    expect(mapped).toEqual({ ok: true, state: { subject: 'Refund', sender: 'ann' } });
+    // An exact name wins over one that differs in case only; a column is one question's label at most.
+    expect(labelsNamedLikeQuestions(['Department', 'department'], ['department'])).toEqual([
+      { column: 'department', question: 'department' },
+    ]);
+    expect(labelsNamedLikeQuestions(['department'], ['department'], new Set(['department']))).toEqual([]);
   });
 });
 

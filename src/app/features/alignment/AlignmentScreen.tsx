@@ -1,34 +1,50 @@
 // The alignment screen: how the judge's answers on a labelled run agree with people's labels, per question (with n
 // and 95% intervals), how calibrated its probabilities are, the confident mistakes, labelling in the app, and
 // variants compared row by row. Wiring only: the figures are computed in src/core/alignment, in a worker.
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { z } from 'zod';
 import type { Question } from '../../../contract';
 import { planLabelTake } from '../../../core/alignment/sessionLabels';
 import type { ResultRow } from '../../../core/rows/results';
 import { useRows } from '../../stores/rows';
 import { useSessions } from '../../stores/sessions';
-import { useWorkbench } from '../../stores/workbench';
+import { NO_FILTER } from '../../../core/rows/results';
+import { docOfRow } from '../../../core/rows/rowDoc';
+import { readAddressParam, writeAddressParam } from '../../platform/address';
+import { useRowsView } from '../../stores/rowsView';
 import { useSessionQuestions } from '../rows/sessionQuestions';
 import { LabellingView } from './LabellingView';
 import { QuestionPanel } from './QuestionPanel';
-import { VariantsPanel } from './VariantsPanel';
+import type { RowsWanted } from './QuestionPanel';
+import { VariantsPanel, familyOf } from './VariantsPanel';
 import { useAlignment } from './alignmentStore';
 import { ReportButtons } from './ReportButtons';
 import { StoredReport } from './StoredReport';
 import { TakeLabels } from './TakeLabels';
-import { stateOf } from './rowText';
 import './alignment.css';
 
 /** Pause after the last change (a label, an answer, the threshold) before the figures are computed again. */
 const RECOMPUTE_DEBOUNCE_MS = 300;
 
+/** The address parameter that keeps the open run, so a reload comes back to it. */
+const RUN_PARAM = 'run';
+const RunIdParam = z.string().trim().min(1).max(200);
+
+/** The run the address names, or null. */
+const runFromAddress = (): string | null => {
+  const parsed = RunIdParam.safeParse(readAddressParam(RUN_PARAM));
+  return parsed.success ? parsed.data : null;
+};
+
 export interface AlignmentScreenProps {
   targetId: string;
   /** Shows the main screen (after a row was put there as the state). */
   onOpenInWorkbench: () => void;
+  /** Shows the rows screen (after a filter of the open run was set there). */
+  onOpenRows: () => void;
 }
 
-export function AlignmentScreen({ targetId, onOpenInWorkbench }: AlignmentScreenProps) {
+export function AlignmentScreen({ targetId, onOpenInWorkbench, onOpenRows }: AlignmentScreenProps) {
   const rows = useRows();
   const align = useAlignment();
   const session = useSessionQuestions();
@@ -43,6 +59,20 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench }: AlignmentScreen
     void useRows.getState().refreshRuns();
   }, []);
 
+  // The open run is part of where the user is: kept in the address, and opened again after a reload.
+  // Read once, before any effect writes the address.
+  const [wanted] = useState(runFromAddress);
+  useEffect(() => {
+    const state = useRows.getState();
+    if (wanted && !state.openRun && !state.running) void state.openRunById(wanted);
+  }, [wanted]);
+  const runId = run?.id ?? null;
+  useEffect(() => {
+    // While the run named by the address is being read, the address keeps it.
+    if (runId || !useRows.getState().loadingRun) writeAddressParam(RUN_PARAM, runId);
+  }, [runId]);
+  useEffect(() => () => writeAddressParam(RUN_PARAM, null), []);
+
   useEffect(() => {
     if (!run) return;
     const timer = setTimeout(
@@ -51,6 +81,20 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench }: AlignmentScreen
     );
     return () => clearTimeout(timer);
   }, [run, version, optionsKey, compute]);
+
+  // The comparison follows the open run's answers too (a variant compared while it ran), once the run has paused.
+  const { compareWith, compare: compareRuns } = align;
+  const running = rows.running;
+  // Only a run of the same rows: a choice left from another run's family is not compared.
+  const related = !!run && !!compareWith && familyOf(run, rows.runs).some((r) => r.id === compareWith);
+  useEffect(() => {
+    if (!run || !compareWith || !related || running) return;
+    const timer = setTimeout(
+      () => void compareRuns(run, useRows.getState().results(), compareWith),
+      RECOMPUTE_DEBOUNCE_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [run, version, optionsKey, running, compareWith, related, compareRuns]);
 
   const results = run ? rows.results() : [];
   const byNumber = useMemo(() => {
@@ -71,18 +115,36 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench }: AlignmentScreen
       : null;
   }, [run, keptLabels, version]);
 
-  const openRow = (row: ResultRow) => {
+  // A row opens as the run asked it (its questions, model and target) in a new session: the one open until now stays
+  // in the sessions list as it was, and the notice says so.
+  const openRow = async (row: ResultRow) => {
     if (!run) return;
-    const state = stateOf(row, run.mapping);
-    if (state === null) return;
-    useWorkbench
+    const doc = docOfRow(row.data, run);
+    if (doc === null) return;
+    const before = useSessions.getState().open?.name;
+    await useSessions
       .getState()
-      .editDoc((doc) =>
-        typeof state === 'string'
-          ? { ...doc, stateMode: 'text', stateText: state }
-          : { ...doc, stateMode: 'json', stateText: JSON.stringify(state, null, 2) },
+      .openNewSession(
+        doc,
+        `Row ${row.id} of ${run.fileName}`,
+        `Row ${row.id} of ${run.fileName} is open in a new session, with the run’s questions, model (${run.model}) and target (${run.targetId}).${before ? ` “${before}” is unchanged in the sessions list.` : ''}`,
       );
     onOpenInWorkbench();
+  };
+
+  // Every row of a cell, or every disagreement, in the rows screen: the report keeps only the first of them.
+  const openRows = (question: string, wanted: RowsWanted) => {
+    if (!run) return;
+    useRowsView.getState().setFilter(run.id, {
+      ...NO_FILTER,
+      agreement: {
+        question,
+        ...wanted,
+        scorePrediction: align.options.scorePrediction,
+        threshold: align.options.noulThresholds[question] ?? 0.5,
+      },
+    });
+    onOpenRows();
   };
 
   const runVariant = async () => {
@@ -101,6 +163,7 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench }: AlignmentScreen
       <div className="align-screen" data-testid="align.screen">
         <section className="panel">
           <h2>Alignment with human labels</h2>
+          {rows.loadingRun && <p role="status">Opening the run…</p>}
           <p>
             Open a run of rows to measure its answers against people’s labels. Map a label column when you
             import the file on the rows screen, or label rows here.
@@ -136,6 +199,20 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench }: AlignmentScreen
   const labelQuestion =
     align.labelQuestion && names.includes(align.labelQuestion) ? align.labelQuestion : names[0]!;
   const unlabelled = names.filter((n) => !report?.questions[n]);
+  // With other runs of the same rows to compare with, the comparison comes first, above every question's mistakes.
+  const variantsFirst = familyOf(run, rows.runs).length > 0;
+  const variantsPanel = (
+    <VariantsPanel
+      run={run}
+      runs={rows.runs}
+      compareWith={align.compareWith}
+      comparison={align.comparison}
+      comparing={align.comparing}
+      onCompare={(id) => void align.compare(run, useRows.getState().results(), id)}
+      onRunVariant={() => void runVariant()}
+      blocked={session.problem ?? (rows.running ? 'A run is going on.' : null)}
+    />
+  );
   return (
     <div className="align-screen" data-testid="align.screen">
       <header className="align-header">
@@ -152,9 +229,10 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench }: AlignmentScreen
           </span>
         </div>
         <div className="align-header__actions">
-          {!rows.running && rows.progress && rows.progress.phase !== 'finished' && (
+          {!rows.running && !rows.watching && rows.progress && rows.progress.pending > 0 && (
             <button type="button" onClick={() => void rows.start()} data-testid="align.run.start">
-              Run the unanswered rows
+              Run the {rows.progress.pending.toLocaleString('en-US')} unanswered row
+              {rows.progress.pending === 1 ? '' : 's'}
             </button>
           )}
           {rows.running && (
@@ -253,6 +331,7 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench }: AlignmentScreen
             </label>
             <ReportButtons run={run} report={report} rowIdOf={(id) => byNumber.get(Number(id))?.id ?? id} />
           </div>
+          {variantsFirst && variantsPanel}
           {!report && <p role="status">Computing the figures…</p>}
           {report &&
             names
@@ -268,7 +347,9 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench }: AlignmentScreen
                   onCell={align.openCell}
                   threshold={align.options.noulThresholds[n] ?? 0.5}
                   onThreshold={(v) => align.setThreshold(n, v)}
-                  onOpenRow={openRow}
+                  onOpenRow={(row) => void openRow(row)}
+                  onOpenRows={(wanted) => openRows(n, wanted)}
+                  bootstrap={report.bootstrap}
                 />
               ))}
           {report && unlabelled.length > 0 && (
@@ -287,16 +368,7 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench }: AlignmentScreen
               </ul>
             </details>
           )}
-          <VariantsPanel
-            run={run}
-            runs={rows.runs}
-            compareWith={align.compareWith}
-            comparison={align.comparison}
-            comparing={align.comparing}
-            onCompare={(id) => void align.compare(run, useRows.getState().results(), id)}
-            onRunVariant={() => void runVariant()}
-            blocked={session.problem ?? (rows.running ? 'A run is going on.' : null)}
-          />
+          {!variantsFirst && variantsPanel}
         </>
       )}
     </div>

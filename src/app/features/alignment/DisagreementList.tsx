@@ -1,5 +1,6 @@
 // The rows where judge and label differ, confident mistakes first: each with its state, the judge's distribution and
 // the label, and a button that opens the row in the main screen as the state, to reword the question on that case.
+import { useState } from 'react';
 import type { Question } from '../../../contract';
 import type { Disagreement } from '../../../core/alignment/compute';
 import { labelText } from '../../../core/alignment/labelValues';
@@ -19,6 +20,8 @@ export interface DisagreementListProps {
   /** How many rows there are in all, when the report lists only the first of them. */
   total?: number;
   title?: string;
+  /** Opens every row of the list in the rows screen, filtered (the report keeps only the first of them). */
+  onOpenAll?: () => void;
 }
 
 export function DisagreementList({
@@ -31,7 +34,12 @@ export function DisagreementList({
   limit = 20,
   total = items.length,
   title,
+  onOpenAll,
 }: DisagreementListProps) {
+  // Every list that is cut offers the rest: a page more at a time here, and all of them in the rows screen.
+  const [shown, setShown] = useState(limit);
+  const visible = Math.min(shown, items.length);
+  const name = title ?? `Disagreements on ${question}`;
   return (
     <section
       className="align-disagreements"
@@ -41,7 +49,7 @@ export function DisagreementList({
       <h4>{title ?? `Disagreements, most confident mistakes first (${total})`}</h4>
       {total === 0 && <p className="muted">None.</p>}
       <ol>
-        {items.slice(0, limit).map((d) => {
+        {items.slice(0, visible).map((d) => {
           const row = rowOf(Number(d.id));
           if (!row) return null;
           return (
@@ -53,8 +61,13 @@ export function DisagreementList({
                   {Number.isFinite(d.pPredicted) &&
                     ` at ${d.pPredicted.toFixed(2)} (the label got ${d.pLabel.toFixed(2)})`}
                 </span>
-                <button type="button" onClick={() => onOpen(row)} data-testid="align.disagreement.open">
-                  Open in the main screen
+                <button
+                  type="button"
+                  onClick={() => onOpen(row)}
+                  title="Opens the row in the main screen as a new session, with the run’s questions, model and target; the session open now stays as it is."
+                  data-testid="align.disagreement.open"
+                >
+                  Open in a new session
                 </button>
               </div>
               <pre className="align-state">{stateText(stateOf(row, mapping))}</pre>
@@ -63,8 +76,32 @@ export function DisagreementList({
           );
         })}
       </ol>
-      {total > Math.min(limit, items.length) && (
-        <p className="muted">{total - Math.min(limit, items.length)} more not shown.</p>
+      {total > visible && (
+        <p className="align-more" data-testid="align.disagreements.more">
+          <span className="muted">
+            Showing {visible} of {total}.
+          </span>{' '}
+          {items.length > visible && (
+            <button
+              type="button"
+              onClick={() => setShown((n) => n + limit)}
+              aria-label={`Show ${Math.min(limit, items.length - visible)} more of ${name}`}
+              data-testid="align.disagreements.showMore"
+            >
+              Show {Math.min(limit, items.length - visible)} more
+            </button>
+          )}{' '}
+          {onOpenAll && (
+            <button
+              type="button"
+              onClick={onOpenAll}
+              aria-label={`Open all ${total} of ${name} in the rows screen`}
+              data-testid="align.disagreements.openAll"
+            >
+              Open all {total} in the rows screen
+            </button>
+          )}
+        </p>
       )}
     </section>
   );

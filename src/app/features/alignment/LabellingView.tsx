@@ -2,7 +2,7 @@
 // for yes/no), Backspace to undo, S to skip, and progress. The judge's answer stays hidden until revealed, so it
 // cannot anchor the labeller; after each label the previous row's answer is shown next to the label given. Keys act
 // only while the view has focus, so they never override an editor's own.
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { Question } from '../../../contract';
 import { labelText } from '../../../core/alignment/labelValues';
@@ -58,7 +58,13 @@ export function LabellingView({
   const [given, setGiven] = useState<ReadonlySet<number>>(new Set());
   const [pinned, setPinned] = useState<number | null>(null);
   const [last, setLast] = useState<{ number: number; value: LabelValue } | null>(null);
+  // What Backspace undoes, newest last: a skip is undone here; a label by the screen's history (onUndo).
+  const [steps, setSteps] = useState<readonly { kind: 'skip' | 'label'; number: number }[]>([]);
   const box = useRef<HTMLDivElement>(null);
+  // The keys work from the start: the card has the focus when it opens, not the tab that opened it.
+  useEffect(() => {
+    box.current?.focus();
+  }, []);
   const options = useMemo(() => labelOptions(definition), [definition]);
   const labelled = rows.filter((r) => r.labels?.[question] !== undefined).length;
   const current =
@@ -69,6 +75,7 @@ export function LabellingView({
   const give = (value: LabelValue) => {
     if (!current) return;
     onLabel(current.number, value);
+    setSteps((s) => [...s.slice(-199), { kind: 'label', number: current.number }]);
     setGiven((g) => new Set(g).add(current.number));
     setLast({ number: current.number, value });
     setPinned(null);
@@ -77,9 +84,23 @@ export function LabellingView({
   const skip = () => {
     if (!current) return;
     setSkipped((s) => new Set(s).add(current.number));
+    setSteps((s) => [...s.slice(-199), { kind: 'skip', number: current.number }]);
     setPinned(null);
+    box.current?.focus();
   };
   const undo = () => {
+    const step = steps[steps.length - 1];
+    if (step) setSteps(steps.slice(0, -1));
+    if (step?.kind === 'skip') {
+      setSkipped((s) => {
+        const next = new Set(s);
+        next.delete(step.number);
+        return next;
+      });
+      setPinned(step.number);
+      box.current?.focus();
+      return;
+    }
     const number = onUndo();
     if (number !== null) {
       setGiven((g) => {
@@ -90,6 +111,7 @@ export function LabellingView({
       setPinned(number);
       setLast(null);
     }
+    box.current?.focus();
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -128,6 +150,16 @@ export function LabellingView({
       <p className="align-labelling__progress" role="status" data-testid="align.labelling.progress">
         {labelled} of {rows.length} labelled
         {skipped.size > 0 ? ` · ${skipped.size} skipped` : ''}
+      </p>
+      <p className="muted align-labelling__keys" data-testid="align.labelling.keys">
+        Keys:{' '}
+        {options.map((o) => (
+          <span key={o.key}>
+            <kbd>{o.key}</kbd> {o.text} ·{' '}
+          </span>
+        ))}
+        <kbd>s</kbd> skip · <kbd>Backspace</kbd> undo the last label or skip. They work while this card has
+        the focus (click it or Tab to it).
       </p>
       {lastRow && last && (
         <p className="muted" data-testid="align.labelling.last">

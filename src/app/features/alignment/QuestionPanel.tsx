@@ -3,40 +3,34 @@
 // prevalence, and the disagreements.
 import type { Question } from '../../../contract';
 import type { QuestionReport } from '../../../core/alignment/compute';
+import { figureName } from '../../../core/alignment/figureWords';
 import { labelText } from '../../../core/alignment/labelValues';
+import { thresholdView } from '../../../core/alignment/thresholdView';
+import type { LabelValue } from '../../../core/alignment/types';
 import type { RowMapping } from '../../../core/rows/mapping';
 import type { ResultRow } from '../../../core/rows/results';
 import { ConfusionMatrix } from './ConfusionMatrix';
 import { DisagreementList } from './DisagreementList';
-import { FigureText } from './FigureText';
+import { FigureText, FigureWithWords } from './FigureText';
 import { ReliabilityDiagram } from './ReliabilityDiagram';
 import type { OpenCell } from './alignmentStore';
+import { typeWord } from '../../../core/words';
 
-const AGREEMENT: Record<Question['type'], [string, string][]> = {
-  choice: [
-    ['accuracy', 'Accuracy'],
-    ['kappa', "Cohen's kappa"],
-    ['macro_f1', 'Macro F1'],
-  ],
-  score: [
-    ['exact', 'Exact agreement'],
-    ['within_one', 'Within one level'],
-    ['qwk', 'Quadratic weighted kappa'],
-    ['spearman', 'Spearman (expected score)'],
-    ['mae', 'Mean absolute error (expected score)'],
-  ],
-  noul: [
-    ['accuracy', 'Accuracy at the threshold'],
-    ['tpr', 'True-positive rate'],
-    ['tnr', 'True-negative rate'],
-    ['auroc', 'ROC AUC'],
-  ],
+const AGREEMENT: Record<Question['type'], string[]> = {
+  choice: ['accuracy', 'kappa', 'macro_f1'],
+  score: ['exact', 'within_one', 'qwk', 'spearman', 'mae'],
+  noul: ['accuracy', 'tpr', 'tnr', 'auroc'],
 };
-const CALIBRATION: [string, string][] = [
-  ['brier', 'Brier score'],
-  ['log_loss', 'Log loss'],
-  ['ece', 'Expected calibration error'],
-];
+const CALIBRATION = ['brier', 'log_loss', 'ece'];
+/** The noul figures the threshold moves: shown at once from the report's grid while their intervals are computed. */
+const AT_THRESHOLD = new Set(['accuracy', 'tpr', 'tnr']);
+
+/** What a list of rows opened in the rows screen keeps: by label and answer (a cell), or the disagreements. */
+export interface RowsWanted {
+  label: LabelValue | null;
+  answer: LabelValue | null;
+  relation?: 'disagree';
+}
 
 export interface QuestionPanelProps {
   report: QuestionReport;
@@ -48,15 +42,33 @@ export interface QuestionPanelProps {
   threshold: number;
   onThreshold: (value: number) => void;
   onOpenRow: (row: ResultRow) => void;
+  /** Opens rows of this question in the rows screen, filtered: every row, past what the report keeps. */
+  onOpenRows: (wanted: RowsWanted) => void;
+  bootstrap: { B: number; seed: number };
 }
 
 export function QuestionPanel(props: QuestionPanelProps) {
   const { report, definition, cell } = props;
   const name = report.name;
-  const figures = report.figures;
+  // The threshold moved and the worker has not caught up: the figures it moves are read from the grid at once.
+  const view =
+    report.threshold && Math.abs(report.threshold.value - props.threshold) > 1e-9
+      ? thresholdView(report, props.threshold)
+      : null;
+  const figures = view
+    ? {
+        ...report.figures,
+        accuracy: { ...report.figures['accuracy']!, value: view.accuracy },
+        tpr: { ...report.figures['tpr']!, value: view.tpr },
+        tnr: { ...report.figures['tnr']!, value: view.tnr },
+      }
+    : report.figures;
+  const counts = view?.counts ?? report.confusion.counts;
+  const context = { question: name, type: report.type, classes: report.classes.length };
   const open = cell?.question === name ? cell : null;
   const cellIds = open ? (report.confusion.ids[open.truth]?.[open.predicted] ?? []) : [];
   const cellTotal = open ? (report.confusion.counts[open.truth]?.[open.predicted] ?? 0) : 0;
+  const describedBy = `align-threshold-${name}-what`;
   const valueOf = (i: number) =>
     report.type === 'choice' ? report.classes[i]! : report.type === 'score' ? i : i === 1;
   const classText = (i: number) =>
@@ -74,7 +86,7 @@ export function QuestionPanel(props: QuestionPanelProps) {
       data-testid={`align.question.${name}`}
     >
       <h3>
-        <code>{name}</code> <span className="muted">({report.type})</span>
+        <code>{name}</code> <span className="muted">({typeWord(report.type)})</span>
       </h3>
       <p className="muted" data-testid={`align.counts.${name}`}>
         {report.n} rows with a label and an answer · {report.labelled} labelled · {report.unanswered} labelled
@@ -87,11 +99,21 @@ export function QuestionPanel(props: QuestionPanelProps) {
         <div>
           <h4>Agreement</h4>
           <dl className="align-figures">
-            {AGREEMENT[report.type].map(([key, title]) => (
+            {AGREEMENT[report.type].map((key) => (
               <div key={key}>
-                <dt>{title}</dt>
+                <dt>
+                  {figureName(key)}
+                  {report.type === 'noul' && key === 'accuracy' ? ' at the threshold' : ''}
+                </dt>
                 <dd>
-                  <FigureText figure={figures[key]} testId={`align.figure.${name}.${key}`} />
+                  <FigureWithWords
+                    figureKey={key}
+                    figure={figures[key]}
+                    context={context}
+                    bootstrap={props.bootstrap}
+                    testId={`align.figure.${name}.${key}`}
+                    pending={view !== null && AT_THRESHOLD.has(key)}
+                  />
                 </dd>
               </div>
             ))}
@@ -136,8 +158,17 @@ export function QuestionPanel(props: QuestionPanelProps) {
                 max={1}
                 step={0.01}
                 value={props.threshold}
+                aria-label={`Threshold on P(yes) for ${name}`}
+                aria-valuetext={props.threshold.toFixed(2)}
+                aria-describedby={describedBy}
                 onChange={(e) => props.onThreshold(Number(e.currentTarget.value))}
+                data-testid={`align.threshold.${name}.slider`}
               />
+              <p id={describedBy} className="muted">
+                The judge says yes when its P(yes) is at or above the threshold: moving it trades finding the
+                yes rows (true-positive rate) against keeping the no rows out (true-negative rate). The
+                confusion matrix and rates follow at once; the intervals a moment later.
+              </p>
               {report.threshold.best ? (
                 <p>
                   Best balanced accuracy {report.threshold.best.balancedAccuracy.toFixed(2)} at{' '}
@@ -161,7 +192,7 @@ export function QuestionPanel(props: QuestionPanelProps) {
           <ConfusionMatrix
             question={name}
             classes={report.classes.map((_, i) => classText(i))}
-            counts={report.confusion.counts}
+            counts={counts}
             open={open}
             onOpen={(truth, predicted) =>
               props.onCell(
@@ -175,11 +206,17 @@ export function QuestionPanel(props: QuestionPanelProps) {
         <div>
           <h4>Calibration</h4>
           <dl className="align-figures">
-            {CALIBRATION.map(([key, title]) => (
+            {CALIBRATION.map((key) => (
               <div key={key}>
-                <dt>{title}</dt>
+                <dt>{figureName(key)}</dt>
                 <dd>
-                  <FigureText figure={figures[key]} testId={`align.figure.${name}.${key}`} />
+                  <FigureWithWords
+                    figureKey={key}
+                    figure={figures[key]}
+                    context={context}
+                    bootstrap={props.bootstrap}
+                    testId={`align.figure.${name}.${key}`}
+                  />
                 </dd>
               </div>
             ))}
@@ -225,6 +262,8 @@ export function QuestionPanel(props: QuestionPanelProps) {
       </div>
       {open && (
         <DisagreementList
+          key={`${open.truth}.${open.predicted}`}
+          onOpenAll={() => props.onOpenRows({ label: valueOf(open.truth), answer: valueOf(open.predicted) })}
           question={name}
           definition={definition}
           title={`Rows labelled ${classText(open.truth)}, answered ${classText(open.predicted)} (${cellTotal})`}
@@ -255,6 +294,7 @@ export function QuestionPanel(props: QuestionPanelProps) {
         mapping={props.mapping}
         onOpen={props.onOpenRow}
         limit={10}
+        onOpenAll={() => props.onOpenRows({ label: null, answer: null, relation: 'disagree' })}
       />
     </section>
   );

@@ -1,6 +1,6 @@
 // An alignment report kept in the session: shown as it was computed, without the run or the service (a session
 // opened from a share link in a fresh browser replays it offline).
-import { plural } from '../../../core/words';
+import { plural, typeWord } from '../../../core/words';
 import type { AlignmentSummary } from '../../../core/alignment/report';
 import { figureLine } from '../../../core/alignment/report';
 import { ReliabilityDiagram } from './ReliabilityDiagram';
@@ -27,7 +27,7 @@ export function StoredReport({ summary }: { summary: AlignmentSummary }) {
       {summary.questions.map((q) => (
         <div key={q.name} className="align-stored__question" data-testid={`align.stored.${q.name}`}>
           <h4>
-            <code>{q.name}</code> ({q.type}), n = {q.n}
+            <code>{q.name}</code> ({typeWord(q.type)}), n = {q.n}
           </h4>
           <div className="align-question__grid">
             <table className="align-table">

@@ -1,8 +1,9 @@
 // Variants: other runs of the same labelled rows (another wording, target, model or version), compared with the open
 // one row by row: each figure of both, the paired difference with its interval, McNemar for accuracy, and what
 // changed between them.
+import { useEffect, useRef } from 'react';
 import type { VariantComparison } from '../../../core/alignment/variants';
-import { differenceSentence } from '../../../core/alignment/differenceSentence';
+import { figureName, pValueText, readDifference, valueText } from '../../../core/alignment/figureWords';
 import type { RowRun } from '../../../core/rows/records';
 
 export interface VariantsPanelProps {
@@ -18,8 +19,19 @@ export interface VariantsPanelProps {
   blocked: string | null;
 }
 
-const f2 = (x: number | null): string => (x === null ? 'undefined' : x.toFixed(2));
 const when = (t: number): string => new Date(t).toLocaleString();
+const rowsText = (n: number): string => `${n.toLocaleString('en-US')} row${n === 1 ? '' : 's'}`;
+const MARK = { better: '▲', worse: '▼', same: '=', undefined: '·' } as const;
+
+/** The other runs of the same rows: the first run and its variants, without the open one. */
+export function familyOf(run: RowRun, runs: readonly RowRun[]): RowRun[] {
+  const group = run.variantOf ?? run.id;
+  return runs.filter((r) => r.id !== run.id && (r.id === group || r.variantOf === group));
+}
+
+/** The run a comparison starts with: a variant against the first run, the first run against its newest variant. */
+const defaultOther = (run: RowRun, family: readonly RowRun[]): RowRun | undefined =>
+  run.variantOf ? (family.find((r) => r.id === run.variantOf) ?? family[0]) : family[0];
 
 export function VariantsPanel({
   run,
@@ -32,8 +44,16 @@ export function VariantsPanel({
   blocked,
 }: VariantsPanelProps) {
   const group = run.variantOf ?? run.id;
-  const family = runs.filter((r) => r.id !== run.id && (r.id === group || r.variantOf === group));
+  const family = familyOf(run, runs);
   const other = runs.find((r) => r.id === compareWith);
+  // A run with variants opens compared with one (never "nothing"); once per run, so choosing none stays chosen.
+  const picked = useRef<string | null>(null);
+  const first = defaultOther(run, family);
+  useEffect(() => {
+    if (picked.current === run.id || !first) return;
+    picked.current = run.id;
+    if (!compareWith || !family.some((r) => r.id === compareWith)) onCompare(first.id);
+  }, [run.id, first, compareWith, family, onCompare]);
   return (
     <section className="align-variants panel" aria-label="Variants" data-testid="align.variants">
       <h3>Variants of these rows</h3>
@@ -59,7 +79,7 @@ export function VariantsPanel({
               onChange={(e) => onCompare(e.currentTarget.value || null)}
               data-testid="align.variant.compare"
             >
-              <option value="">nothing</option>
+              <option value="">no other run (no comparison)</option>
               {family.map((r) => (
                 <option key={r.id} value={r.id}>
                   {r.id === group ? 'the first run' : 'a variant'} of {when(r.createdAt)} · {r.model}
@@ -71,7 +91,7 @@ export function VariantsPanel({
         </p>
       )}
       {comparing && <p role="status">Comparing…</p>}
-      {comparison && other && (
+      {comparison && other && family.some((r) => r.id === other.id) && (
         <div data-testid="align.variant.comparison">
           {(other.model !== run.model || other.targetId !== run.targetId) && (
             <p>
@@ -95,7 +115,7 @@ export function VariantsPanel({
           {comparison.questions.map((q) => (
             <div key={q.name} className="align-variant" data-testid={`align.variant.${q.name}`}>
               <h4>
-                <code>{q.name}</code> on {q.paired} paired rows
+                <code>{q.name}</code> on {rowsText(q.paired)} answered by both runs
               </h4>
               <p>What changed: {q.changes.length ? q.changes.join('; ') : 'nothing in the question'}.</p>
               <table className="align-table">
@@ -104,27 +124,38 @@ export function VariantsPanel({
                     <th scope="col">Figure</th>
                     <th scope="col">A</th>
                     <th scope="col">B</th>
-                    <th scope="col">B − A (95% CI, paired bootstrap)</th>
+                    <th scope="col">Change from A to B (95% CI, paired bootstrap)</th>
+                    <th scope="col">Better or worse</th>
                   </tr>
                 </thead>
                 <tbody>
-                  {q.differences.map((d) => (
-                    <tr key={d.key}>
-                      <th scope="row">{d.key}</th>
-                      <td>{f2(d.a)}</td>
-                      <td>{f2(d.b)}</td>
-                      <td title={d.difference.method} data-testid={`align.variant.diff.${q.name}.${d.key}`}>
-                        {differenceSentence(d)}
-                      </td>
-                    </tr>
-                  ))}
+                  {q.differences.map((d) => {
+                    const reading = readDifference(d.key, d.difference);
+                    return (
+                      <tr key={d.key} data-verdict={reading.verdict}>
+                        <th scope="row">{figureName(d.key)}</th>
+                        <td>{d.a === null ? 'undefined' : valueText(d.key, d.a)}</td>
+                        <td>{d.b === null ? 'undefined' : valueText(d.key, d.b)}</td>
+                        <td title={d.difference.method} data-testid={`align.variant.diff.${q.name}.${d.key}`}>
+                          {reading.text}
+                        </td>
+                        <td
+                          className={`align-verdict align-verdict--${reading.verdict}${reading.clear ? '' : ' align-verdict--unclear'}`}
+                          data-testid={`align.variant.mark.${q.name}.${d.key}`}
+                        >
+                          <span aria-hidden="true">{MARK[reading.verdict]}</span> {reading.mark}
+                        </td>
+                      </tr>
+                    );
+                  })}
                 </tbody>
               </table>
               <p className="muted" title={q.mcnemar.method}>
-                Accuracy, McNemar: {q.mcnemar.b} rows right only in A, {q.mcnemar.c} right only in B, p ={' '}
-                {q.mcnemar.pValue < 0.001 ? '< 0.001' : q.mcnemar.pValue.toFixed(3)} ({q.mcnemar.method}).
+                Accuracy, McNemar: {rowsText(q.mcnemar.b)} right only in A, {rowsText(q.mcnemar.c)} right only
+                in B, {pValueText(q.mcnemar.pValue)} ({q.mcnemar.method}; below 0.05, the change in accuracy
+                is more than chance would give).
                 {q.labelMismatches > 0 &&
-                  ` ${q.labelMismatches} rows whose label differs between the runs are left out.`}
+                  ` ${rowsText(q.labelMismatches)} whose label differs between the runs ${q.labelMismatches === 1 ? 'is' : 'are'} left out.`}
               </p>
             </div>
           ))}

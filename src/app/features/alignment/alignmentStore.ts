@@ -154,7 +154,9 @@ export const useAlignment = create<AlignmentState>()((set, get) => ({
 
   async compare(run, rows, otherId) {
     const id = ++compareSeq;
-    set({ compareWith: otherId, comparison: null, comparing: otherId !== null });
+    // The same pair computed again (the open run's answers moved on) keeps the figures on screen until the new ones.
+    const same = get().compareWith === otherId && get().comparison !== null;
+    set({ compareWith: otherId, comparing: otherId !== null, ...(same ? {} : { comparison: null }) });
     if (!otherId) return;
     try {
       const other = await loadRun(otherId);

@@ -1,7 +1,7 @@
 // Which columns hold human labels (one per question) and which are metadata: both are kept with the rows and never
 // sent. Each label column shows its values with counts and what they read as, and unmatched values can be mapped to a
 // label or left out. The figures themselves are on the alignment screen.
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import type { Question, Questions } from '../../../contract';
 import { labelText } from '../../../core/alignment/labelValues';
 import type { LabelColumn, LabelReading } from '../../../core/alignment/labelValues';
@@ -33,6 +33,8 @@ function labelOptions(question: Question): { value: string; text: string }[] {
 }
 
 const AUTO = '';
+/** Distinct values a value table lists before "List all". */
+const VALUES_SHOWN = 50;
 const LEAVE_OUT = 'null';
 
 function readingText(reading: LabelReading, question: Question): string {
@@ -53,6 +55,8 @@ export function LabelColumnsForm({
   disabled,
 }: LabelColumnsFormProps) {
   const base = useId();
+  // Value tables list their first VALUES_SHOWN values; the rest are one click away.
+  const [whole, setWhole] = useState<ReadonlySet<string>>(new Set());
   const labels = mapping.labels ?? [];
   const metadata = mapping.metadata ?? [];
   const names = Object.keys(questions ?? {});
@@ -173,7 +177,7 @@ export function LabelColumnsForm({
                 </tr>
               </thead>
               <tbody>
-                {s.lines.slice(0, 50).map((line) => {
+                {(whole.has(plan.question) ? s.lines : s.lines.slice(0, VALUES_SHOWN)).map((line) => {
                   const own = Object.hasOwn(spec.values, line.raw) ? spec.values[line.raw] : undefined;
                   const current = own === undefined ? AUTO : own === null ? LEAVE_OUT : JSON.stringify(own);
                   return (
@@ -213,8 +217,17 @@ export function LabelColumnsForm({
                 })}
               </tbody>
             </table>
-            {s.lines.length > 50 && (
-              <p className="muted">{formatCount(s.lines.length - 50)} more distinct values are not listed.</p>
+            {s.lines.length > VALUES_SHOWN && !whole.has(plan.question) && (
+              <p className="muted">
+                {formatCount(s.lines.length - VALUES_SHOWN)} more distinct values are not listed.{' '}
+                <button
+                  type="button"
+                  onClick={() => setWhole((w) => new Set(w).add(plan.question))}
+                  data-testid={`rows.labels.values.all.${plan.question}`}
+                >
+                  List all {formatCount(s.lines.length)} values
+                </button>
+              </p>
             )}
           </div>
         );

@@ -1,6 +1,17 @@
 // Filters of the results table: status, low confidence, thresholds on answer columns, and text.
 import { useId } from 'react';
-import type { AnswerColumn, ResultFilter, StatusFilter, Threshold } from '../../../core/rows/results';
+import type { Question, Questions } from '../../../contract';
+import { labelText } from '../../../core/alignment/labelValues';
+import { classesOf } from '../../../core/alignment/prediction';
+import type { LabelValue } from '../../../core/alignment/types';
+import { classValue } from '../../../core/rows/results';
+import type {
+  AgreementFilter,
+  AnswerColumn,
+  ResultFilter,
+  StatusFilter,
+  Threshold,
+} from '../../../core/rows/results';
 
 const STATUSES: { value: StatusFilter; label: string }[] = [
   { value: 'all', label: 'All rows' },
@@ -17,13 +28,15 @@ const OPS: Threshold['op'][] = ['<', '<=', '>', '>='];
 export interface ResultsFiltersProps {
   filter: ResultFilter;
   columns: readonly AnswerColumn[];
+  /** The run's questions: the filter by human label and judge's answer offers their values. */
+  questions?: Questions;
   onChange: (filter: ResultFilter) => void;
   shown: number;
   total: number;
 }
 
 /** The filter bar above the table. */
-export function ResultsFilters({ filter, columns, onChange, shown, total }: ResultsFiltersProps) {
+export function ResultsFilters({ filter, columns, questions, onChange, shown, total }: ResultsFiltersProps) {
   const statusId = useId();
   const textId = useId();
   const numeric = columns.filter((c) => c.numeric);
@@ -125,6 +138,13 @@ export function ResultsFilters({ filter, columns, onChange, shown, total }: Resu
           + Threshold
         </button>
       )}
+      {questions && Object.keys(questions).length > 0 && (
+        <AgreementFields
+          value={filter.agreement ?? null}
+          questions={questions}
+          onChange={(agreement) => onChange({ ...filter, agreement })}
+        />
+      )}
       <label htmlFor={textId} className="visually-hidden">
         Find text
       </label>
@@ -139,5 +159,117 @@ export function ResultsFilters({ filter, columns, onChange, shown, total }: Resu
         {shown.toLocaleString()} of {total.toLocaleString()} rows
       </span>
     </div>
+  );
+}
+
+const ANY = '';
+const valueKey = (v: LabelValue): string => JSON.stringify(v);
+
+/** The values of a question, as options: the choice labels, the levels, yes and no. */
+const valuesOf = (question: Question): { key: string; text: string }[] =>
+  classesOf(question).map((_, i) => {
+    const v = classValue(question, i);
+    return { key: valueKey(v), text: labelText(v, question) };
+  });
+
+/** Rows by one question's human label and the judge's answer (what a confusion cell of the alignment screen opens). */
+function AgreementFields({
+  value,
+  questions,
+  onChange,
+}: {
+  value: AgreementFilter | null;
+  questions: Questions;
+  onChange: (value: AgreementFilter | null) => void;
+}) {
+  const base = useId();
+  const names = Object.keys(questions);
+  const question = value ? questions[value.question] : undefined;
+  const options = question ? valuesOf(question) : [];
+  const answerKey = !value
+    ? ANY
+    : value.relation
+      ? value.relation
+      : value.answer === null
+        ? ANY
+        : valueKey(value.answer);
+  return (
+    <span className="rows-agreement" data-testid="rows.filter.agreement">
+      <label htmlFor={`${base}-q`}>Human label of</label>
+      <select
+        id={`${base}-q`}
+        value={value?.question ?? ANY}
+        data-testid="rows.filter.agreement.question"
+        onChange={(e) => {
+          const q = e.currentTarget.value;
+          onChange(
+            q === ANY
+              ? null
+              : {
+                  question: q,
+                  label: null,
+                  answer: null,
+                  scorePrediction: value?.scorePrediction ?? 'mostProbable',
+                  threshold: value?.threshold ?? 0.5,
+                },
+          );
+        }}
+      >
+        <option value={ANY}>any question</option>
+        {names.map((n) => (
+          <option key={n} value={n}>
+            {n}
+          </option>
+        ))}
+      </select>
+      {value && question && (
+        <>
+          <label htmlFor={`${base}-l`}>is</label>
+          <select
+            id={`${base}-l`}
+            value={value.label === null ? ANY : valueKey(value.label)}
+            data-testid="rows.filter.agreement.label"
+            onChange={(e) => {
+              const v = e.currentTarget.value;
+              onChange({ ...value, label: v === ANY ? null : (JSON.parse(v) as LabelValue) });
+            }}
+          >
+            <option value={ANY}>any label</option>
+            {options.map((o) => (
+              <option key={o.key} value={o.key}>
+                {o.text}
+              </option>
+            ))}
+          </select>
+          <label htmlFor={`${base}-a`}>judge’s answer</label>
+          <select
+            id={`${base}-a`}
+            value={answerKey}
+            data-testid="rows.filter.agreement.answer"
+            onChange={(e) => {
+              const v = e.currentTarget.value;
+              const { relation: _relation, ...rest } = value;
+              if (v === 'agree' || v === 'disagree') onChange({ ...rest, answer: null, relation: v });
+              else onChange({ ...rest, answer: v === ANY ? null : (JSON.parse(v) as LabelValue) });
+            }}
+          >
+            <option value={ANY}>any answer</option>
+            <option value="agree">same as the label</option>
+            <option value="disagree">differs from the label</option>
+            {options.map((o) => (
+              <option key={o.key} value={o.key}>
+                {o.text}
+              </option>
+            ))}
+          </select>
+          {question.type === 'noul' && (
+            <span className="muted">(yes at P(yes) ≥ {value.threshold.toFixed(2)})</span>
+          )}
+          {question.type === 'score' && value.scorePrediction === 'expectedRounded' && (
+            <span className="muted">(expected score, rounded)</span>
+          )}
+        </>
+      )}
+    </span>
   );
 }

@@ -2,7 +2,8 @@
 // column group per question (label and probability, expected score, probability of yes, confidence).
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
-import type { JsonValue } from '../../../contract';
+import type { JsonValue, Questions } from '../../../contract';
+import { labelText } from '../../../core/alignment/labelValues';
 import type { AnswerColumn, ResultRow } from '../../../core/rows/results';
 import { cellOf, statusOf } from '../../../core/rows/results';
 import type { RowStatus } from '../../../core/rows/records';
@@ -34,13 +35,27 @@ function inputText(data: JsonValue, columns: readonly string[]): string {
 
 /** The second line of an answer column's header, under the question name. */
 const FIELD_LABEL: Record<AnswerColumn['field'], string> = {
-  label: 'label',
+  label: 'judge’s answer',
   p: 'probability',
   confidence: 'confidence',
   score: 'expected score',
-  level: 'top level',
-  yes: 'P(yes)',
+  level: 'judge’s top level',
+  yes: 'judge’s P(yes)',
 };
+
+/** A column of the table after the input: one of the judge's answer, or the human label of a question. */
+type Shown = { kind: 'answer'; column: AnswerColumn } | { kind: 'human'; question: string };
+
+/** The answer columns, each question's human label right after its answers when some row has one. */
+function shownColumns(columns: readonly AnswerColumn[], labelled: readonly string[]): Shown[] {
+  const out: Shown[] = [];
+  columns.forEach((column, i) => {
+    out.push({ kind: 'answer', column });
+    if (columns[i + 1]?.question !== column.question && labelled.includes(column.question))
+      out.push({ kind: 'human', question: column.question });
+  });
+  return out;
+}
 
 /** The message column: the row's error, or which answers were taken from stored ones instead of asked. */
 const messageOf = (row: ResultRow): string => {
@@ -58,10 +73,21 @@ export interface ResultsTableProps {
   visible: readonly number[];
   columns: readonly AnswerColumn[];
   inputColumns: readonly string[];
+  /** Questions some row has a human label of: shown beside the judge's answer. */
+  labelled?: readonly string[];
+  questions?: Questions;
 }
 
 /** The virtualised results table. */
-export function ResultsTable({ rows, visible, columns, inputColumns }: ResultsTableProps) {
+export function ResultsTable({
+  rows,
+  visible,
+  columns,
+  inputColumns,
+  labelled = [],
+  questions,
+}: ResultsTableProps) {
+  const shown = shownColumns(columns, labelled);
   const scroller = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({
     count: visible.length,
@@ -75,7 +101,7 @@ export function ResultsTable({ rows, visible, columns, inputColumns }: ResultsTa
     '120px',
     '96px',
     '320px',
-    ...columns.map((c) => (c.field === 'label' ? '140px' : '92px')),
+    ...shown.map((c) => (c.kind === 'human' || c.column.field === 'label' ? '140px' : '92px')),
     '360px',
   ].join(' ');
   return (
@@ -92,17 +118,29 @@ export function ResultsTable({ rows, visible, columns, inputColumns }: ResultsTa
           <span role="columnheader">Id</span>
           <span role="columnheader">Status</span>
           <span role="columnheader">Input</span>
-          {columns.map((c) => (
-            <span
-              key={c.key}
-              role="columnheader"
-              title={c.title}
-              className={c.numeric ? 'rows-table__colhead num' : 'rows-table__colhead'}
-            >
-              <span className="rows-table__question">{c.question}</span>
-              <span className="rows-table__field">{FIELD_LABEL[c.field]}</span>
-            </span>
-          ))}
+          {shown.map((s) =>
+            s.kind === 'human' ? (
+              <span
+                key={`human.${s.question}`}
+                role="columnheader"
+                title={`${s.question}: human label`}
+                className="rows-table__colhead"
+              >
+                <span className="rows-table__question">{s.question}</span>
+                <span className="rows-table__field">human label</span>
+              </span>
+            ) : (
+              <span
+                key={s.column.key}
+                role="columnheader"
+                title={s.column.title}
+                className={s.column.numeric ? 'rows-table__colhead num' : 'rows-table__colhead'}
+              >
+                <span className="rows-table__question">{s.column.question}</span>
+                <span className="rows-table__field">{FIELD_LABEL[s.column.field]}</span>
+              </span>
+            ),
+          )}
           <span role="columnheader">Message</span>
         </div>
         <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
@@ -135,7 +173,17 @@ export function ResultsTable({ rows, visible, columns, inputColumns }: ResultsTa
                 <span role="cell" title={inputText(row.data, inputColumns)}>
                   {inputText(row.data, inputColumns)}
                 </span>
-                {columns.map((c) => {
+                {shown.map((s) => {
+                  if (s.kind === 'human') {
+                    const label = row.labels?.[s.question];
+                    const text = label === undefined ? '' : labelText(label, questions?.[s.question]);
+                    return (
+                      <span key={`human.${s.question}`} role="cell" title={text}>
+                        {text}
+                      </span>
+                    );
+                  }
+                  const c = s.column;
                   const text = formatCell(cellOf(row, c), c);
                   return (
                     <span key={c.key} role="cell" className={c.numeric ? 'num' : undefined} title={text}>

@@ -1,9 +1,11 @@
 // The open run's results: the table with its filters, the charts per question, the rows left out, and the exports.
 import { useDeferredValue, useMemo, useState } from 'react';
+import { leftOutColumns } from '../../../core/rows/mapping';
 import type { RowRun } from '../../../core/rows/records';
-import { NO_FILTER, aggregate, answerColumns, filterRows } from '../../../core/rows/results';
+import { aggregate, answerColumns, filterRows } from '../../../core/rows/results';
 import type { ResultFilter, ResultRow } from '../../../core/rows/results';
 import { SegmentedControl } from '../../components/SegmentedControl';
+import { filterOf, useRowsView } from '../../stores/rowsView';
 import { AggregateCharts } from './AggregateCharts';
 import { IssueList } from './IssueList';
 import { ResultsFilters } from './ResultsFilters';
@@ -23,7 +25,9 @@ export interface ResultsViewProps {
 /** Tabs over the results of one run. */
 export function ResultsView({ run, rows, version, onExport }: ResultsViewProps) {
   const [tab, setTab] = useState<Tab>('table');
-  const [filter, setFilter] = useState<ResultFilter>(NO_FILTER);
+  // Kept in a store, so the alignment screen can open a confusion cell's rows here.
+  const filter = useRowsView((s) => filterOf(s, run.id));
+  const setFilter = (next: ResultFilter) => useRowsView.getState().setFilter(run.id, next);
   const [withLeftOut, setWithLeftOut] = useState(false);
   const skipped = useMemo(() => run.issues.filter((i) => i.severity === 'skip').length, [run.issues]);
   const columns = useMemo(() => answerColumns(run.questions), [run.questions]);
@@ -33,8 +37,8 @@ export function ResultsView({ run, rows, version, onExport }: ResultsViewProps) 
   // Filtering 100,000 rows is quick, but not on every keystroke in the search box.
   const deferredFilter = useDeferredValue(filter);
   const visible = useMemo(
-    () => filterRows(snapshot.rows, deferredFilter, columns),
-    [snapshot, deferredFilter, columns],
+    () => filterRows(snapshot.rows, deferredFilter, columns, run.questions),
+    [snapshot, deferredFilter, columns, run.questions],
   );
   const aggregates = useMemo(
     () =>
@@ -46,12 +50,20 @@ export function ResultsView({ run, rows, version, onExport }: ResultsViewProps) 
         : [],
     [tab, visible, snapshot, run.questions],
   );
+  // Questions with a human label on some row: the table shows it beside the judge's answer.
+  const labelled = useMemo(() => {
+    const names = new Set<string>();
+    for (const r of snapshot.rows) if (r.labels) for (const q of Object.keys(r.labels)) names.add(q);
+    return Object.keys(run.questions).filter((q) => names.has(q));
+  }, [snapshot, run.questions]);
+  // The input as sent: a whole-row state without its id, label and metadata columns (the human label has its own).
+  const mapping = run.mapping;
   const inputColumns =
-    run.mapping.mode === 'text' || run.mapping.mode === 'conversation'
-      ? [run.mapping.column]
-      : run.mapping.mode === 'columns'
-        ? run.mapping.columns
-        : [];
+    mapping.mode === 'text' || mapping.mode === 'conversation'
+      ? [mapping.column]
+      : mapping.mode === 'columns'
+        ? mapping.columns
+        : run.columns.filter((c) => c !== mapping.idColumn && !leftOutColumns(mapping).has(c));
   return (
     <section className="rows-results" aria-label="Results" data-testid="rows.results">
       <div className="rows-results__bar">
@@ -98,13 +110,21 @@ export function ResultsView({ run, rows, version, onExport }: ResultsViewProps) 
         <ResultsFilters
           filter={filter}
           columns={columns}
+          questions={run.questions}
           onChange={setFilter}
           shown={visible.length}
           total={rows.length}
         />
       )}
       {tab === 'table' && (
-        <ResultsTable rows={rows} visible={visible} columns={columns} inputColumns={inputColumns} />
+        <ResultsTable
+          rows={rows}
+          visible={visible}
+          columns={columns}
+          inputColumns={inputColumns}
+          labelled={labelled}
+          questions={run.questions}
+        />
       )}
       {tab === 'charts' && <AggregateCharts aggregates={aggregates} />}
       {tab === 'issues' &&

@@ -141,7 +141,7 @@ export function RowsScreen({ targetId, targetLabel, target }: RowsScreenProps) {
               state={rows.import}
               options={rows.parseOptions}
               disabled={creating}
-              onFile={(file) => void rows.pickFile(file)}
+              onFile={(file) => void rows.pickFile(file, Object.keys(session.questions ?? {}))}
               onOptions={(o) => void rows.setParseOptions(o)}
               onResultsFile={(file) => void rows.openResultsFile(file)}
             />
@@ -176,6 +176,7 @@ export function RowsScreen({ targetId, targetLabel, target }: RowsScreenProps) {
                   </p>
                 )}
                 <PreviewTable rows={summary.preview} columns={summary.objectRows ? summary.columns : []} />
+                <DefaultLabelsLine />
                 {mapping && (
                   <MappingForm
                     mapping={mapping}
@@ -253,6 +254,41 @@ export function RowsScreen({ targetId, targetLabel, target }: RowsScreenProps) {
         )}
       </div>
     </div>
+  );
+}
+
+/** The one line that says which columns were read as labels because they are named like questions, with its undo. */
+function DefaultLabelsLine() {
+  const mapping = useRows((s) => s.mapping);
+  const defaulted = useRows((s) => s.defaultLabels);
+  const keepInState = useRows((s) => s.keepLabelsInState);
+  // Only those still mapped as the label of their question: a label the user changed is theirs now.
+  const still = defaulted.filter((d) =>
+    (mapping?.labels ?? []).some((l) => l.column === d.column && l.question === d.question),
+  );
+  if (still.length === 0) return null;
+  const one = still.length === 1;
+  return (
+    <p className="rows-message" role="status" data-testid="rows.labels.defaulted">
+      <span>
+        {still.map((d, i) => (
+          <span key={d.column}>
+            {i > 0 ? ', ' : ''}
+            <code>{d.column}</code>
+          </span>
+        ))}{' '}
+        {one ? 'is' : 'are'} named like {one ? 'a question' : 'questions'}, so {one ? 'it is' : 'they are'}{' '}
+        read as {one ? 'its' : 'their'} human label{one ? '' : 's'} and never sent to the judge.
+      </span>
+      <button
+        type="button"
+        className="link-button"
+        onClick={keepInState}
+        data-testid="rows.labels.defaulted.undo"
+      >
+        Send {one ? 'it' : 'them'} in the state instead
+      </button>
+    </p>
   );
 }
 

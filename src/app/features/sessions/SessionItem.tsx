@@ -1,6 +1,7 @@
 // One session in the sidebar: open on click, rename in place, and a menu of the other actions.
 import { memo, useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
+import { sessionWorkText } from '../../../core/sessionWork';
 import type { SessionSummary } from '../../stores/sessions';
 
 export interface SessionItemActions {
@@ -14,6 +15,8 @@ export interface SessionItemActions {
 
 interface SessionItemProps extends SessionItemActions {
   session: SessionSummary;
+  /** Row counts of the session's runs of a file. */
+  fileRuns: readonly { rowCount: number }[];
   isOpen: boolean;
   matched: 'name' | 'content';
   searching: boolean;
@@ -28,6 +31,7 @@ const when = (iso: string): string => {
 /** A sidebar row with its actions. Memoised: typing in the open session must not re-render every other row. */
 export const SessionItem = memo(function SessionItem({
   session,
+  fileRuns,
   isOpen,
   matched,
   searching,
@@ -117,7 +121,14 @@ export const SessionItem = memo(function SessionItem({
             {session.name || 'Unnamed session'}
           </span>
           <span className="session-meta">
-            {when(session.updatedAt)} · {session.runCount} run{session.runCount === 1 ? '' : 's'}
+            {when(session.updatedAt)} ·{' '}
+            <span data-testid="sessions.work">
+              {sessionWorkText({
+                runs: session.runCount,
+                fileRuns,
+                robustnessChecks: session.robustnessChecks,
+              })}
+            </span>
             {searching && matched === 'content' ? ' · matched in content' : ''}
           </span>
         </button>

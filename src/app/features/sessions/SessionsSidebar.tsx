@@ -1,7 +1,8 @@
 // The sessions sidebar: new, search, the list with its actions, import and export, sharing, the save line and the
 // toast; plus the preview of a share link the page was opened with.
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ChangeEvent } from 'react';
+import { useFileRunTally } from '../../stores/fileRunTally';
 import { useSessions, visibleSessions } from '../../stores/sessions';
 import type { SessionsStore } from '../../stores/sessions';
 import { downloadText, readFileText } from './browserFiles';
@@ -20,6 +21,8 @@ interface SessionsSidebarProps {
 }
 
 /** The sidebar. */
+const NO_FILE_RUNS: readonly { rowCount: number }[] = [];
+
 export function SessionsSidebar({ store = useSessions }: SessionsSidebarProps) {
   useStartSessions(store === useSessions);
   const phase = store((s) => s.phase);
@@ -27,6 +30,11 @@ export function SessionsSidebar({ store = useSessions }: SessionsSidebarProps) {
   const query = store((s) => s.query);
   const openId = store((s) => s.openId);
   const unreadable = store((s) => s.unreadable);
+  const fileRuns = useFileRunTally((s) => s.bySession);
+  // The stored file runs are read once here; the rows store keeps the tally current after that.
+  useEffect(() => {
+    void useFileRunTally.getState().refresh();
+  }, []);
   const save = store((s) => s.save);
   const persistence = store((s) => s.persistence);
   const storageUse = store((s) => s.storageUse);
@@ -95,6 +103,7 @@ export function SessionsSidebar({ store = useSessions }: SessionsSidebarProps) {
           <SessionItem
             key={session.id}
             session={session}
+            fileRuns={fileRuns[session.id] ?? NO_FILE_RUNS}
             isOpen={session.id === openId}
             matched={matched}
             searching={searching}
