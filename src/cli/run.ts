@@ -33,6 +33,7 @@ import type { ProgressView } from './progress';
 import { writeJunit, writeSummary } from './reports';
 import { ResultsStore, answersOf, openResults } from './resultsStore';
 import { chooseTarget, cliTargets } from './targets';
+import { LOCAL_COST_WORDS } from '../core/words';
 
 /** Exit codes, as the README lists them. */
 export const EXIT = {
@@ -226,6 +227,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
       outcomes: resumeOutcomes(resumed.settled, resumed.inFlight, options.retryUnknown),
       pacing,
       maxCost: options.budget,
+      inputPrice: chosen.inputPrice,
       ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
     },
     { evaluate, clock: io.clock ?? nodeClock, store },
@@ -235,7 +237,11 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
   view.say(
     `${plan.rows.length.toLocaleString('en-US')} rows of ${header.rowsFile} go to ${chosen.label} with ${model}` +
       `${already > 0 ? `; resuming ${options.out}, where ${already.toLocaleString('en-US')} are already settled` : ''}` +
-      `; about ${plan.totalTokens.toLocaleString('en-US')} input tokens, ≈ ${formatCost(estimateCost(plan.totalTokens))}.` +
+      `; about ${plan.totalTokens.toLocaleString('en-US')} input tokens, ${
+        chosen.inputPrice === null
+          ? 'price unknown'
+          : `≈ ${formatCost(estimateCost(plan.totalTokens, chosen.inputPrice))}${chosen.id === 'local' ? ` (${LOCAL_COST_WORDS})` : ''}`
+      }.` +
       `${skipped > 0 ? ` ${skipped} lines are left out (listed in the summary).` : ''}` +
       `${isVersionedId(model) ? '' : ` ${model} is not a pinned version: answers are not reused across runs.`}`,
   );

@@ -1,7 +1,7 @@
 // Where a headless run sends its rows: the same targets as the proxy (environment and .env.local), as client targets
 // that carry their key in this process only. `local` is the reference service in process, with no socket and no key.
 import type { ClientTarget } from '../client';
-import { DEFAULT_EVALUATE_PATH } from '../contract';
+import { DEFAULT_EVALUATE_PATH, PRESETS } from '../contract';
 import type { ServerEnv } from '../server/env';
 import { targetsFromEnv } from '../server/proxy/targets';
 import { inProcessTransport, networkTransportOnce } from '../server/proxy/transport';
@@ -17,6 +17,8 @@ export interface CliTarget {
   secret: string | null;
   /** "key missing: VAR" when the target's key variable is unset: such a target does not send. */
   keyMissing: string | null;
+  /** Price per million input tokens (null unknown): the run's costs are counted at it, as the app counts them. */
+  inputPrice: number | null;
 }
 
 // The in-process reference needs a well-formed URL for its requests; nothing listens there.
@@ -38,6 +40,7 @@ function localCliTarget(env: ServerEnv): CliTarget {
     },
     secret: null,
     keyMissing: null,
+    inputPrice: PRESETS.local.inputPrice,
   };
 }
 
@@ -59,6 +62,7 @@ export function cliTargets(env: ServerEnv): CliTarget[] {
           },
           secret: t.secret === '' ? null : t.secret,
           keyMissing: t.keyMissing,
+          inputPrice: t.description.inputPrice,
         },
   );
 }

@@ -62,7 +62,7 @@ describe('robustness check', () => {
     // The example: a choice of 3 labels (3 orders), 5 identical requests, whitespace and casing variants; the
     // original is the answer already on screen.
     expect(budget).toMatch(
-      /^9 requests \(1 answered from stored answers, not billed\), about \$[\d.]+, with model-1\.13\.0 on Local reference \(not a language model\)$/,
+      /^9 requests \(1 answered from stored answers, not billed\), about \$[\d.]+ \(hosted list price; nothing billed here\), with model-1\.13\.0 on Local reference \(not a language model\)$/,
     );
     const before = log.tokens.length;
     await check.runCheck();
@@ -83,7 +83,8 @@ describe('robustness check', () => {
 
     // Costs what it said: the budget's price is the price of the tokens the service billed.
     const price = `${formatCost(estimateCost(sent.reduce((a, b) => a + b, 0)))}`;
-    expect(budget).toContain(`about ${price}, with`);
+    // On the local reference the figure is the hosted list price, and it says so (issue 30 item 13).
+    expect(budget).toContain(`about ${price} (hosted list price; nothing billed here), with`);
     expect(await check.billed.textContent()).toBe(`about ${price}`);
   });
 
@@ -145,12 +146,24 @@ describe('robustness check', () => {
     await rows.pick('tickets.csv', `id,text\n${texts.map((t, i) => `t${i + 1},"${t}"`).join('\n')}\n`);
     await rows.start.click();
     await rows.waitFinished();
+    // The same file run a second time: the picker must tell the two runs apart (issue 30 item 16).
+    await page.waitForTimeout(1_100);
+    await page.getByTestId('rows.new').click();
+    await rows.pick('tickets.csv', `id,text\n${texts.map((t, i) => `t${i + 1},"${t}"`).join('\n')}\n`);
+    await rows.start.click();
+    await rows.waitFinished();
 
     await page.getByTestId('app.nav.workbench').click();
     const check = new RobustnessArea(page);
     await check.openButton.click();
     await check.dialog.waitFor();
     await page.getByTestId('robustness.sourceRows').check();
+    const runNames = await page.getByTestId('robustness.rowsRun').locator('option').allTextContents();
+    expect(runNames).toHaveLength(2);
+    expect(new Set(runNames).size).toBe(2);
+    expect(runNames[0]).toMatch(
+      /^tickets\.csv \(6 rows, model-latest on Local reference .*, .*\d\d:\d\d:\d\d.*\)$/,
+    );
     await page.getByTestId('robustness.sample').fill('2');
     await page.getByTestId('robustness.sample').press('Enter');
     // The budget and the sampling note come together, once the new sample is planned.
@@ -173,7 +186,9 @@ describe('robustness check', () => {
     const sent = log.tokens.slice(before);
     // The file run used the alias model-latest: nothing stored can be reused, every request is sent.
     expect(sent).toHaveLength(requests);
-    expect(budget).toContain(`about ${formatCost(estimateCost(sent.reduce((a, b) => a + b, 0)))}, with`);
+    expect(budget).toContain(
+      `about ${formatCost(estimateCost(sent.reduce((a, b) => a + b, 0)))} (hosted list price; nothing billed here), with`,
+    );
     expect(await page.getByTestId('robustness.reportMeta').textContent()).toMatch(
       /^2 of 6 rows of “tickets\.csv”/,
     );

@@ -1,6 +1,7 @@
 // Where two features meet, as a user meets them (issue 29): the robustness check on a priced, rate-limited target
 // (its price in the plan and the report, its limit in the pacing, the plan naming the target and never running for
 // the one before). The target is the hosted service's stand-in (tests/helpers/standins, docs/servers.md).
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EvaluateResponseSchema, estimateCost, formatCost } from '../../src/contract';
@@ -24,7 +25,15 @@ beforeAll(async () => {
     ...standin,
     entry: { ...standin.entry, label: 'Priced hosted', inputPrice: PRICE, requestsPerMinute: RPM },
   };
-  server = await startWorkbenchProcess(targetsFileFor({ priced: hosted }).vars);
+  const { vars } = targetsFileFor({ priced: hosted });
+  // Beside it: a server that is down, and an entry with a bad field (skipped, and said on the page).
+  const file = JSON.parse(readFileSync(vars.WORKBENCH_TARGETS_FILE!, 'utf8')) as { targets: unknown[] };
+  file.targets.push(
+    { id: 'down', preset: 'llamacpp', label: 'Kev-4B on llama.cpp', baseUrl: 'http://127.0.0.1:9' },
+    { id: 'bad', preset: 'hosted', requestsPerMinute: 'fast' },
+  );
+  writeFileSync(vars.WORKBENCH_TARGETS_FILE!, JSON.stringify(file));
+  server = await startWorkbenchProcess(vars);
 });
 afterAll(async () => {
   await server?.stop();
@@ -119,5 +128,42 @@ describe('the robustness check on a priced, rate-limited target', () => {
     } finally {
       await fresh.close();
     }
+  });
+});
+
+describe('the top bar with a target that fails (issue 30 item 14)', () => {
+  it('keeps one line, opens the check below it, and says on the page which targets-file entry was skipped', async () => {
+    const page = browser.page();
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const workbench = new WorkbenchPage(page, server.url);
+    await workbench.open();
+    await workbench.shell.selectTarget('down');
+    const error = page.getByTestId('shell.modelsError');
+    await error.waitFor();
+    const bar = page.getByTestId('shell.topBar');
+    // One line of controls: the error's sentence opens on demand instead of wrapping the bar.
+    expect((await bar.boundingBox())!.height).toBeLessThanOrEqual(64);
+    await error.getByText('Models unavailable').click();
+    expect(await error.textContent()).toContain('Could not reach the down target');
+    await error.getByText('Models unavailable').click();
+
+    await page.getByTestId('shell.checkTarget').click();
+    const report = page.getByTestId('shell.checkReport');
+    await report.waitFor();
+    const theme = (await page.getByTestId('shell.theme').boundingBox())!;
+    const box = (await report.boundingBox())!;
+    const overlaps =
+      box.x < theme.x + theme.width &&
+      theme.x < box.x + box.width &&
+      box.y < theme.y + theme.height &&
+      theme.y < box.y + box.height;
+    expect(overlaps).toBe(false);
+    await report.getByRole('button', { name: 'Close' }).click();
+
+    const skipped = page.getByTestId('shell.targetProblems');
+    expect(await skipped.textContent()).toContain('1 problem in the targets file');
+    await skipped.getByText(/problem in the targets file/).click();
+    expect(await skipped.textContent()).toContain('field "requestsPerMinute"');
+    expect(await skipped.textContent()).toContain('The target is skipped.');
   });
 });

@@ -115,9 +115,9 @@ describe('the main screen on the local target', () => {
     expect(await answers.target.textContent()).toBe('local: lexical, not a language model');
     expect(await answers.fact('resolvedModel')).toBe(`model-latest → ${response.model}`);
     expect(await answers.fact('tokens')).toBe(response.usage.input_tokens.toLocaleString('en-US'));
-    // The cost says where its figure came from: here the estimate from the list price.
+    // The cost says where its figure came from: here the list price, which the local reference mimics and never bills.
     expect(await answers.fact('cost')).toMatch(
-      /^≈ \$0\.0+\d+ \(estimated from \d[\d,]* input tokens at the list price of \$0\.042 per million; output is free\)$/,
+      /^≈ \$0\.0+\d+ \(estimated from \d[\d,]* input tokens at the list price of \$0\.042 per million; output is free; the local reference bills nothing\)$/,
     );
     expect(browser.pageErrors()).toEqual([]);
   });

@@ -122,6 +122,7 @@ export function AnswersPane({ onReveal }: AnswersPaneProps) {
               <RunAnswers
                 run={shown}
                 inputPrice={targets.data?.find((t) => t.id === shown.targetId)?.inputPrice}
+                local={shown.targetId === 'local'}
               />
             )}
           </>
@@ -132,10 +133,19 @@ export function AnswersPane({ onReveal }: AnswersPaneProps) {
 }
 
 /** A run's answers: its facts, then one card per question in question order. */
-function RunAnswers({ run, inputPrice }: { run: RunView; inputPrice?: number | null }) {
+function RunAnswers({
+  run,
+  inputPrice,
+  local,
+}: {
+  run: RunView;
+  inputPrice?: number | null;
+  local: boolean;
+}) {
   return (
     <>
       <RunSummary
+        local={local}
         response={run.response!}
         sentModel={modelOf(run.body)}
         latencyMs={run.latencyMs}
@@ -185,8 +195,9 @@ function EmptyAnswers() {
         <kbd>⌘</kbd>+<kbd>Enter</kbd> on a Mac) or the Run button.
       </p>
       <p className="muted">
-        The local reference costs nothing: its lexical judge answers instantly and is not a language model; a
-        model file (REFERENCE_MODEL_FILE) answers as that model.
+        On the local reference nothing is billed: the costs shown there are the hosted service&apos;s list
+        price for the same tokens. Its lexical judge answers instantly and is not a language model; a model
+        file (REFERENCE_MODEL_FILE) answers as that model.
       </p>
     </div>
   );

@@ -19,6 +19,8 @@ export interface RunSummaryProps {
   attempts: number;
   /** The target's price per million input tokens; null when unknown. Default: the published price. */
   inputPrice?: number | null;
+  /** Answered by the local reference: its cost is the hosted list price, and nothing is billed. */
+  local?: boolean;
 }
 
 /** The run's facts as a definition list, numbers in tabular figures. */
@@ -28,6 +30,7 @@ export function RunSummary({
   latencyMs,
   attempts,
   inputPrice = PRICE_PER_MILLION_INPUT_TOKENS,
+  local = false,
 }: RunSummaryProps) {
   const tokens = response.usage.input_tokens;
   const usage = readUsage(response);
@@ -88,7 +91,11 @@ export function RunSummary({
           ) : (
             <>
               {cost.reported ? '' : '≈ '}
-              {formatCost(cost.amount)} <span className="muted">({cost.source})</span>
+              {formatCost(cost.amount)}{' '}
+              <span className="muted">
+                ({cost.source}
+                {local && !cost.reported ? '; the local reference bills nothing' : ''})
+              </span>
             </>
           )}
         </dd>

@@ -7,6 +7,7 @@ import { formatTokens } from '../../../core/answerSeries';
 import type { LimitUse } from '../../../core/cost';
 import { useLiveCost } from './useLiveCost';
 import './cost.css';
+import { LOCAL_COST_WORDS } from '../../../core/words';
 
 export interface CostMeterProps {
   /** State and questions as parsed from the editors; null while they do not parse (the last count stays). */
@@ -17,6 +18,8 @@ export interface CostMeterProps {
   runsLabel?: string;
   /** The target's price per million input tokens; null when unknown. Default: the published price. */
   inputPrice?: number | null;
+  /** The local reference: its costs are the hosted list price, and nothing is billed. */
+  local?: boolean;
 }
 
 const percent = (ratio: number): string =>
@@ -51,6 +54,7 @@ export function CostMeter({
   runs = 1,
   runsLabel,
   inputPrice = PRICE_PER_MILLION_INPUT_TOKENS,
+  local = false,
 }: CostMeterProps) {
   const { breakdown, counting, stale, error } = useLiveCost(request, runs);
   const [open, setOpen] = useState(false);
@@ -98,6 +102,7 @@ export function CostMeter({
         <LimitBar name="The whole request" use={b.limits.request} testId="cost.limitRequest" />
         <span className="cost-meter__price num" data-testid="cost.perRun" title={priceNote(inputPrice)}>
           {perRequest === null ? 'price unknown' : `≈ ${formatCost(perRequest * b.runs)}/run`}
+          {local && perRequest !== null && <span className="muted"> ({LOCAL_COST_WORDS})</span>}
           {b.runs !== 1 && perRequest !== null && (
             <span className="muted">
               {' '}

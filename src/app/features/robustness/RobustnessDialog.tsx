@@ -20,6 +20,7 @@ import { targetsQueryOptions } from '../../queries/targets';
 import { DEFAULT_SAMPLE, MAX_SAMPLE, planKeyOf, useRobustness } from './robustnessStore';
 import type { CheckSource } from './robustnessStore';
 import './robustness.css';
+import { LOCAL_COST_WORDS } from '../../../core/words';
 
 export interface RobustnessDialogProps {
   request: EvaluateRequest | null;
@@ -280,7 +281,7 @@ export function RobustnessDialog({ request, targetId, onClose }: RobustnessDialo
           {unavailable ??
             (!current
               ? 'Working out the budget…'
-              : `${ready.budgetText}, with ${ready.model} on ${targetLabelOf(ready.targetId)}`)}
+              : `${ready.budgetText}${ready.targetId === 'local' ? ` (${LOCAL_COST_WORDS})` : ''}, with ${ready.model} on ${targetLabelOf(ready.targetId)}`)}
         </p>
         {running ? (
           <button type="button" onClick={cancel} data-testid="robustness.cancel">

@@ -3,6 +3,7 @@
 import type { RunProgress } from '../../../core/rows/runner';
 import { formatCost } from '../../../contract';
 import { formatCount, formatDuration, reuseText } from './format';
+import { LOCAL_COST_WORDS } from '../../../core/words';
 
 export interface ProgressPanelProps {
   progress: RunProgress;
@@ -10,6 +11,8 @@ export interface ProgressPanelProps {
   /** Another tab drives this run: shown live here, with Pause and Cancel reaching that tab, and no Resume. */
   watching?: boolean;
   configuredRate: number;
+  /** The run goes to the local reference: its costs are the hosted list price, and nothing is billed. */
+  local?: boolean;
   onStart: () => void;
   onPause: () => void;
   onCancel: () => void;
@@ -60,6 +63,7 @@ export function ProgressPanel({
   running,
   watching = false,
   configuredRate,
+  local = false,
   onStart,
   onPause,
   onCancel,
@@ -140,6 +144,7 @@ export function ProgressPanel({
           <dt>Cost so far</dt>
           <dd data-testid="rows.cost">
             {formatCost(p.cost)}
+            {local && <span className="muted"> ({LOCAL_COST_WORDS})</span>}
             {p.possiblyBilledTokens > 0 && (
               <span className="muted">
                 {' '}

@@ -235,6 +235,7 @@ export function RowsScreen({ targetId, targetLabel, target }: RowsScreenProps) {
               watching={rows.watching}
               // An open run shows its own pacing (a results file from the command line keeps the run's).
               configuredRate={(rows.openRun?.pacing ?? rows.pacing).requestsPerMinute}
+              local={(rows.openRun?.targetId ?? targetId) === 'local'}
               onStart={() => void rows.start()}
               onPause={rows.pause}
               onCancel={rows.cancel}

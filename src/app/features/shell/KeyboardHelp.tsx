@@ -29,7 +29,13 @@ export function KeyboardHelp() {
         }
       }}
     >
-      <summary>Keyboard shortcuts</summary>
+      {/* Narrow windows show "Shortcuts"; the name read out stays "Keyboard shortcuts". */}
+      <summary aria-label="Keyboard shortcuts">
+        <span className="top-bar__long">Keyboard shortcuts</span>
+        <span className="top-bar__short" aria-hidden="true">
+          Shortcuts
+        </span>
+      </summary>
       <dl className="keyboard-help__list">
         {KEYS.map(([key, what]) => (
           <div key={key} style={{ display: 'contents' }}>

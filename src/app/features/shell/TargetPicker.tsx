@@ -43,7 +43,14 @@ export function TargetPicker({ targets, selected, onSelect, comparing = false }:
         data-testid="shell.targetKind"
         title={describeKind(selected)}
       >
-        {selected.kind === 'local' ? 'local' : `${selected.kind} · ${selected.host}`}
+        {selected.kind === 'local' ? (
+          'local'
+        ) : (
+          <>
+            {selected.kind}
+            <span className="top-bar__long"> · {selected.host}</span>
+          </>
+        )}
       </span>
       {selected.keyMissing && (
         <span className="error-text" role="status" data-testid="shell.keyMissing">

@@ -281,6 +281,7 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
                 runs={comparing && columns ? columns.length : 1}
                 runsLabel={comparing && columns ? `${columns.length} columns` : undefined}
                 {...(targetInfo ? { inputPrice: targetInfo.inputPrice } : {})}
+                local={targetInfo?.kind === 'local'}
               />
               <ProblemsPanel
                 problems={listedFindings}
