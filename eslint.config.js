@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import floors from './eslint/floors.js';
 
 const uiAndIo = [
   { name: 'react', message: 'The pure core (contract, core, client) must not depend on React.' },
@@ -33,6 +34,12 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
     },
+  },
+  {
+    // The floors (eslint/floors.js): every folder of src/ imports only what its row in the table allows.
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { layers: floors },
+    rules: { 'layers/floors': 'error' },
   },
   {
     files: ['src/app/**/*.{ts,tsx}'],
