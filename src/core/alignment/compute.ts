@@ -67,6 +67,8 @@ export interface QuestionReport {
   n: number;
   labelled: number;
   unanswered: number;
+  /** Of `unanswered`, the rows the judge refused (absent in reports made before refusals were counted apart). */
+  refused?: number;
   invalidLabels: number;
   figures: Record<string, Figure>;
   /** counts[truth][predicted], and the row ids behind each cell (the first CELL_ROWS_KEPT in file order). */
@@ -442,6 +444,7 @@ function questionReport(
     n,
     labelled: data.labelled,
     unanswered: data.unanswered,
+    refused: data.refused,
     invalidLabels: data.invalidLabels,
     figures,
     confusion: { counts, ids },

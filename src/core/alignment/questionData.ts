@@ -8,7 +8,7 @@ import type { Confusion } from './kappa';
 import { countsAt } from './noulAgreement';
 import { rankCodes } from './scoreAgreement';
 import { classesOf, roundedLevel } from './prediction';
-import { INVALID_LABEL, NO_LABEL } from './table';
+import { INVALID_LABEL, NO_LABEL, REFUSED } from './table';
 import type { AlignTable } from './table';
 import type { AlignmentOptions } from './types';
 
@@ -31,6 +31,8 @@ interface Common {
   /** Rows with a valid label, rows with a label but no usable answer, labels that are not valid for the question. */
   labelled: number;
   unanswered: number;
+  /** Of the labelled rows without an answer, those the judge refused (a refusal is never counted as a mistake). */
+  refused: number;
   invalidLabels: number;
   /** The class predicted for every answered row of the file, labelled or not: the judge's share. */
   predicted: Int32Array;
@@ -93,6 +95,7 @@ export function questionData(
   const bin = new Uint8Array(total);
   let labelled = 0;
   let unanswered = 0;
+  let refused = 0;
   let invalidLabels = 0;
   let n = 0;
   const expectedRounding = question.type === 'score' && options.scorePrediction === 'expectedRounded';
@@ -103,11 +106,13 @@ export function questionData(
   for (let i = 0; i < total; i++) {
     const truth = label[i]!;
     const at = i * width;
-    const isAnswered = !Number.isNaN(probs[at]!);
+    // NaN (no answer) and REFUSED (-1) both fail this test: neither is a probability.
+    const isAnswered = probs[at]! >= 0;
     if (truth === INVALID_LABEL) invalidLabels++;
     else if (truth !== NO_LABEL) {
       labelled++;
       if (!isAnswered) unanswered++;
+      if (probs[at] === REFUSED) refused++;
     }
     if (!isAnswered) continue;
     if (question.type === 'noul') {
@@ -164,6 +169,7 @@ export function questionData(
     logLoss: logLoss.subarray(0, n),
     labelled,
     unanswered,
+    refused,
     invalidLabels,
     bins: options.bins,
     bin: bin.subarray(0, n),

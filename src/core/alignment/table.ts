@@ -9,6 +9,8 @@ import type { AlignRow, LabelValue } from './types';
 /** The label column's marks for a row without a label, and one whose label the question cannot take. */
 export const NO_LABEL = -1;
 export const INVALID_LABEL = -2;
+/** The answer column's mark (in a row's first place) for a question the judge refused: never a probability. */
+export const REFUSED = -1;
 
 /** One question's columns over every row of the run. */
 export interface QuestionColumns {
@@ -16,7 +18,8 @@ export interface QuestionColumns {
   label: Int32Array;
   /**
    * The answer's probabilities, `width` per row in the question's class order, renormalised to sum to 1 (noul: P(yes)
-   * alone, clamped to [0, 1]); NaN in the row's first place when it has no answer of the question's type.
+   * alone, clamped to [0, 1]); NaN in the row's first place when it has no answer of the question's type, REFUSED
+   * when the judge refused it (counted apart, never as a mistake).
    */
   p: Float64Array;
   width: number;
@@ -77,15 +80,15 @@ function writeAnswer(
   classes: readonly string[],
 ): void {
   const at = i * column.width;
-  if (question.type === 'noul') {
+  if (answer?.type === 'refusal') column.p[at] = REFUSED;
+  else if (question.type === 'noul') {
     const yes = yesProbability(answer);
     column.p[at] = yes === null ? Number.NaN : yes;
   } else if (!writeDistribution(answer, question, classes, column.p, at)) column.p[at] = Number.NaN;
 }
 
 /** Whether a row has an answer in a question's columns. */
-export const answeredAt = (column: QuestionColumns, i: number): boolean =>
-  !Number.isNaN(column.p[i * column.width]!);
+export const answeredAt = (column: QuestionColumns, i: number): boolean => column.p[i * column.width]! >= 0;
 
 /** A table of one question's columns at the given rows, in that order (the paired rows of two variants). */
 export function rowsOf(table: AlignTable, name: string, rows: readonly number[]): AlignTable {

@@ -428,3 +428,38 @@ describe('a resample as row weights', () => {
     expect(a).not.toEqual(resampleCounts(1000, seededStream(6), new Uint32Array(1000)));
   });
 });
+
+describe('a refusal in the alignment figures (issue 29 sweep: alignment x refusals)', () => {
+  it('counts a refused question apart: never a mistake, never "not answered yet", left out of every figure', () => {
+    const rows: AlignRow[] = [
+      {
+        id: 'a',
+        labels: { department: 'billing', is_urgent: true },
+        answers: { department: choice([0.8, 0.1, 0.1]), is_urgent: noul(0.9) },
+      },
+      {
+        id: 'b',
+        labels: { department: 'technical', is_urgent: false },
+        answers: { department: { type: 'refusal', question_type: 'choice' }, is_urgent: noul(0.2) },
+      },
+      {
+        id: 'c',
+        labels: { department: 'sales', is_urgent: true },
+        answers: {
+          department: choice([0.1, 0.1, 0.8]),
+          is_urgent: { type: 'refusal', question_type: 'noul' },
+        },
+      },
+      { id: 'd', labels: { department: 'sales' } },
+    ];
+    const report = computeAlignment(QUESTIONS, rows, { bootstrap: { B: 50, seed: 1 } });
+    const department = report.questions['department']!;
+    expect(department.n).toBe(2);
+    expect(department.unanswered).toBe(2);
+    expect(department.refused).toBe(1);
+    // The two answered rows are both right: the refusal is not a mistake.
+    expect(department.confusion.counts.flat().reduce((a, b) => a + b, 0)).toBe(2);
+    expect(report.questions['is_urgent']!.refused).toBe(1);
+    expect(report.questions['is_urgent']!.n).toBe(2);
+  });
+});

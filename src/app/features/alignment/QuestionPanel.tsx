@@ -89,8 +89,11 @@ export function QuestionPanel(props: QuestionPanelProps) {
         <code>{name}</code> <span className="muted">({typeWord(report.type)})</span>
       </h3>
       <p className="muted" data-testid={`align.counts.${name}`}>
-        {report.n} rows with a label and an answer · {report.labelled} labelled · {report.unanswered} labelled
-        but not answered yet
+        {report.n} rows with a label and an answer · {report.labelled} labelled ·{' '}
+        {report.unanswered - (report.refused ?? 0)} labelled but not answered yet
+        {report.refused
+          ? ` · ${report.refused} refused by the judge (left out of every figure, never counted as a mistake)`
+          : ''}
         {report.invalidLabels
           ? ` · ${report.invalidLabels} labels that are not options of this question`
           : ''}
