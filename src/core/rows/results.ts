@@ -1,6 +1,7 @@
 // Results of a run as a table: answers flattened to columns, filters, per-question aggregates, CSV and JSONL export.
 import Papa from 'papaparse';
 import type { Answer, EvaluateResponse, JsonValue, Question, Questions } from '../../contract';
+import { isRefusal } from '../../contract';
 import type { RowOutcome, RowStatus } from './records';
 import type { LabelValue } from '../alignment/types';
 import { predictedClass } from '../alignment/prediction';
@@ -262,7 +263,8 @@ export function histogram(values: Iterable<number>, min: number, max: number, bi
 
 const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;
 
-export type QuestionAggregate =
+/** `refused`: rows whose answer to the question is a refusal, counted apart from the answered ones. */
+export type QuestionAggregate = { refused: number } & (
   | {
       question: string;
       type: 'choice';
@@ -271,7 +273,8 @@ export type QuestionAggregate =
       confidence: Bin[];
     }
   | { question: string; type: 'score'; answered: number; levels: number; scores: Bin[]; confidence: Bin[] }
-  | { question: string; type: 'noul'; answered: number; yes: Bin[] };
+  | { question: string; type: 'noul'; answered: number; yes: Bin[] }
+);
 
 /** Bins for confidence and probability of yes: tenths of [0, 1]. */
 const UNIT_BINS = 10;
@@ -291,6 +294,7 @@ export function aggregate(rows: Iterable<ResultRow>, questions: Questions): Ques
 }
 
 function aggregateOne(name: string, question: Question, answers: Answer[]): QuestionAggregate {
+  const refused = answers.filter(isRefusal).length;
   if (question.type === 'choice') {
     const counts = new Map<string, number>(Object.keys(question.criteria).map((l) => [l, 0]));
     const conf: number[] = [];
@@ -302,6 +306,7 @@ function aggregateOne(name: string, question: Question, answers: Answer[]): Ques
     return {
       question: name,
       type: 'choice',
+      refused,
       answered: conf.length,
       counts: [...counts].map(([label, count]) => ({ label, count })),
       confidence: histogram(conf, 0, 1, UNIT_BINS),
@@ -320,6 +325,7 @@ function aggregateOne(name: string, question: Question, answers: Answer[]): Ques
     return {
       question: name,
       type: 'score',
+      refused,
       answered: scores.length,
       levels,
       scores: histogram(scores, 0, levels - 1, Math.max(1, (levels - 1) * 2)),
@@ -327,7 +333,13 @@ function aggregateOne(name: string, question: Question, answers: Answer[]): Ques
     };
   }
   const yes = answers.flatMap((a) => (a.type === 'noul' ? [a.noul] : []));
-  return { question: name, type: 'noul', answered: yes.length, yes: histogram(yes, 0, 1, UNIT_BINS) };
+  return {
+    question: name,
+    type: 'noul',
+    refused,
+    answered: yes.length,
+    yes: histogram(yes, 0, 1, UNIT_BINS),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------------

@@ -166,6 +166,26 @@ describe('aggregates', () => {
     expect(mood.scores.map((b) => b.count)).toEqual([1, 0, 1, 0]);
     expect(urgent.yes[8]!.count).toBe(1);
     expect(urgent.yes[1]!.count).toBe(1);
+    expect(dept.refused).toBe(0);
+  });
+
+  it('counts a refused question apart from the answered rows (issue 29 sweep: rows x refusals)', () => {
+    const refusing = rows.map((r) =>
+      r.response
+        ? {
+            ...r,
+            response: {
+              ...r.response,
+              answers: {
+                ...r.response.answers,
+                dept: { type: 'refusal' as const, question_type: 'choice' as const },
+              },
+            },
+          }
+        : r,
+    );
+    const [dept] = aggregate(refusing, questions);
+    expect(dept).toMatchObject({ type: 'choice', answered: 0, refused: 2 });
   });
 });
 

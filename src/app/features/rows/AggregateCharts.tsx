@@ -103,7 +103,10 @@ export function AggregateCharts({ aggregates }: { aggregates: readonly QuestionA
         >
           <h3>
             {a.question} <span className="kind-tag">{KIND_NAME[a.type]}</span>{' '}
-            <span className="muted">{formatCount(a.answered)} answered</span>
+            <span className="muted">
+              {formatCount(a.answered)} answered
+              {a.refused > 0 ? `, ${formatCount(a.refused)} refused (not counted)` : ''}
+            </span>
           </h3>
           {a.type === 'choice' && (
             <>
