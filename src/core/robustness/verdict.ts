@@ -121,7 +121,19 @@ export function questionCard(
         ? `Stable: across ${compared.join(', ')}, the answer stays within ${pct(limit)}.`
         : 'Not enough answers came back to compare anything for this question.';
   // A stable card leads with the tie (it is what the reader saw change); a finding leads with the finding.
-  const summary = !tie ? found : parts.length > 0 ? `${found} ${tie}` : `${tie} ${found}`;
+  const told = !tie ? found : parts.length > 0 ? `${found} ${tie}` : `${tie} ${found}`;
+  // A refusal is the server's answer, not a missing one: say how often, since no figure above counts it.
+  let refusals = 0;
+  let requests = 0;
+  for (const st of states)
+    for (const a of st.answered) {
+      requests++;
+      if (a.answers[name]?.type === 'refusal') refusals++;
+    }
+  const summary =
+    refusals === 0
+      ? told
+      : `${refusals === requests ? 'The server refused this question in every request' : `The server refused this question in ${refusals} of ${requests} requests`}; refusals are left out of every figure. ${refusals === requests ? '' : told}`.trim();
 
   return {
     question: name,

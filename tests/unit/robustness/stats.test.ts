@@ -208,3 +208,39 @@ describe('the pieces', () => {
     );
   });
 });
+
+describe('a server that refuses a question (issue 29 sweep: robustness x refusals)', () => {
+  it('says how often it refused, and leaves the refusals out of every figure', () => {
+    const plan = planCheck([{ state: STATE, label: 'row 1' }], questions, defaultSettings(4), counter);
+    const answer = simulate({});
+    const answers = new Map<number, RowAnswer>(
+      plan.rows.map((r) => {
+        const response = answer(r.state, r.questions!);
+        return [
+          r.number,
+          {
+            response: {
+              ...response,
+              answers: { ...response.answers, urgent: { type: 'refusal', question_type: 'noul' } },
+            },
+            reused: false,
+          },
+        ];
+      }),
+    );
+    const report = buildReport(plan, answers, {
+      id: 'r',
+      at: '2026-01-01T00:00:00.000Z',
+      targetId: 'decisions',
+      model: 'model-1.13.0',
+      source: { kind: 'state' },
+      estimatedCost: 0,
+    });
+    const urgent = report.cards.find((c) => c.question === 'urgent')!;
+    expect(urgent.summary).toBe(
+      'The server refused this question in every request; refusals are left out of every figure.',
+    );
+    expect(urgent.repetition).toBeUndefined();
+    expect(report.cards.find((c) => c.question === 'team')!.summary).not.toMatch(/refused/);
+  });
+});
