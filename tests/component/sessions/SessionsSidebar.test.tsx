@@ -275,7 +275,7 @@ describe('SessionsSidebar', () => {
       'payouts have been failing',
     );
     expect(within(dialog).getByTestId('sessions.sharePreviewQuestions')).toHaveTextContent(
-      'is_urgent (noul)department (choice)frustration (score)',
+      'is_urgent (yes/no)department (choice)frustration (score)',
     );
     expect(within(dialog).getByTestId('sessions.sharePreviewRuns')).toHaveTextContent(
       /^2 runs, whose answers are shown/,

@@ -102,7 +102,9 @@ export function CostMeter({
         <LimitBar name="The whole request" use={b.limits.request} testId="cost.limitRequest" />
         <span className="cost-meter__price num" data-testid="cost.perRun" title={priceNote(inputPrice)}>
           {perRequest === null ? 'price unknown' : `≈ ${formatCost(perRequest * b.runs)}/run`}
-          {local && perRequest !== null && <span className="muted"> ({LOCAL_COST_WORDS})</span>}
+          {local && perRequest !== null && (
+            <span className="muted cost-meter__local"> ({LOCAL_COST_WORDS})</span>
+          )}
           {b.runs !== 1 && perRequest !== null && (
             <span className="muted">
               {' '}

@@ -20,6 +20,8 @@ export function TargetPicker({ targets, selected, onSelect, comparing = false }:
       </label>
       <select
         id="shell-target"
+        // Named even where a narrow window hides the label beside it.
+        aria-label="Runs go to"
         data-testid="shell.targets"
         value={selected.id}
         onChange={(event) => onSelect(event.target.value)}
