@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Answer, Questions, State } from '../../../src/contract';
 import { EXAMPLE_REQUEST } from '../../../src/core/example';
-import { buildReport, planCheck } from '../../../src/core/robustness/check';
+import { planCheck } from '../../../src/core/robustness/check';
 import type { CheckPlan, RowAnswer } from '../../../src/core/robustness/check';
 import { defaultOrderCount } from '../../../src/core/robustness/orders';
 import { defaultSettings } from '../../../src/core/robustness/plan';
@@ -13,6 +13,7 @@ import { fUpperTail } from '../../../src/core/robustness/fTest';
 import { judge } from '../../../src/server/reference/judge';
 import type { OrderBias } from '../../../src/server/reference/perturb';
 import { createAnswerFilter } from '../../../src/server/reference/perturb';
+import { testReport } from '../../helpers/robustness';
 
 const department: Questions = { department: EXAMPLE_REQUEST.questions.department! };
 const fourTeams: Questions = {
@@ -84,14 +85,7 @@ function simulate(
     };
     answers.set(row.number, { response, reused: false });
   }
-  const report = buildReport(plan, answers, {
-    id: 'r',
-    at: '2026-01-01T00:00:00.000Z',
-    targetId: 'local',
-    model: 'model-1.13.0',
-    source: { kind: 'state' },
-    estimatedCost: 0,
-  });
+  const report = testReport(plan, answers);
   return report.cards[0]!;
 }
 

@@ -3,11 +3,12 @@
 // nothing else does. The check must say stable, name a tie as a tie, and still find a real move.
 import { describe, expect, it } from 'vitest';
 import type { ChoiceAnswer, EvaluateResponse, Questions } from '../../../src/contract';
-import { buildReport, planCheck } from '../../../src/core/robustness/check';
+import { planCheck } from '../../../src/core/robustness/check';
 import type { RowAnswer } from '../../../src/core/robustness/check';
 import { defaultOrderCount } from '../../../src/core/robustness/orders';
 import { defaultSettings } from '../../../src/core/robustness/plan';
 import { roundedDistance } from '../../../src/core/robustness/stats';
+import { testReport } from '../../helpers/robustness';
 
 /** Largest-remainder rounding to hundredths; equal remainders go to the option sent first (by position). */
 function byPosition(ps: readonly number[]): number[] {
@@ -56,14 +57,7 @@ function check(questions: Questions, answer: (sent: Questions) => EvaluateRespon
   const answers = new Map<number, RowAnswer>(
     plan.rows.map((r) => [r.number, { response: answer(r.questions!), reused: false }]),
   );
-  const report = buildReport(plan, answers, {
-    id: 'r',
-    at: '2026-01-01T00:00:00.000Z',
-    targetId: 'local',
-    model: 'model-1.13.0',
-    source: { kind: 'state' },
-    estimatedCost: 0,
-  });
+  const report = testReport(plan, answers);
   return report.cards[0]!;
 }
 

@@ -3,13 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Answer, ChoiceAnswer, EvaluateResponse, Questions, State } from '../../../src/contract';
 import { budgetOf, describeBudget } from '../../../src/core/robustness/budget';
-import { buildReport, planCheck } from '../../../src/core/robustness/check';
+import { planCheck } from '../../../src/core/robustness/check';
 import type { RowAnswer } from '../../../src/core/robustness/check';
 import { defaultSettings } from '../../../src/core/robustness/plan';
 import type { RobustnessSettings } from '../../../src/core/robustness/plan';
 import { seededRandom } from '../../../src/core/robustness/random';
 import { orderStats, spreadOf } from '../../../src/core/robustness/stats';
 import { identicalLine } from '../../../src/core/robustness/verdict';
+import { testReport } from '../../helpers/robustness';
 
 const questions: Questions = {
   team: {
@@ -82,14 +83,7 @@ function runCheck(server: Server, settings: Partial<RobustnessSettings> = {}, st
   const answers = new Map<number, RowAnswer>(
     plan.rows.map((r) => [r.number, { response: answer(r.state, r.questions!), reused: false }]),
   );
-  const report = buildReport(plan, answers, {
-    id: 'r',
-    at: '2026-01-01T00:00:00.000Z',
-    targetId: 'local',
-    model: 'model-1.13.0',
-    source: { kind: 'state' },
-    estimatedCost: 0,
-  });
+  const report = testReport(plan, answers);
   return { plan, report, team: report.cards.find((c) => c.question === 'team')! };
 }
 
@@ -228,14 +222,7 @@ describe('a server that refuses a question (issue 29 sweep: robustness x refusal
         ];
       }),
     );
-    const report = buildReport(plan, answers, {
-      id: 'r',
-      at: '2026-01-01T00:00:00.000Z',
-      targetId: 'decisions',
-      model: 'model-1.13.0',
-      source: { kind: 'state' },
-      estimatedCost: 0,
-    });
+    const report = testReport(plan, answers, 'decisions');
     const urgent = report.cards.find((c) => c.question === 'urgent')!;
     expect(urgent.summary).toBe(
       'The server refused this question in every request; refusals are left out of every figure.',

@@ -65,6 +65,17 @@ export function QuestionPanel(props: QuestionPanelProps) {
     : report.figures;
   const counts = view?.counts ?? report.confusion.counts;
   const context = { question: name, type: report.type, classes: report.classes.length };
+  // One figure with its words; `pending` while the slider's figures wait for the worker's intervals.
+  const figureCell = (key: string, pending = false) => (
+    <FigureWithWords
+      figureKey={key}
+      figure={figures[key]}
+      context={context}
+      bootstrap={props.bootstrap}
+      testId={`align.figure.${name}.${key}`}
+      pending={pending}
+    />
+  );
   const open = cell?.question === name ? cell : null;
   const cellIds = open ? (report.confusion.ids[open.truth]?.[open.predicted] ?? []) : [];
   const cellTotal = open ? (report.confusion.counts[open.truth]?.[open.predicted] ?? 0) : 0;
@@ -108,16 +119,7 @@ export function QuestionPanel(props: QuestionPanelProps) {
                   {figureName(key)}
                   {report.type === 'noul' && key === 'accuracy' ? ' at the threshold' : ''}
                 </dt>
-                <dd>
-                  <FigureWithWords
-                    figureKey={key}
-                    figure={figures[key]}
-                    context={context}
-                    bootstrap={props.bootstrap}
-                    testId={`align.figure.${name}.${key}`}
-                    pending={view !== null && AT_THRESHOLD.has(key)}
-                  />
-                </dd>
+                <dd>{figureCell(key, view !== null && AT_THRESHOLD.has(key))}</dd>
               </div>
             ))}
           </dl>
@@ -212,15 +214,7 @@ export function QuestionPanel(props: QuestionPanelProps) {
             {CALIBRATION.map((key) => (
               <div key={key}>
                 <dt>{figureName(key)}</dt>
-                <dd>
-                  <FigureWithWords
-                    figureKey={key}
-                    figure={figures[key]}
-                    context={context}
-                    bootstrap={props.bootstrap}
-                    testId={`align.figure.${name}.${key}`}
-                  />
-                </dd>
+                <dd>{figureCell(key)}</dd>
               </div>
             ))}
           </dl>
