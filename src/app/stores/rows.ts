@@ -33,9 +33,9 @@ import { appDb } from '../persistence/db';
 import { RowsRepo } from '../persistence/rowsRepo';
 import { browserLocks, heldNames, openChannel } from '../persistence/tabs';
 import type { TabChannel, TabLocks } from '../persistence/tabs';
-import { createBrowserClock } from '../features/rows/clock';
-import { createRowsParser, fileText } from '../features/rows/rowsParser';
-import type { ParseOptions, ParseProgress, RowsParser } from '../features/rows/rowsParser';
+import { createBrowserClock } from '../platform/clock';
+import { createRowsParser, fileText } from '../workers/rowsParser';
+import type { ParseOptions, ParseProgress, RowsParser } from '../workers/rowsParser';
 import { proxyTarget } from '../queries/targets';
 
 /** What the store needs from the outside world; the app passes the real ones, tests their own. */
