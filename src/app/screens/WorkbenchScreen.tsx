@@ -31,6 +31,7 @@ import { StatePane } from '../features/workbench/StatePane';
 import { Toolbar } from '../features/workbench/Toolbar';
 import { useRun } from '../features/workbench/useRun';
 import '../features/workbench/workbench.css';
+import '../features/workbench/questionForm.css';
 
 const MODEL_INPUT_ID = 'workbench-model';
 /** The state editor's share of the editors' height while the state is a conversation (its bar and turns need room). */
