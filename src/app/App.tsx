@@ -8,7 +8,7 @@ import { useAppliedTheme } from './features/shell/theme';
 import { SkippedTargetsNote } from './features/shell/SkippedTargetsNote';
 import { TargetsBanner } from './features/shell/TargetsBanner';
 import { TopBar } from './features/shell/TopBar';
-import { WorkbenchScreen } from './features/workbench/WorkbenchScreen';
+import { WorkbenchScreen } from './screens/WorkbenchScreen';
 import { pickTarget, targetsQueryOptions } from './queries/targets';
 import { useResumeOffer } from './stores/resumeOffer';
 import { useSessions } from './stores/sessions';

@@ -3,7 +3,7 @@
 // `open.compare`, saved with it), and the columns' runs are React Query mutations that settle into the session's runs.
 import { create } from 'zustand';
 import type { CompareSort } from '../../core/compare';
-import { compareInAddress, writeCompareToAddress } from '../features/compare/viewParam';
+import { compareInAddress, writeCompareToAddress } from './compareViewParam';
 
 export interface CompareViewState {
   /** Compare mode is showing instead of the single-model answers. */

@@ -16,7 +16,7 @@ import { storedRun } from '../../helpers/fixtures';
 import type { RowItem, RowRun } from '../../../src/core/rows/records';
 import { WorkbenchDb } from '../../../src/app/persistence/db';
 import { RowsRepo } from '../../../src/app/persistence/rowsRepo';
-import { createInlineParser } from '../../../src/app/features/rows/rowsParser';
+import { createInlineParser } from '../../../src/app/workers/rowsParser';
 import { TakeLabels } from '../../../src/app/features/alignment/TakeLabels';
 import { createRowsStore } from '../../../src/app/stores/rows';
 import { freshDbName } from '../../unit/persistence/dbHelpers';

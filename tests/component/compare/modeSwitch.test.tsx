@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CompareModeSwitch } from '../../../src/app/features/compare/CompareModeSwitch';
-import { compareInSearch } from '../../../src/app/features/compare/viewParam';
+import { compareInSearch } from '../../../src/app/stores/compareViewParam';
 import { useCompare } from '../../../src/app/stores/compare';
 
 afterEach(() => {

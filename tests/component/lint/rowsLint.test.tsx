@@ -2,7 +2,7 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { RowsLint } from '../../../src/app/features/lint/RowsLint';
+import { RowsLint } from '../../../src/app/features/rows/RowsLint';
 import { useWorkbench } from '../../../src/app/stores/workbench';
 import { exampleDoc } from '../../../src/core/example';
 

@@ -8,7 +8,7 @@ import type { TargetInfo } from '../../../src/contract';
 import type { SessionDoc } from '../../../src/core/session';
 import { NEW_USER_RUBRIC } from '../../helpers/fixtures';
 import { EditorEngineProvider } from '../../../src/app/editor';
-import { WorkbenchScreen } from '../../../src/app/features/workbench/WorkbenchScreen';
+import { WorkbenchScreen } from '../../../src/app/screens/WorkbenchScreen';
 import { createQueryClient } from '../../../src/app/queryClient';
 import { modelsQueryOptions } from '../../../src/app/queries/models';
 import { targetsQueryOptions } from '../../../src/app/queries/targets';

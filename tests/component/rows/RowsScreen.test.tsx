@@ -16,7 +16,7 @@ import { dedupKey } from '../../../src/core/rows/dedup';
 import { headerLine, resultLine, RESULTS_FORMAT } from '../../../src/core/rows/resultsFile';
 import { WorkbenchDb } from '../../../src/app/persistence/db';
 import { RowsRepo } from '../../../src/app/persistence/rowsRepo';
-import { createInlineParser } from '../../../src/app/features/rows/rowsParser';
+import { createInlineParser } from '../../../src/app/workers/rowsParser';
 import { createRowsStore } from '../../../src/app/stores/rows';
 import type * as RowsStoreModule from '../../../src/app/stores/rows';
 import { useWorkbench } from '../../../src/app/stores/workbench';

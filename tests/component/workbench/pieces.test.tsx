@@ -5,7 +5,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { CodeEditor, EditorEngineProvider, minimalEdit } from '../../../src/app/editor';
-import { ModelPicker } from '../../../src/app/features/workbench/ModelPicker';
+import { ModelPicker } from '../../../src/app/queries/ModelPicker';
 import { ProblemsPanel } from '../../../src/app/features/workbench/ProblemsPanel';
 import { RunErrorView } from '../../../src/app/features/answers/RunErrorView';
 import { AttemptList } from '../../../src/app/features/answers/AttemptList';

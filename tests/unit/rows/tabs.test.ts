@@ -8,7 +8,7 @@ import { abortableSleep, evaluate } from '../../../src/client';
 import { WorkbenchDb } from '../../../src/app/persistence/db';
 import { RowsRepo } from '../../../src/app/persistence/rowsRepo';
 import { openChannel } from '../../../src/app/persistence/tabs';
-import { createInlineParser } from '../../../src/app/features/rows/rowsParser';
+import { createInlineParser } from '../../../src/app/workers/rowsParser';
 import { createRowsStore } from '../../../src/app/stores/rows';
 import type { RowMapping } from '../../../src/core/rows/mapping';
 import { buildRun } from '../../../src/core/rows/newRun';

@@ -12,7 +12,7 @@ import { NO_FILTER } from '../../../core/rows/results';
 import { docOfRow } from '../../../core/rows/rowDoc';
 import { readAddressParam, writeAddressParam } from '../../platform/address';
 import { useRowsView } from '../../stores/rowsView';
-import { useSessionQuestions } from '../rows/sessionQuestions';
+import { useSessionQuestions } from '../../stores/sessionQuestions';
 import { LabellingView } from './LabellingView';
 import { QuestionPanel } from './QuestionPanel';
 import type { RowsWanted } from './QuestionPanel';

@@ -13,7 +13,7 @@ import { proxyTarget, targetFactsOf, targetOptionLabel, targetsQueryOptions } fr
 import type { TargetInfo } from '../../queries/targets';
 import { useSessions } from '../../stores/sessions';
 import { useWorkbench } from '../../stores/workbench';
-import { ModelPicker } from '../workbench/ModelPicker';
+import { ModelPicker } from '../../queries/ModelPicker';
 import { CompareView } from './CompareView';
 
 /** A column's target: a native select of the proxy's targets. */

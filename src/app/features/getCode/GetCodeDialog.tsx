@@ -13,7 +13,7 @@ import {
 import { SegmentedControl } from '../../components/SegmentedControl';
 import { copyText } from '../../platform/clipboard';
 import type { TargetInfo } from '../../queries/targets';
-import { Dialog } from '../sessions/Dialog';
+import { Dialog } from '../../components/Dialog';
 import { RETRY_SENTENCE, codeTargetFor } from './codeTarget';
 import './getCode.css';
 

@@ -2,7 +2,7 @@
 // form, with what the rewrite changed listed before anything is replaced.
 import { useId, useMemo, useState } from 'react';
 import type { SessionDoc } from '../../../core/session';
-import { Dialog } from '../sessions/Dialog';
+import { Dialog } from '../../components/Dialog';
 import { docWithRequest, readPastedRequest } from './requestDoc';
 import './lint.css';
 

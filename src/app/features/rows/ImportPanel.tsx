@@ -2,7 +2,7 @@
 import { useId, useState } from 'react';
 import type { DragEvent } from 'react';
 import type { ImportState } from '../../stores/rows';
-import type { ParseOptions } from './rowsParser';
+import type { ParseOptions } from '../../workers/rowsParser';
 import { formatBytes, formatCount } from './format';
 
 export interface ImportPanelProps {

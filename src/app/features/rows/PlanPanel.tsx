@@ -7,7 +7,7 @@ import type { Pacing } from '../../../core/rows/pacer';
 import { budgetFit, planDurationMs } from '../../../core/rows/runPlan';
 import { formatCount, formatDuration } from './format';
 import { PacingFields } from './PacingFields';
-import type { SessionQuestions } from './sessionQuestions';
+import type { SessionQuestions } from '../../stores/sessionQuestions';
 
 export interface PlanPanelProps {
   plan: PlanSummary | null;

@@ -7,7 +7,7 @@ import type { TargetInfo } from '../../queries/targets';
 import { useResumeOffer } from '../../stores/resumeOffer';
 import { useRows } from '../../stores/rows';
 import { useSessions } from '../../stores/sessions';
-import { RowsLint } from '../lint/RowsLint';
+import { RowsLint } from './RowsLint';
 import { ImportPanel } from './ImportPanel';
 import { IssueList } from './IssueList';
 import { LabelColumnsForm } from './LabelColumnsForm';
@@ -20,7 +20,7 @@ import { ResultsView } from './ResultsView';
 import { RunList } from './RunList';
 import { downloadParts } from '../../platform/download';
 import { formatCount } from './format';
-import { useSessionQuestions } from './sessionQuestions';
+import { useSessionQuestions } from '../../stores/sessionQuestions';
 import './rows.css';
 
 /** Delay before re-planning after an edit of the mapping or the questions (token counting runs in the worker). */

@@ -3,7 +3,7 @@ import type { RobustnessReport } from '../../../core/robustness/card';
 import { VERDICT_LABELS } from '../../../core/robustness/card';
 import type { SharedSession } from '../../../core/shareLink';
 import { plural } from '../../../core/words';
-import { Dialog } from './Dialog';
+import { Dialog } from '../../components/Dialog';
 import { KIND_NAME } from '../../components/answers/kindName';
 
 const PREVIEW_CHARS = 1500;

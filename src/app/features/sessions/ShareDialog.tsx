@@ -5,7 +5,7 @@ import { MAX_SHARE_URL_LENGTH, labelsLeftOutSentence } from '../../../core/share
 import type { LabelsLeftOut } from '../../../core/shareLink';
 import type { ShareOutcome, SessionSummary } from '../../stores/sessions';
 import { copyText, downloadText } from './browserFiles';
-import { Dialog } from './Dialog';
+import { Dialog } from '../../components/Dialog';
 
 interface ShareDialogProps {
   session: SessionSummary;

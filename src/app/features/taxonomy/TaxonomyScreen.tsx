@@ -14,7 +14,7 @@ import type { TaxonomyDoc } from '../../../core/session';
 import { modelsQueryOptions } from '../../queries/models';
 import { proxyTarget } from '../../queries/targets';
 import { useWorkbench } from '../../stores/workbench';
-import { ModelPicker } from '../workbench/ModelPicker';
+import { ModelPicker } from '../../queries/ModelPicker';
 import { GroupPreview } from './GroupPreview';
 import { TaxonomyResultView } from './TaxonomyResultView';
 import { useTaxonomy } from './taxonomyStore';

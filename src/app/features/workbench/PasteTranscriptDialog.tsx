@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { recogniseTranscript } from '../../../core/conversation/recognise';
 import type { Conversation } from '../../../contract';
 import { fileText } from '../../platform/files';
-import { Dialog } from '../sessions/Dialog';
+import { Dialog } from '../../components/Dialog';
 
 export interface PasteTranscriptProps {
   onFound: (conversation: Conversation, sentence: string) => void;

@@ -2,7 +2,7 @@
 // Each item is the lint feature's FindingItem (rule id, why on demand, fix, reveal).
 import { useState } from 'react';
 import type { DraftProblem } from '../../../core/runDraft';
-import { FindingItem } from '../lint/FindingItem';
+import { FindingItem } from '../../components/FindingItem';
 import { plural } from '../../../core/words';
 
 export interface ProblemsPanelProps {

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { AttemptRecord } from '../../../core/session';
 import { formatLatency } from '../../../core/answerSeries';
-import { ModelPicker } from './ModelPicker';
+import { ModelPicker } from '../../queries/ModelPicker';
 
 export interface ToolbarProps {
   targetId: string;

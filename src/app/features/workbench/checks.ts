@@ -3,17 +3,7 @@ import type { EditorFix, EditorMarker } from '../../editor';
 import { applyFix } from '../../../core/runDraft';
 import type { DraftProblem } from '../../../core/runDraft';
 import type { SessionDoc } from '../../../core/session';
-
-const SOURCE_LABEL: Record<string, string> = {
-  syntax: 'JSON',
-  contract: 'contract',
-  duplicate: 'duplicate key',
-  service: 'service 422',
-  model: 'model',
-};
-
-/** A short name of where a problem comes from, for the marker's hover and the list. */
-export const sourceLabel = (source: string): string => SOURCE_LABEL[source] ?? source;
+import { sourceLabel } from '../../components/FindingItem';
 
 /** Markers for one editor; a lint fix becomes a quick fix when all its edits are in that editor's document. */
 export function markersFor(

@@ -1,10 +1,10 @@
 // The questions and model a run of rows sends: the open session's, read from the main screen's editors.
 import { useMemo } from 'react';
-import { classifyModelId } from '../../../contract';
-import type { Questions } from '../../../contract';
-import { draftRequest, targetProblems } from '../../../core/runDraft';
-import type { TargetFacts } from '../../../core/runDraft';
-import { useWorkbench } from '../../stores/workbench';
+import { classifyModelId } from '../../contract';
+import type { Questions } from '../../contract';
+import { draftRequest, targetProblems } from '../../core/runDraft';
+import type { TargetFacts } from '../../core/runDraft';
+import { useWorkbench } from './workbench';
 
 export interface SessionQuestions {
   questions: Questions | null;

@@ -6,8 +6,7 @@ import { applyFix, lintProblems } from '../../../core/runDraft';
 import type { DraftProblem } from '../../../core/runDraft';
 import { parseJson } from '../../../core/questionsDocument';
 import { useWorkbench } from '../../stores/workbench';
-import { FindingItem } from './FindingItem';
-import './lint.css';
+import { FindingItem } from '../../components/FindingItem';
 
 // The plan panel already explains an alias in a file run, next to the model it names.
 const SHOWN_ELSEWHERE = new Set(['model/alias-pinning']);

@@ -1,5 +1,5 @@
 // Compare mode in the address, `?view=compare`: a reload, a bookmark or a copied link opens the same view.
-import { readAddressParam, writeAddressParam } from '../../platform/address';
+import { readAddressParam, writeAddressParam } from '../platform/address';
 
 const PARAM = 'view';
 const COMPARE = 'compare';

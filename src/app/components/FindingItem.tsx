@@ -1,10 +1,20 @@
 // One finding of the checks, as the problems list shows it: severity, rule, message, why it matters on demand, where it
 // is (a click reveals the line) and its fix. Lint findings and contract, syntax or service errors look the same.
 import { useId, useState } from 'react';
-import { formatLoc } from '../../../contract';
-import type { DraftProblem } from '../../../core/runDraft';
-import { sourceLabel } from '../workbench/checks';
-import './lint.css';
+import { formatLoc } from '../../contract';
+import type { DraftProblem } from '../../core/runDraft';
+import './findingItem.css';
+
+const SOURCE_LABEL: Record<string, string> = {
+  syntax: 'JSON',
+  contract: 'contract',
+  duplicate: 'duplicate key',
+  service: 'service 422',
+  model: 'model',
+};
+
+/** A short name of where a problem comes from, for the marker's hover and the list. */
+export const sourceLabel = (source: string): string => SOURCE_LABEL[source] ?? source;
 
 const AREA_NAME = { state: 'state', questions: 'questions', model: 'model', request: 'request' } as const;
 

@@ -1,15 +1,15 @@
 // The clock a run of rows lives on in the browser: wall time, and sleeps timed by a worker so a hidden tab keeps its
 // pace (the page's own timers are throttled to about one a minute after a few hidden minutes). Falls back to the
 // page's timers where a worker cannot start. The worker starts on the first sleep, not when the app loads.
-import { abortableSleep } from '../../../client';
-import type { Clock } from '../../../core/rows/pacer';
+import { abortableSleep } from '../../client';
+import type { Clock } from '../../core/rows/pacer';
 
 type Timer = { post: (message: { id: number; ms?: number }) => void; waiting: Map<number, () => void> };
 
 function startTimer(): Timer | null {
   if (typeof Worker === 'undefined') return null;
   try {
-    const worker = new Worker(new URL('../../workers/timer.worker.ts', import.meta.url), { type: 'module' });
+    const worker = new Worker(new URL('../workers/timer.worker.ts', import.meta.url), { type: 'module' });
     const waiting = new Map<number, () => void>();
     worker.onmessage = (event: MessageEvent<number>) => {
       const wake = waiting.get(event.data);

@@ -1,6 +1,7 @@
 // A small modal dialog: focus moves in on open and back on close, Escape closes, Tab stays inside.
 import { useEffect, useRef } from 'react';
 import type { KeyboardEvent, ReactNode } from 'react';
+import './dialog.css';
 
 interface DialogProps {
   title: string;

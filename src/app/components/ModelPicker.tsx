@@ -1,9 +1,8 @@
-// The model picker: the target's aliases from /v1/models, or any versioned id typed in, checked as it is typed.
-import { useQuery } from '@tanstack/react-query';
+// The model picker as the page draws it: the target's aliases, or any versioned id typed in, checked as it is typed.
+// It takes the model list as props; queries/ModelPicker.tsx binds it to the target's list.
 import { useId } from 'react';
-import { classifyModelId, localFileOfModel, modelIdProblem } from '../../../contract';
-import { modelsQueryOptions } from '../../queries/models';
-import { targetsQueryOptions } from '../../queries/targets';
+import { classifyModelId, localFileOfModel, modelIdProblem } from '../../contract';
+import type { ModelList, TargetInfo } from '../../contract';
 
 export interface ModelPickerProps {
   targetId: string;
@@ -20,6 +19,14 @@ export interface ModelPickerProps {
   inputId?: string;
 }
 
+/** What the target offers: its model list once read (`unlisted` when it has none) and the model file it runs. */
+export interface ModelChoices {
+  models: (ModelList & { unlisted?: true }) | undefined;
+  /** True once the list is read, so an empty field is not judged against a list still on its way. */
+  modelsLoaded: boolean;
+  modelFile: TargetInfo['modelFile'];
+}
+
 const KIND_NOTE = {
   alias: {
     text: 'alias · moves',
@@ -32,8 +39,7 @@ const KIND_NOTE = {
 } as const;
 
 /** A text field with the aliases as suggestions (a native combobox: keyboard and screen readers work as usual). */
-export function ModelPicker({
-  targetId,
+export function ModelPickerView({
   value,
   onChange,
   problem,
@@ -41,18 +47,20 @@ export function ModelPicker({
   resolved,
   label = 'Model',
   inputId,
-}: ModelPickerProps) {
+  models,
+  modelsLoaded,
+  modelFile,
+}: Omit<ModelPickerProps, 'targetId'> & ModelChoices) {
   const id = useId();
   const fieldId = inputId ?? `${id}-input`;
-  const models = useQuery(modelsQueryOptions(targetId));
-  const listed = models.data?.models.map((m) => m.name) ?? [];
+  const listed = models?.models.map((m) => m.name) ?? [];
   const trimmed = value.trim();
   const kind = classifyModelId(trimmed, listed);
-  const shown = problem ?? (trimmed === '' || models.isSuccess ? modelIdProblem(value, listed) : null);
+  const shown = problem ?? (trimmed === '' || modelsLoaded ? modelIdProblem(value, listed) : null);
   // A model the service refused is not "pinned", whatever its shape says; the full sentence is in the answers once.
   const refused = Boolean(problem) && refusedByService;
   // On a server that lists no models, a typed id is simply what is sent: no "unknown" tag (the top bar says why).
-  const typed = kind === 'unknown' && models.data !== undefined && 'unlisted' in models.data;
+  const typed = kind === 'unknown' && models !== undefined && 'unlisted' in models;
   const note = refused
     ? { text: 'refused', title: problem ?? '' }
     : trimmed && !typed
@@ -60,8 +68,6 @@ export function ModelPicker({
       : null;
   const pin = kind === 'alias' && resolved && resolved !== trimmed ? resolved : null;
   // On a target that runs a model file, a lexical id gets a one-click way to ask the model instead.
-  const targets = useQuery(targetsQueryOptions());
-  const modelFile = targets.data?.find((t) => t.id === targetId)?.modelFile;
   const offerFile = modelFile && localFileOfModel(trimmed) === null ? modelFile : null;
 
   return (
@@ -83,7 +89,7 @@ export function ModelPicker({
         onChange={(e) => onChange(e.target.value)}
       />
       <datalist id={`${id}-list`}>
-        {models.data?.models.map((m) => (
+        {models?.models.map((m) => (
           <option key={m.name} value={m.name}>
             {[m.description, m.release_date].filter(Boolean).join(' · ')}
           </option>

@@ -1,14 +1,14 @@
 // The page's handle on the rows parser: the worker in the app, the same session in the page's thread for component
 // tests (jsdom has no workers) and for browsers that refuse to start the worker.
-import type { Questions } from '../../../contract';
-import { ImportSession } from '../../../core/rows/importSession';
-import type { ImportSummary, PlanSummary } from '../../../core/rows/importSession';
-import type { RowMapping } from '../../../core/rows/mapping';
-import { detectFormat, parseRowsText } from '../../../core/rows/parse';
-import type { RowItem } from '../../../core/rows/records';
-import type { FromParser, ParseOptions, ParseProgress, ToParser } from '../../workers/rowsParserProtocol';
-import { fileText } from '../../platform/files';
-import type { TargetContext } from '../../../core/rows/runPlan';
+import type { Questions } from '../../contract';
+import { ImportSession } from '../../core/rows/importSession';
+import type { ImportSummary, PlanSummary } from '../../core/rows/importSession';
+import type { RowMapping } from '../../core/rows/mapping';
+import { detectFormat, parseRowsText } from '../../core/rows/parse';
+import type { RowItem } from '../../core/rows/records';
+import type { FromParser, ParseOptions, ParseProgress, ToParser } from './rowsParserProtocol';
+import { fileText } from '../platform/files';
+import type { TargetContext } from '../../core/rows/runPlan';
 
 export type { ParseOptions, ParseProgress };
 
@@ -34,7 +34,7 @@ type Pending = {
 
 /** The parser in a module worker (bundled by Vite as its own chunk, with the tokenizer). */
 export function createWorkerParser(): RowsParser {
-  const worker = new Worker(new URL('../../workers/rowsParser.worker.ts', import.meta.url), {
+  const worker = new Worker(new URL('./rowsParser.worker.ts', import.meta.url), {
     type: 'module',
   });
   const pending = new Map<number, Pending>();
@@ -129,7 +129,7 @@ export function createInlineParser(): RowsParser {
     },
     async plan(mapping, questions, context) {
       if (!session) throw new Error('No file is loaded.');
-      const { questionTokens, stateTokens } = await import('../../../core/tokens');
+      const { questionTokens, stateTokens } = await import('../../core/tokens');
       return session.plan(mapping, questions, { questionTokens, stateTokens }, context);
     },
     async items(runId) {

@@ -1,0 +1,155 @@
+// Reading a file of rows, mapping and planning it, its pacing and budget, and storing the planned file as a new run.
+import { suggestMapping } from '../../../core/rows/mapping';
+import { ROWS_SCHEMA_VERSION } from '../../../core/rows/records';
+import type { RowRun } from '../../../core/rows/records';
+import { sortIssues } from '../../../core/rows/runPlan';
+import { errorText } from './kit';
+import type { RowsKit } from './kit';
+import type { RowsEngine } from './run';
+import type { RowsState } from './types';
+
+type ImportActions = Pick<
+  RowsState,
+  | 'pickFile'
+  | 'setParseOptions'
+  | 'keepLabelsInState'
+  | 'setMapping'
+  | 'planFor'
+  | 'setPacing'
+  | 'setMaxCost'
+  | 'clearImport'
+  | 'createRun'
+>;
+
+export function importActions(
+  { deps, set, get, live, post, parserOf }: RowsKit,
+  { saveRun, stopWatching, attach }: RowsEngine,
+): ImportActions {
+  return {
+    async pickFile(file, questions = []) {
+      set({
+        import: { phase: 'reading', fileName: file.name },
+        mapping: null,
+        defaultLabels: [],
+        plan: null,
+        planError: null,
+        error: null,
+      });
+      try {
+        const summary = await parserOf().parse(file, get().parseOptions, (progress) =>
+          set((s) => (s.import.fileName === file.name ? { import: { ...s.import, progress } } : s)),
+        );
+        // The worker suggests without the questions; a column named like one is its label, never in the state.
+        const mapping = suggestMapping(summary.columns, summary.objectRows, questions);
+        set({
+          import: { phase: 'ready', fileName: file.name, summary },
+          mapping,
+          defaultLabels: (mapping.labels ?? []).map(({ column, question }) => ({ column, question })),
+        });
+        live.lastFile = file;
+        live.lastQuestions = questions;
+      } catch (error) {
+        set({ import: { phase: 'failed', fileName: file.name, error: errorText(error) } });
+      }
+    },
+
+    async setParseOptions(options) {
+      set((s) => ({ parseOptions: { ...s.parseOptions, ...options } }));
+      if (live.lastFile) await get().pickFile(live.lastFile, live.lastQuestions);
+    },
+
+    keepLabelsInState() {
+      const { mapping, defaultLabels } = get();
+      if (!mapping) return;
+      const labels = (mapping.labels ?? []).filter(
+        (l) => !defaultLabels.some((d) => d.column === l.column && d.question === l.question),
+      );
+      set({ mapping: { ...mapping, labels }, defaultLabels: [] });
+    },
+
+    setMapping: (mapping) => set({ mapping }),
+
+    async planFor(questions, context) {
+      const { mapping, import: imp } = get();
+      if (!mapping || imp.phase !== 'ready') return;
+      if (!questions) {
+        set({ plan: null, planError: null });
+        return;
+      }
+      const seq = ++live.planSeq;
+      set({ planning: true });
+      try {
+        const plan = await parserOf().plan(mapping, questions, context);
+        if (seq === live.planSeq) set({ plan, planning: false, planError: null });
+      } catch (error) {
+        if (seq === live.planSeq) set({ planning: false, planError: errorText(error) });
+      }
+    },
+
+    setPacing(pacing) {
+      set({ pacing });
+      const run = get().openRun;
+      if (live.runner && run) {
+        live.runner.setPacing(pacing);
+        void saveRun(run.id, { pacing });
+      }
+    },
+
+    setMaxCost(maxCost) {
+      set({ maxCost });
+      const run = get().openRun;
+      if (live.runner && run) {
+        live.runner.setBudget(maxCost);
+        void saveRun(run.id, { maxCost });
+      }
+    },
+
+    clearImport() {
+      live.lastFile = null;
+      set({ import: { phase: 'idle' }, mapping: null, defaultLabels: [], plan: null, planError: null });
+    },
+
+    async createRun(spec) {
+      const { plan, mapping, import: imp, pacing, maxCost } = get();
+      if (!plan || !mapping || imp.phase !== 'ready' || !imp.summary) return null;
+      const id = deps.newId();
+      const now = deps.clock.now();
+      try {
+        const items = await parserOf().items(id);
+        const run: RowRun = {
+          schemaVersion: ROWS_SCHEMA_VERSION,
+          id,
+          ...(spec.sessionId ? { sessionId: spec.sessionId } : {}),
+          fileName: imp.summary.fileName,
+          format: imp.summary.format,
+          columns: imp.summary.columns,
+          createdAt: now,
+          updatedAt: now,
+          targetId: spec.targetId,
+          model: spec.model,
+          questions: spec.questions,
+          mapping,
+          pacing,
+          maxCost,
+          ...(spec.inputPrice !== undefined ? { inputPrice: spec.inputPrice } : {}),
+          rowCount: items.length,
+          issues: sortIssues([...imp.summary.parseIssues, ...plan.issues]),
+          totalTokens: plan.totalTokens,
+          status: 'ready',
+          halt: null,
+        };
+        await deps.repo.createRun(run, items);
+        live.lastOwnWrite.set(id, now);
+        stopWatching();
+        // The rows are in memory already: open the run from them rather than reading 100,000 rows back.
+        attach(run, items, new Map(), 0);
+        post({ type: 'listChanged' });
+      } catch (error) {
+        set({ error: `The run could not be stored: ${errorText(error)}` });
+        return null;
+      }
+      await get().refreshRuns();
+      return id;
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// What the rows store's parts share: its dependencies, zustand's get and set, and the live state kept outside React
+// (the runner, up to 100,000 result rows, timers, the cross-tab bookkeeping), so each part is a plain function of it.
+import type { StoreApi } from 'zustand';
+import type { RowRunner } from '../../../core/rows/runner';
+import type { ResultRow } from '../../../core/rows/results';
+import type { RowUpdateMessage, RunMessage } from '../../../core/rows/runSync';
+import type { RowsParser } from '../../workers/rowsParser';
+import type { RowsDeps, RowsState } from './types';
+
+/** The store's state that React never sees. */
+export interface RowsLive {
+  parser: RowsParser | null;
+  runner: RowRunner | null;
+  results: ResultRow[];
+  indexOf: Map<number, number>;
+  flushTimer: ReturnType<typeof setTimeout> | null;
+  ticker: ReturnType<typeof setInterval> | null;
+  planSeq: number;
+  // The file last picked (and the questions it was picked against), so changing the parse options reads it again.
+  lastFile: File | null;
+  lastQuestions: readonly string[];
+  // Cross-tab state: the run this tab drives (holds the lock of), the rows changed since the last message to the
+  // watching tabs, the wait for another tab's lock while watching, and the run record as this tab last wrote it.
+  drivingId: string | null;
+  outbox: RowUpdateMessage[];
+  watchAbort: AbortController | null;
+  lastOwnWrite: Map<string, number>;
+}
+
+export interface RowsKit {
+  deps: RowsDeps;
+  set: StoreApi<RowsState>['setState'];
+  get: StoreApi<RowsState>['getState'];
+  live: RowsLive;
+  /** Tells the other tabs (nothing when there is no channel). */
+  post: (message: RunMessage) => void;
+  /** The file parser, started on first use. */
+  parserOf: () => RowsParser;
+}
+
+export function rowsKit(deps: RowsDeps, set: RowsKit['set'], get: RowsKit['get']): RowsKit {
+  const live: RowsLive = {
+    parser: null,
+    runner: null,
+    results: [],
+    indexOf: new Map(),
+    flushTimer: null,
+    ticker: null,
+    planSeq: 0,
+    lastFile: null,
+    lastQuestions: [],
+    drivingId: null,
+    outbox: [],
+    watchAbort: null,
+    lastOwnWrite: new Map(),
+  };
+  return {
+    deps,
+    set,
+    get,
+    live,
+    post: (message) => deps.channel?.post(message),
+    parserOf: () => (live.parser ??= deps.parser()),
+  };
+}
+
+export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -1,0 +1,68 @@
+// Human labels on the open run's rows, and variants: the same rows and labels run again with other questions, model
+// or target.
+import type { RowItem, RowRun } from '../../../core/rows/records';
+import { errorText } from './kit';
+import type { RowsKit } from './kit';
+import type { RowsEngine } from './run';
+import type { RowsState } from './types';
+
+export function labelActions(
+  { deps, set, get, live }: RowsKit,
+  { attach }: RowsEngine,
+): Pick<RowsState, 'setLabel' | 'setLabels' | 'createVariant'> {
+  return {
+    setLabel: (number, question, value) => get().setLabels([{ number, question, value }]),
+
+    async setLabels(changes) {
+      const run = get().openRun;
+      const known = changes.filter((c) => live.indexOf.has(c.number));
+      if (!run || known.length === 0) return;
+      try {
+        const after = await deps.repo.setLabels(run.id, known);
+        for (const [number, labels] of after) {
+          const at = live.indexOf.get(number);
+          if (at === undefined) continue;
+          const { labels: _old, ...rest } = live.results[at]!;
+          live.results[at] = labels ? { ...rest, labels } : rest;
+        }
+        set((s) => ({ resultsVersion: s.resultsVersion + 1 }));
+      } catch (error) {
+        set({
+          error: `The label${known.length === 1 ? '' : 's'} could not be saved: ${errorText(error)}`,
+        });
+      }
+    },
+
+    async createVariant(spec) {
+      const base = get().openRun;
+      if (!base || get().running) return null;
+      const id = deps.newId();
+      const now = deps.clock.now();
+      try {
+        const { items: stored } = await deps.repo.loadItems(base.id);
+        const items: RowItem[] = stored.map(({ outcome: _outcome, ...item }) => ({ ...item, runId: id }));
+        const run: RowRun = {
+          ...base,
+          id,
+          ...(spec.sessionId ? { sessionId: spec.sessionId } : {}),
+          createdAt: now,
+          updatedAt: now,
+          targetId: spec.targetId,
+          model: spec.model,
+          questions: spec.questions,
+          rowCount: items.length,
+          status: 'ready',
+          halt: null,
+          variantOf: base.variantOf ?? base.id,
+        };
+        await deps.repo.createRun(run, items);
+        attach(run, items, new Map(), 0);
+      } catch (error) {
+        set({ error: `The variant could not be stored: ${errorText(error)}` });
+        return null;
+      }
+      await get().refreshRuns();
+      return id;
+    },
+  };
+}
