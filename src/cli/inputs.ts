@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { QuestionsSchema } from '../contract';
 import type { Questions } from '../contract';
+import { errorText } from '../contract/text';
 import type { NamedLabel, RowMapping } from '../core/rows/mapping';
 import { labelsNamedLikeQuestions, suggestMapping } from '../core/rows/mapping';
 import { detectFormat, parseRowsText } from '../core/rows/parse';
@@ -152,7 +153,7 @@ export function parseQuestionsText(text: string, where: string): Questions {
   try {
     raw = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
-    throw new InputError(`${where} is not JSON (${error instanceof Error ? error.message : String(error)}).`);
+    throw new InputError(`${where} is not JSON (${errorText(error)}).`);
   }
   // A whole request pasted as the questions file: take its questions.
   if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && 'questions' in raw && 'state' in raw)

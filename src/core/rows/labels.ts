@@ -6,9 +6,7 @@ import type { LabelColumnSummary } from '../alignment/labelValues';
 import type { LabelValue } from '../alignment/types';
 import type { RowMapping } from './mapping';
 import type { SourceRow } from './parse';
-
-const isObject = (v: JsonValue): v is Record<string, JsonValue> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
+import { isRecord } from '../../contract/guards';
 
 /** One label to set on a stored row of a run, or to clear (null). */
 export interface LabelEdit {
@@ -23,7 +21,7 @@ export function rowLabels(
   mapping: RowMapping,
   questions: Questions,
 ): Record<string, LabelValue> | undefined {
-  if (!mapping.labels?.length || !isObject(data)) return undefined;
+  if (!mapping.labels?.length || !isRecord(data)) return undefined;
   const out: Record<string, LabelValue> = {};
   for (const spec of mapping.labels) {
     const question = questions[spec.question];
@@ -57,7 +55,7 @@ export function labelPlans(
         summary: null,
         problem: `The session has no question "${spec.question}".`,
       };
-    const cells = rows.map((r) => (isObject(r.data) ? r.data[spec.column] : undefined));
+    const cells = rows.map((r) => (isRecord(r.data) ? r.data[spec.column] : undefined));
     return {
       column: spec.column,
       question: spec.question,
