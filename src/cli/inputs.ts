@@ -7,6 +7,7 @@ import type { Questions } from '../contract';
 import { errorText } from '../contract/text';
 import type { NamedLabel, RowMapping } from '../core/rows/mapping';
 import { labelsNamedLikeQuestions, suggestMapping } from '../core/rows/mapping';
+import { excludedColumns, labelColumnsOf } from '../core/labels';
 import { detectFormat, parseRowsText } from '../core/rows/parse';
 import type { ParseSummary, RowIssue, SourceRow } from '../core/rows/parse';
 import { describeProblem, parseImportFile } from '../core/sessionFile';
@@ -102,7 +103,11 @@ export function mappingFor(spec: MapSpec, columns: readonly string[], objectRows
   const idColumn =
     spec.idColumn ??
     (suggested.idColumn && !inState.includes(suggested.idColumn) ? suggested.idColumn : null);
-  const kept = new Set([...Object.values(spec.labels), ...spec.meta, ...(idColumn ? [idColumn] : [])]);
+  // The page's rule for which columns are never sent, plus the id column.
+  const kept = new Set([
+    ...excludedColumns({ labels: labelColumnsOf(spec.labels), metadata: spec.meta }),
+    ...(idColumn ? [idColumn] : []),
+  ]);
   const missing = [
     ...kept,
     ...(state.mode === 'text' || state.mode === 'conversation' ? [state.column] : []),

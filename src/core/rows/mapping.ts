@@ -3,12 +3,12 @@ import { z } from 'zod';
 import type { Conversation, JsonValue, State } from '../../contract';
 import { recogniseValue } from '../conversation/recognise';
 import { DEFAULT_RENDER_RULE, RenderRuleSchema, renderConversation } from '../conversation/render';
-import { LabelColumnSchema } from '../alignment/labelValues';
+import { LabelColumnSchema, excludedColumns } from '../labels';
 import type { SourceRow } from './parse';
 import { isRecord } from '../../contract/guards';
 
 /**
- * Columns that never reach the state, whatever the mode: human labels of questions (read by src/core/alignment) and
+ * Columns that never reach the state, whatever the mode: human labels of questions (read by src/core/labels) and
  * metadata kept with the row. Optional, so mappings stored before labels existed still parse.
  */
 const leftOutFields = {
@@ -51,10 +51,8 @@ const asText = (v: JsonValue | undefined): string =>
 const blank = (v: JsonValue | undefined): boolean =>
   v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
-/** Columns mapped as labels or metadata: they never reach the state (the id column is left out separately). */
-export function leftOutColumns(mapping: RowMapping): Set<string> {
-  return new Set([...(mapping.labels ?? []).map((l) => l.column), ...(mapping.metadata ?? [])]);
-}
+/** Columns mapped as labels or metadata: they never reach the state (the labels module's excludedColumns). */
+export const leftOutColumns = (mapping: RowMapping): Set<string> => excludedColumns(mapping);
 
 /** The one column a text or conversation state is read from, or why the row has none to send. */
 function oneColumn(
