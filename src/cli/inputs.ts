@@ -4,8 +4,10 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { QuestionsSchema } from '../contract';
 import type { Questions } from '../contract';
+import { errorText } from '../contract/text';
 import type { NamedLabel, RowMapping } from '../core/rows/mapping';
 import { labelsNamedLikeQuestions, suggestMapping } from '../core/rows/mapping';
+import { excludedColumns, labelColumnsOf } from '../core/labels';
 import { detectFormat, parseRowsText } from '../core/rows/parse';
 import type { ParseSummary, RowIssue, SourceRow } from '../core/rows/parse';
 import { describeProblem, parseImportFile } from '../core/sessionFile';
@@ -101,7 +103,11 @@ export function mappingFor(spec: MapSpec, columns: readonly string[], objectRows
   const idColumn =
     spec.idColumn ??
     (suggested.idColumn && !inState.includes(suggested.idColumn) ? suggested.idColumn : null);
-  const kept = new Set([...Object.values(spec.labels), ...spec.meta, ...(idColumn ? [idColumn] : [])]);
+  // The page's rule for which columns are never sent, plus the id column.
+  const kept = new Set([
+    ...excludedColumns({ labels: labelColumnsOf(spec.labels), metadata: spec.meta }),
+    ...(idColumn ? [idColumn] : []),
+  ]);
   const missing = [
     ...kept,
     ...(state.mode === 'text' || state.mode === 'conversation' ? [state.column] : []),
@@ -152,7 +158,7 @@ export function parseQuestionsText(text: string, where: string): Questions {
   try {
     raw = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
-    throw new InputError(`${where} is not JSON (${error instanceof Error ? error.message : String(error)}).`);
+    throw new InputError(`${where} is not JSON (${errorText(error)}).`);
   }
   // A whole request pasted as the questions file: take its questions.
   if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && 'questions' in raw && 'state' in raw)

@@ -5,8 +5,9 @@ import { basename } from 'node:path';
 import { abortableSleep, evaluate } from '../client';
 import { estimateCost, formatCost, isVersionedId } from '../contract';
 import type { Questions } from '../contract';
-import { computeAlignment, readLabel } from '../core/alignment';
-import type { AlignRow, Figure, LabelValue } from '../core/alignment';
+import { computeAlignment } from '../core/alignment';
+import type { AlignRow, Figure } from '../core/alignment';
+import { labelColumnsOf, readLabels } from '../core/labels';
 import type { Clock, Pacing } from '../core/rows/pacer';
 import { DEFAULT_PACING } from '../core/rows/pacer';
 import type { RowOutcome } from '../core/rows/records';
@@ -136,18 +137,12 @@ function figuresOf(
   labels: Record<string, string>,
 ): Map<string, Figure> {
   if (Object.keys(labels).length === 0) return new Map();
-  const align: AlignRow[] = rows.map((row) => {
-    const data =
-      row.data !== null && typeof row.data === 'object' && !Array.isArray(row.data) ? row.data : {};
-    const read: Record<string, LabelValue> = {};
-    for (const [question, column] of Object.entries(labels)) {
-      const q = questions[question];
-      if (!q) continue;
-      const reading = readLabel(data[column], q, { column, question, levelBase: 0, values: {} });
-      if (reading.kind === 'ok') read[question] = reading.value;
-    }
-    return { id: row.id, labels: read, ...(row.response && { answers: row.response.answers }) };
-  });
+  const columns = labelColumnsOf(labels);
+  const align: AlignRow[] = rows.map((row) => ({
+    id: row.id,
+    labels: readLabels(row.data, columns, questions) ?? {},
+    ...(row.response && { answers: row.response.answers }),
+  }));
   return new Map(Object.entries(computeAlignment(questions, align).figures));
 }
 

@@ -1,22 +1,13 @@
 // Typed errors of the client: what happened, in one sentence that says what to do, plus the facts behind it.
 import { formatLoc } from '../contract';
 import type { FieldError } from '../contract';
+import { plural } from '../contract/text';
+import type { EvaluationErrorKind } from '../contract/evaluateCall';
+
+export type { EvaluationErrorKind } from '../contract/evaluateCall';
 import type { AttemptReport } from './attempts';
 import { countPossiblyBilled } from './attempts';
 import { isRetryableStatus } from './policy';
-
-export type EvaluationErrorKind =
-  | 'auth'
-  | 'validation'
-  | 'rate_limited'
-  | 'quota'
-  | 'not_decision_model'
-  | 'overloaded'
-  | 'timeout'
-  | 'network'
-  | 'cancelled'
-  | 'http'
-  | 'bad_response';
 
 export interface EvaluationErrorInit {
   kind: EvaluationErrorKind;
@@ -84,7 +75,6 @@ export type Failure =
   | { type: 'cancelled' }
   | { type: 'bad_response'; status: number; what: string; problem: string; billed: boolean };
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 const clause = (sentence: string): string => sentence.trim().replace(/[.!?]+$/, '');
 const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(3))} s`;
 

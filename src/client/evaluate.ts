@@ -9,43 +9,17 @@ import {
   readErrorBody,
   responseMismatches,
 } from '../contract';
-import type { EvaluateRequest, EvaluateResponse, ModelList } from '../contract';
+import type { EvaluateRequest, ModelList } from '../contract';
 import type { AttemptReport } from './attempts';
 import { countPossiblyBilled } from './attempts';
 import { describeNetworkError, toEvaluationError } from './errors';
 import type { EvaluationError, Failure } from './errors';
 import { backoffDelayMs, delayBeforeRetry, isRetryableStatus } from './policy';
 import type { ClientTarget } from './target';
+import type { CallOptions, EvaluateResult } from '../contract/evaluateCall';
+
+export type { CallOptions, EvaluateResult } from '../contract/evaluateCall';
 import { evaluateUrl, joinUrl } from './target';
-
-/** Per-call settings; clock, sleep and randomness are injectable so tests can assert exact delays. */
-export interface CallOptions {
-  /** Aborting stops the call at once, in flight or during a backoff sleep, with kind 'cancelled'. */
-  signal?: AbortSignal;
-  /** Per-attempt timeout in ms, covering the response body too. Default 30000. */
-  timeoutMs?: number;
-  /** Retries after the first attempt. Default 2 (3 attempts in all). */
-  maxRetries?: number;
-  /** Called as each attempt ends, before any backoff sleep. */
-  onAttempt?: (attempt: AttemptReport) => void;
-  /** Waits before a retry. Default: a timer that rejects when the signal aborts. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** Clock in epoch ms, for durations and HTTP-date Retry-After. Default Date.now. */
-  now?: () => number;
-  /** Uniform in [0, 1), for the backoff jitter. Default Math.random. */
-  random?: () => number;
-}
-
-/** A successful evaluation and how it was reached. */
-export interface EvaluateResult {
-  response: EvaluateResponse;
-  attempts: AttemptReport[];
-  requestId?: string;
-  /** Duration of the successful (last) attempt. */
-  latencyMs: number;
-  /** Failed attempts before the success that may have been billed too (timeouts, 5xx, dropped connections). */
-  possiblyBilledAttempts: number;
-}
 
 /** A successful GET of a JSON resource and how it was reached. */
 export interface GetJsonResult<T> {

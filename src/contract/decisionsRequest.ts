@@ -6,11 +6,9 @@ import { DecisionsRequestSchema } from './decisionsWire';
 import type { Description, EvaluateRequest, JsonValue, Question, Questions, State } from './request';
 import type { FieldError, Loc } from './validation';
 import { fieldErrors } from './validation';
+import { isRecord } from './guards';
 
 export type Translated<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const fail = <T>(loc: Loc, msg: string): Translated<T> => ({ ok: false, errors: [{ loc, msg }] });
 
@@ -20,13 +18,13 @@ const fail = <T>(loc: Loc, msg: string): Translated<T> => ({ ok: false, errors: 
  */
 export function toDecisionsParts(value: Description, loc: Loc): Translated<string | DecisionsPart[]> {
   if (typeof value === 'string') return { ok: true, value };
-  if (isPlainObject(value)) return { ok: true, value: [{ type: 'input_json', data: value }] };
-  if (value.every(isPlainObject))
+  if (isRecord(value)) return { ok: true, value: [{ type: 'input_json', data: value }] };
+  if (value.every(isRecord))
     return { ok: true, value: [{ type: 'input_json', data: value as Record<string, JsonValue>[] }] };
   const parts: DecisionsPart[] = [];
   for (const [i, element] of value.entries()) {
     if (typeof element === 'string') parts.push({ type: 'input_text', text: element });
-    else if (isPlainObject(element)) parts.push({ type: 'input_json', data: element });
+    else if (isRecord(element)) parts.push({ type: 'input_json', data: element });
     else
       return fail(
         [...loc, i],
@@ -44,7 +42,7 @@ export function fromDecisionsParts(value: string | DecisionsPart[], loc: Loc): T
   const out: JsonValue[] = [];
   for (const [i, part] of value.entries()) {
     if (part.type === 'input_text') out.push(part.text);
-    else if (part.type === 'input_json' && isPlainObject(part.data)) out.push(part.data as JsonValue);
+    else if (part.type === 'input_json' && isRecord(part.data)) out.push(part.data as JsonValue);
     else if (part.type === 'input_image')
       return fail([...loc, i], 'The workbench judges text and JSON only; an image part cannot be carried.');
     else return fail([...loc, i], 'A JSON array part is read only as the whole of its field.');

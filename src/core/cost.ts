@@ -8,6 +8,7 @@ import {
 } from '../contract';
 import type { State } from '../contract';
 import { countTokens, modelText, questionTokens, stateTokens, tokenLimitProblems } from './tokens';
+import { isRecord } from '../contract/guards';
 
 /** One question's input tokens. `exact` is false when the question does not validate and its count is an estimate. */
 export interface QuestionCost {
@@ -44,9 +45,6 @@ export interface CostBreakdown {
   /** costPerRequest * runs: a row-file estimate assumes every row's state is as long as this one. */
   costTotal: number;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Tokens of a question that does not validate, read the way the service would read a valid one. */
 function looseQuestionTokens(question: unknown): number {

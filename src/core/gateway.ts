@@ -1,6 +1,7 @@
 // Gateway samples: a request written for the third-party gateway (`boolean` questions, gateway model ids) rewritten
 // to the direct service's form.
 import { REQUEST_FIELDS, classifyModelId } from '../contract';
+import { isRecord } from '../contract/guards';
 
 /** What a pasted request needs to become a direct one: sentences for the user, and the rewritten body. */
 export interface GatewayRewrite {
@@ -20,9 +21,6 @@ const GATEWAY_PREFIX = /[/:~]/;
 
 /** The fallback when no direct id can be read from a gateway id. */
 export const FALLBACK_MODEL = 'model-latest';
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The direct model id a gateway model id names, or null when none is recognisable. Direct ids map to themselves. */
 export function directModelId(id: string): string | null {

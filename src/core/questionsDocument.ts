@@ -6,6 +6,7 @@ import { MAX_LEVELS, MAX_OPTIONS, MIN_LEVELS, MIN_OPTIONS, QUESTION_TYPES } from
 import type { JsonValue, QuestionType } from '../contract';
 import { LineIndex } from './locate';
 import type { TextSpan } from './locate';
+import { isRecord } from '../contract/guards';
 
 /** One syntax problem in a JSON text, located for a marker and described for a person. */
 export interface JsonSyntaxProblem {
@@ -76,9 +77,6 @@ export interface FormQuestion {
   /** Fields other than type, instructions and criteria (the form shows them, the JSON editor fixes them). */
   extraKeys: string[];
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Reads a parsed questions document as a list of questions in text order; null when it is not an object. */
 export function readQuestions(value: unknown): FormQuestion[] | null {

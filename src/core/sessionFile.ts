@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { describeZodError, migrateSession } from './sessionMigrations';
 import { scrubSecrets } from './scrubSecrets';
 import type { Session } from './session';
+import { isRecord } from '../contract/guards';
+import { errorText } from '../contract/text';
 
 /** The `format` field that marks an Evaluate Workbench export. */
 export const EXPORT_FORMAT = 'evaluate-workbench/sessions';
@@ -101,8 +103,6 @@ export function looksCutOff(text: string): boolean {
 }
 
 const NOT_OURS = 'This file is not an Evaluate Workbench export';
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const sessionName = (raw: unknown): string | undefined =>
   isRecord(raw) && typeof raw['name'] === 'string' ? raw['name'] : undefined;
 
@@ -171,7 +171,7 @@ export function parseImportFile(input: string): ImportResult {
       problems.push({
         index,
         ...(name !== undefined ? { name } : {}),
-        message: error instanceof Error ? error.message : String(error),
+        message: errorText(error),
       });
     }
   });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { EvaluateRequestSchema, EvaluateResponseSchema } from '../contract';
 import { SESSION_SCHEMA_VERSION, SessionSchema } from './session';
 import type { RunRecord, Session, SessionDoc } from './session';
+import { isRecord } from '../contract/guards';
 
 /**
  * Schema version 1, the first one: the editors' text flat on the record, one target and model for the whole session,
@@ -108,9 +109,6 @@ const STEPS: Record<number, (raw: unknown) => unknown> = {
     return migrateV1ToV2(parsed.data);
   },
 };
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Reads any stored, exported or shared session record and returns it at the current schema version.

@@ -4,6 +4,7 @@
 import { classifyModelId, ModelListSchema, modelListShape, PLAIN_WIRE, readErrorBody } from '../contract';
 import type { CheckFinding, CheckSeverity, Questions, WireSettings } from '../contract';
 import { typeWord } from './words';
+import { isRecord } from '../contract/guards';
 
 /** The three question types, each probed alone so one failing type does not hide the others. */
 export const PROBE_TYPES = ['noul', 'choice', 'score'] as const;
@@ -73,9 +74,6 @@ const parseJson = (text: string): unknown => {
     return undefined;
   }
 };
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const list = (names: readonly string[]): string => names.map((n) => `\`${n}\``).join(', ');
 

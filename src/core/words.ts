@@ -1,7 +1,7 @@
 // Small helpers for the sentences the app, the command line and the reports write: one of each, here.
 
-/** "1 row", "2 rows": a count and its noun, with an "s" unless the count is one. */
-export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+/** "1 row", "2 rows": a count and its noun (the contract's, so the client shares it). */
+export { plural } from '../contract/text';
 
 /** A question type as people read it: the wire's "noul" is a yes/no question everywhere but in the JSON. */
 export const TYPE_WORD = { choice: 'choice', score: 'score', noul: 'yes/no' } as const;

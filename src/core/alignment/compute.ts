@@ -19,7 +19,7 @@ import {
   sumsOf,
 } from './linearised';
 import type { Sums } from './linearised';
-import { seededRandom } from './rng';
+import { seededRandom } from '../../contract/random';
 import { NO_LABEL, alignTableOf } from './table';
 import type { AlignTable } from './table';
 import { ROGAN_GLADEN_UNDEFINED, roganGladen } from './roganGladen';

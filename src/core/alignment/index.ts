@@ -12,7 +12,7 @@ export {
   readLabel,
   rawText,
   validLabel,
-} from './labelValues';
-export type { LabelColumn, LabelColumnSummary, LabelReading, ValueTableLine } from './labelValues';
+} from '../labels';
+export type { LabelColumn, LabelColumnSummary, LabelReading, ValueTableLine } from '../labels';
 export { DEFAULT_OPTIONS } from './types';
 export type { AlignRow, AlignmentOptions, Figure, LabelValue } from './types';

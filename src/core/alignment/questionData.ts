@@ -7,7 +7,7 @@ import { kappaOf, quadraticWeights } from './kappa';
 import type { Confusion } from './kappa';
 import { countsAt } from './noulAgreement';
 import { rankCodes } from './scoreAgreement';
-import { classesOf, roundedLevel } from './prediction';
+import { classesOf, roundedLevel } from '../labels/prediction';
 import { INVALID_LABEL, NO_LABEL, REFUSED } from './table';
 import type { AlignTable } from './table';
 import type { AlignmentOptions } from './types';

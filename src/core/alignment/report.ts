@@ -2,9 +2,8 @@
 // files and share links and replays offline), and its Markdown and HTML renderings (HTML with the reliability
 // diagrams drawn as inline SVG, no script and nothing fetched).
 import { z } from 'zod';
-import type { RowRun } from '../rows/records';
 import type { AlignmentReport } from './compute';
-import { LabelValueSchema } from './labelValues';
+import { LabelValueSchema } from '../labels/values';
 import { LabelledRowSchema } from './sessionLabels';
 import type { LabelledRow } from './sessionLabels';
 
@@ -76,7 +75,7 @@ export type AlignmentSummary = z.infer<typeof AlignmentSummarySchema>;
  */
 export function summariseReport(
   report: AlignmentReport,
-  run: Pick<RowRun, 'fileName' | 'model' | 'targetId' | 'rowCount'>,
+  run: { fileName: string; model: string; targetId: string; rowCount: number },
   rowIdOf: (id: string) => string = (id) => id,
   now: Date = new Date(),
   labelled: readonly LabelledRow[] = [],

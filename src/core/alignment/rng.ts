@@ -1,16 +1,6 @@
-// A small seeded random number generator, so every bootstrap interval is the same on every run and machine.
-
-/** mulberry32: a 32-bit state generator, fast and good enough for resampling; returns floats in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// Seeded resampling, so every bootstrap interval is the same on every run and machine. The generator is the contract's
+// seededRandom (re-exported for the figures' callers); resampleCounts inlines it for speed.
+export { seededRandom } from '../../contract/random';
 
 /** The state of a mulberry32 stream, advanced in bulk by `resampleCounts`. */
 export interface SeededStream {
@@ -22,7 +12,7 @@ export const seededStream = (seed: number): SeededStream => ({ state: seed >>> 0
 /**
  * One bootstrap resample as counts: draws n rows with replacement from 0..n-1 and writes into `into` how many times
  * each row was drawn (the same multinomial as n drawn indices). The generator is mulberry32 inlined, as in
- * seededRandom, because a call per draw was most of a resample's cost.
+ * the contract's seededRandom, because a call per draw was most of a resample's cost.
  */
 export function resampleCounts(n: number, stream: SeededStream, into: Uint32Array): Uint32Array {
   into.fill(0);

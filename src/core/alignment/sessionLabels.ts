@@ -4,9 +4,8 @@
 import { z } from 'zod';
 import type { Questions } from '../../contract';
 import { plural } from '../words';
-import { LabelValueSchema, validLabel } from './labelValues';
-import type { LabelValue } from './types';
-import type { LabelEdit } from '../rows/labels';
+import { LabelValueSchema, validLabel } from '../labels/values';
+import type { LabelEdit, LabelValue } from '../labels';
 
 /** One labelled row as a session keeps it: the file's row id and the labels by question. */
 export const LabelledRowSchema = z.object({

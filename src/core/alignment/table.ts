@@ -2,8 +2,8 @@
 // page sends its worker. Typed arrays are copied between threads as blocks of memory, where 100,000 row
 // objects took seconds to clone; and every figure then is a pass over numbers.
 import type { Answer, Question, Questions } from '../../contract';
-import { validLabel } from './labelValues';
-import { classesOf, writeDistribution, yesProbability } from './prediction';
+import { validLabel } from '../labels/values';
+import { classesOf, writeDistribution, yesProbability } from '../labels/prediction';
 import type { AlignRow, LabelValue } from './types';
 
 /** The label column's marks for a row without a label, and one whose label the question cannot take. */

@@ -1,5 +1,8 @@
 // Shared shapes of the alignment figures: every figure carries its n, a 95% interval and the method that made them.
 import type { Answer } from '../../contract';
+import type { LabelValue } from '../labels/values';
+
+export type { LabelValue } from '../labels/values';
 
 /**
  * One figure: the value with a 95% interval, the rows it rests on and how it was computed. A figure that cannot be
@@ -13,9 +16,6 @@ export interface Figure {
   method: string;
   undefinedReason?: string;
 }
-
-/** A human label as stored: a choice label, a score level (0-based, as the contract numbers levels) or noul yes/no. */
-export type LabelValue = string | number | boolean;
 
 /** One row as the metrics see it: its id, the judge's answers (when answered) and the human labels it has. */
 export interface AlignRow {

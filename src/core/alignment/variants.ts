@@ -16,8 +16,8 @@ import {
 } from './linearised';
 import type { Sums } from './linearised';
 import { withDefaults, questionSeed } from './compute';
-import { canonicalJson } from '../rows/dedup';
-import { classesOf } from './prediction';
+import { canonicalJson } from '../canonicalJson';
+import { classesOf } from '../labels/prediction';
 import { NO_LABEL, alignTableOf, answeredAt, rowsOf } from './table';
 import type { AlignTable } from './table';
 import type { AlignRow, AlignmentOptions, Figure } from './types';

@@ -7,7 +7,7 @@ import { fromAnthropic, looksLikeAnthropic } from './imports/anthropic';
 import { fromOpenAIChat, looksLikeOpenAIChat } from './imports/openaiChat';
 import { fromOpenAIInput, looksLikeOpenAIInput } from './imports/openaiInput';
 import { fromOtel, looksLikeOtel } from './imports/otelGenAi';
-import { isRecord } from './imports/shared';
+import { isRecord } from '../../contract/guards';
 import type { Imported } from './imports/shared';
 
 export type Recognised =

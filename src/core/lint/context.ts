@@ -3,7 +3,7 @@ import { QUESTION_TYPES } from '../../contract';
 import type { QuestionType } from '../../contract';
 import { stateFieldNames } from './stateFields';
 import type { LintContext, LintInput, QuestionView } from './types';
-import { isRecord } from './util';
+import { isRecord } from '../../contract/guards';
 
 const knownKind = (type: unknown): QuestionType | null =>
   (QUESTION_TYPES as readonly unknown[]).includes(type) ? (type as QuestionType) : null;

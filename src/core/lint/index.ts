@@ -28,7 +28,7 @@ import { booleanType, unknownType } from './rules/questionType';
 import { unknownField } from './rules/unknownField';
 import { conversationText, unknownTool } from './rules/conversation';
 import type { LintContext, LintFinding, LintInput, LintRule } from './types';
-import { isRecord } from './util';
+import { isRecord } from '../../contract/guards';
 
 export type { JsonEdit, LintFinding, LintFix, LintInput, LintRule, Severity } from './types';
 export { duplicateKeys } from './duplicateKeys';

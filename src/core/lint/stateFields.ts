@@ -1,5 +1,5 @@
 // State field names, and the field names that rubric texts mention in backticks: shared by lint and completion.
-import { isRecord } from './util';
+import { isRecord } from '../../contract/guards';
 
 /**
  * The named fields of a state: the keys of an object state, or the union of the keys of the objects inside an array

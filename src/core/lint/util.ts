@@ -1,9 +1,6 @@
 // Small readers shared by the lint rules: they accept any JSON value and never throw.
 import type { Loc } from '../../contract';
-
-/** A plain JSON object (not null, not an array). */
-export const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isRecord } from '../../contract/guards';
 
 /** One piece of text found inside a description, with its path relative to where the search began. */
 export interface TextAt {

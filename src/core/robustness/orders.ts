@@ -2,7 +2,8 @@
 // there are at least as many orders as labels, the first orders form a Latin square, so every label sits in every
 // position exactly once and a gain of "whatever comes first" cannot hide behind one label's own strength.
 import type { ChoiceQuestion, Question, Questions } from '../../contract';
-import { hashText, seededRandom, shuffled } from './random';
+import { seededRandom } from '../../contract/random';
+import { hashText, shuffled } from './random';
 
 /** Orders the check sends at most per question: enough for a full square up to 8 labels, and a bounded bill. */
 export const MAX_ORDERS = 8;

@@ -1,16 +1,5 @@
 // Seeded randomness for the robustness plan: the same seed always gives the same orders and the same sample.
-
-/** mulberry32: a small, well-mixed 32-bit PRNG; uniform numbers in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from '../../contract/random';
 
 /** A 32-bit FNV-1a hash of a text, to derive one seed per question name from the plan's seed. */
 export function hashText(text: string): number {

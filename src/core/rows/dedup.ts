@@ -2,19 +2,9 @@
 // row that was already answered (in this run, an earlier one, or another file) is reused instead of billed again.
 import { isVersionedId } from '../../contract';
 import type { JsonValue, Questions, State } from '../../contract';
+import { canonicalJson } from '../canonicalJson';
 
-/** JSON with object keys sorted at every depth: equal values give equal text, whatever order their keys came in. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') {
-    // undefined (absent optional fields) reads as null, like JSON.stringify inside arrays.
-    return value === undefined ? 'null' : JSON.stringify(value);
-  }
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-}
+export { canonicalJson } from '../canonicalJson';
 
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,

@@ -2,8 +2,8 @@
 // outcomes and human labels, and the answers to store. Stored as it is, the run opens as if it had been made in the
 // browser (table, filters, charts, the alignment view), and its answers join the shared store that later runs reuse.
 import type { Questions, State } from '../../contract';
-import { validLabel } from '../alignment/labelValues';
-import type { LabelValue } from '../alignment/types';
+import { validLabel } from '../labels';
+import type { LabelValue } from '../labels';
 import { rowLabels } from './labels';
 import { mapRow } from './mapping';
 import type { RowMapping } from './mapping';

@@ -1,38 +1,20 @@
 // Human labels of a file's rows: read from the columns the mapping names as labels, through each column's value
 // table, when the run is built; the labelling view adds more to the stored rows later.
 import type { JsonValue, Questions } from '../../contract';
-import { labelColumnSummary, readLabel } from '../alignment/labelValues';
-import type { LabelColumnSummary } from '../alignment/labelValues';
-import type { LabelValue } from '../alignment/types';
+import { labelColumnSummary, readLabels } from '../labels';
+import type { LabelColumnSummary, LabelValue } from '../labels';
 import type { RowMapping } from './mapping';
 import type { SourceRow } from './parse';
+import { isRecord } from '../../contract/guards';
 
-const isObject = (v: JsonValue): v is Record<string, JsonValue> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** One label to set on a stored row of a run, or to clear (null). */
-export interface LabelEdit {
-  number: number;
-  question: string;
-  value: LabelValue | null;
-}
+export type { LabelEdit } from '../labels';
 
 /** The labels one row carries under a mapping, by question; undefined when it has none. */
-export function rowLabels(
+export const rowLabels = (
   data: JsonValue,
   mapping: RowMapping,
   questions: Questions,
-): Record<string, LabelValue> | undefined {
-  if (!mapping.labels?.length || !isObject(data)) return undefined;
-  const out: Record<string, LabelValue> = {};
-  for (const spec of mapping.labels) {
-    const question = questions[spec.question];
-    if (!question) continue;
-    const reading = readLabel(data[spec.column], question, spec);
-    if (reading.kind === 'ok') out[spec.question] = reading.value;
-  }
-  return Object.keys(out).length ? out : undefined;
-}
+): Record<string, LabelValue> | undefined => readLabels(data, mapping.labels ?? [], questions);
 
 /** One label column's value table over the whole file, or why it cannot be read. */
 export interface LabelPlan {
@@ -57,7 +39,7 @@ export function labelPlans(
         summary: null,
         problem: `The session has no question "${spec.question}".`,
       };
-    const cells = rows.map((r) => (isObject(r.data) ? r.data[spec.column] : undefined));
+    const cells = rows.map((r) => (isRecord(r.data) ? r.data[spec.column] : undefined));
     return {
       column: spec.column,
       question: spec.question,

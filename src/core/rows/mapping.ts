@@ -3,11 +3,12 @@ import { z } from 'zod';
 import type { Conversation, JsonValue, State } from '../../contract';
 import { recogniseValue } from '../conversation/recognise';
 import { DEFAULT_RENDER_RULE, RenderRuleSchema, renderConversation } from '../conversation/render';
-import { LabelColumnSchema } from '../alignment/labelValues';
+import { LabelColumnSchema, excludedColumns } from '../labels';
 import type { SourceRow } from './parse';
+import { isRecord } from '../../contract/guards';
 
 /**
- * Columns that never reach the state, whatever the mode: human labels of questions (read by src/core/alignment) and
+ * Columns that never reach the state, whatever the mode: human labels of questions (read by src/core/labels) and
  * metadata kept with the row. Optional, so mappings stored before labels existed still parse.
  */
 const leftOutFields = {
@@ -44,19 +45,14 @@ export type RowMapping = z.infer<typeof RowMappingSchema>;
 
 export type Mapped = { ok: true; state: State; conversation?: Conversation } | { ok: false; reason: string };
 
-const isObject = (v: JsonValue): v is Record<string, JsonValue> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
-
 const asText = (v: JsonValue | undefined): string =>
   v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v);
 
 const blank = (v: JsonValue | undefined): boolean =>
   v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
-/** Columns mapped as labels or metadata: they never reach the state (the id column is left out separately). */
-export function leftOutColumns(mapping: RowMapping): Set<string> {
-  return new Set([...(mapping.labels ?? []).map((l) => l.column), ...(mapping.metadata ?? [])]);
-}
+/** Columns mapped as labels or metadata: they never reach the state (the labels module's excludedColumns). */
+export const leftOutColumns = (mapping: RowMapping): Set<string> => excludedColumns(mapping);
 
 /** The one column a text or conversation state is read from, or why the row has none to send. */
 function oneColumn(
@@ -79,7 +75,7 @@ function oneColumn(
 export function mapRow(data: JsonValue, mapping: RowMapping): Mapped {
   const leftOut = leftOutColumns(mapping);
   if (mapping.mode === 'fields') {
-    if (!isObject(data)) {
+    if (!isRecord(data)) {
       if (typeof data === 'string')
         return data.trim() === ''
           ? { ok: false, reason: 'The row is empty text.' }
@@ -98,7 +94,7 @@ export function mapRow(data: JsonValue, mapping: RowMapping): Mapped {
       };
     return { ok: true, state };
   }
-  if (!isObject(data)) return { ok: false, reason: 'The row is not an object with named fields.' };
+  if (!isRecord(data)) return { ok: false, reason: 'The row is not an object with named fields.' };
   if (mapping.mode === 'conversation') {
     const cell = oneColumn(data, mapping.column, leftOut);
     if (!cell.ok) return cell;
@@ -143,7 +139,7 @@ export function mapRow(data: JsonValue, mapping: RowMapping): Mapped {
 
 /** The row's id for results and exports: the id column's value when set and present, else its record number. */
 export function rowId(row: SourceRow, mapping: RowMapping): string {
-  if (mapping.idColumn && isObject(row.data)) {
+  if (mapping.idColumn && isRecord(row.data)) {
     const v = row.data[mapping.idColumn];
     if (!blank(v)) return asText(v).trim();
   }

@@ -2,7 +2,7 @@
 // Persisted data is untrusted: src/app/persistence/rowsRepo parses every record with these schemas on read.
 import { z } from 'zod';
 import { EvaluateResponseSchema, JsonValueSchema, QuestionsSchema } from '../../contract';
-import { LabelValueSchema } from '../alignment/labelValues';
+import { LabelValueSchema } from '../labels';
 import { RowMappingSchema } from './mapping';
 import { PacingSchema } from './pacer';
 

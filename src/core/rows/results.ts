@@ -3,9 +3,8 @@ import Papa from 'papaparse';
 import type { Answer, EvaluateResponse, JsonValue, Question, Questions } from '../../contract';
 import { isRefusal } from '../../contract';
 import type { RowOutcome, RowStatus } from './records';
-import type { LabelValue } from '../alignment/types';
-import { predictedClass } from '../alignment/prediction';
-import { validLabel } from '../alignment/labelValues';
+import type { LabelValue } from '../labels';
+import { predictedClass, validLabel } from '../labels';
 
 /** One row of the results table. */
 export interface ResultRow {

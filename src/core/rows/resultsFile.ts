@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { EvaluateResponseSchema, JsonValueSchema, QuestionsSchema, UsageSchema } from '../../contract';
 import type { JsonValue } from '../../contract';
-import { LabelValueSchema } from '../alignment/labelValues';
+import { LabelValueSchema } from '../labels';
 import { RowMappingSchema } from './mapping';
 import { PacingSchema } from './pacer';
 import { ROW_STATUSES } from './records';

@@ -15,7 +15,7 @@ import type {
   ClientTarget,
   EvaluateResult,
   EvaluationErrorKind,
-} from '../../client';
+} from '../../contract/evaluateCall';
 import type { AnswerIdentity } from './dedup';
 import { dedupKey, pinnedModel, questionIdentities } from './dedup';
 import type { Clock, Pacing } from './pacer';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Answer, Questions } from '../../../src/contract';
 import { computeAlignment } from '../../../src/core/alignment/compute';
-import { classesOf } from '../../../src/core/alignment/prediction';
+import { classesOf } from '../../../src/core/labels/prediction';
 import { seededRandom } from '../../../src/core/alignment/rng';
 import { thresholdView } from '../../../src/core/alignment/thresholdView';
 import type { AlignRow, LabelValue } from '../../../src/core/alignment/types';

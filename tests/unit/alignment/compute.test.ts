@@ -9,7 +9,7 @@ import { questionData, statsOf } from '../../../src/core/alignment/questionData'
 import { resampleCounts, seededStream } from '../../../src/core/alignment/rng';
 import { alignTableOf } from '../../../src/core/alignment/table';
 import { DEFAULT_OPTIONS } from '../../../src/core/alignment/types';
-import { labelColumnSummary, readLabel, LabelColumnSchema } from '../../../src/core/alignment/labelValues';
+import { labelColumnSummary, readLabel, LabelColumnSchema } from '../../../src/core/labels/values';
 import type { AlignRow } from '../../../src/core/alignment/types';
 import { compareVariants } from '../../../src/core/alignment/variants';
 import { differenceSentence } from '../../../src/core/alignment/differenceSentence';

@@ -13,7 +13,7 @@ import { bootstrap, percentileInterval, quantileSorted, wilson } from '../../../
 import { confusionOf, kappaOf, quadraticWeights } from '../../../src/core/alignment/kappa';
 import { mcnemar } from '../../../src/core/alignment/mcnemar';
 import { aucOf, bestThreshold, countsAt, thresholdCurve } from '../../../src/core/alignment/noulAgreement';
-import { argmax, distributionOf, expectedRounded } from '../../../src/core/alignment/prediction';
+import { argmax, distributionOf, expectedRounded } from '../../../src/core/labels/prediction';
 import { roganGladen } from '../../../src/core/alignment/roganGladen';
 import { maeOf, rankCodes, spearmanOf } from '../../../src/core/alignment/scoreAgreement';
 import { selectiveCurve, selectiveReadout, selectiveSentence } from '../../../src/core/alignment/selective';

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Questions } from '../../../src/contract';
-import { distributionOf } from '../../../src/core/alignment/prediction';
+import { distributionOf } from '../../../src/core/labels/prediction';
 import {
   INVALID_LABEL,
   NO_LABEL,

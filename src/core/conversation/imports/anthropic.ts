@@ -3,7 +3,8 @@
 // `@anthropic-ai/sdk` package types MessageParam.
 import type { ConversationItem } from '../../../contract';
 import { plural } from '../../words';
-import { asText, counts, isRecord } from './shared';
+import { isRecord } from '../../../contract/guards';
+import { asText, counts } from './shared';
 import type { Imported } from './shared';
 
 const BLOCKS = ['text', 'tool_use', 'tool_result', 'image', 'document', 'thinking', 'redacted_thinking'];

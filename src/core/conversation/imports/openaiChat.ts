@@ -2,7 +2,8 @@
 // answer them by `tool_call_id`), as the `openai` package types ChatCompletionMessageParam.
 import type { ConversationItem } from '../../../contract';
 import { plural } from '../../words';
-import { asText, counts, isRecord } from './shared';
+import { isRecord } from '../../../contract/guards';
+import { asText, counts } from './shared';
 import type { Imported } from './shared';
 
 const text = (content: unknown): string | null => {

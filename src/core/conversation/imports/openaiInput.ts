@@ -2,7 +2,8 @@
 // adds (ids, statuses, annotations), which are dropped, and `input_text`/`output_text` parts, which are kept.
 import { ConversationSchema } from '../../../contract';
 import type { ConversationItem } from '../../../contract';
-import { counts, isRecord } from './shared';
+import { isRecord } from '../../../contract/guards';
+import { counts } from './shared';
 import type { Imported } from './shared';
 
 const ITEM_TYPES = [

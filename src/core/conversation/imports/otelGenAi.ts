@@ -5,7 +5,8 @@
 // that carries messages is read.
 import type { ConversationItem } from '../../../contract';
 import { plural } from '../../words';
-import { asText, counts, isRecord } from './shared';
+import { isRecord } from '../../../contract/guards';
+import { asText, counts } from './shared';
 import type { Imported } from './shared';
 
 const INPUT = 'gen_ai.input.messages';

@@ -5,9 +5,6 @@ import { plural } from '../../words';
 export type Imported =
   { ok: true; conversation: ConversationItem[]; found: string } | { ok: false; why: string };
 
-export const isRecord = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /** Tool arguments or results as text: a string stays as it is, anything else is written as JSON. */
 export const asText = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v ?? null));
 

@@ -1,6 +1,6 @@
 // Converts criteria written in a near-miss shape into the shape the question's kind takes, when that is lossless.
 import type { QuestionType } from '../../../contract';
-import { isRecord } from '../util';
+import { isRecord } from '../../../contract/guards';
 
 /** Choice criteria from a list: ["a", "b"] -> {a: null, b: null}; [{label, description}] -> {label: description}. */
 function choiceFromList(list: unknown[]): Record<string, unknown> | null {

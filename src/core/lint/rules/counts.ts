@@ -1,7 +1,8 @@
 // Contract limits on the size of a closed set: 2..255 choice labels, 2..10 score levels.
 import { MAX_LEVELS, MAX_OPTIONS, MIN_LEVELS, MIN_OPTIONS } from '../../../contract';
 import type { LintRule, RuleHit } from '../types';
-import { isRecord, questionLoc } from '../util';
+import { isRecord } from '../../../contract/guards';
+import { questionLoc } from '../util';
 
 export const optionCount: LintRule = {
   id: 'contract/option-count',

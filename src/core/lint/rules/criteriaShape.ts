@@ -1,6 +1,7 @@
 // Criteria must be present where the kind needs them, and in the kind's shape: labels, levels, or true/false.
 import type { LintFix, LintRule, RuleHit } from '../types';
-import { isRecord, questionLoc } from '../util';
+import { isRecord } from '../../../contract/guards';
+import { questionLoc } from '../util';
 import { criteriaFor } from './convertCriteria';
 
 const CRITERIA_LIKE =

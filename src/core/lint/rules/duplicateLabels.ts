@@ -1,6 +1,7 @@
 // Labels (or levels) that differ only by case or spacing: the model sees two names for one thing.
 import type { LintRule, RuleHit } from '../types';
-import { isRecord, labelKey, questionLoc } from '../util';
+import { isRecord } from '../../../contract/guards';
+import { labelKey, questionLoc } from '../util';
 
 export const duplicateLabel: LintRule = {
   id: 'criteria/duplicate-label',

@@ -1,7 +1,8 @@
 // Where rubric texts refer to state fields: backtick names in instructions and criteria, and plain-word mentions.
 import { backtickFields } from '../stateFields';
 import type { QuestionView } from '../types';
-import { isRecord, textsIn } from '../util';
+import { isRecord } from '../../../contract/guards';
+import { textsIn } from '../util';
 import type { TextAt } from '../util';
 
 /** Every text of a question's instructions, with paths relative to the question. */

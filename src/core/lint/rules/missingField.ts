@@ -1,7 +1,8 @@
 // Backtick field names in instructions that the state does not have: the model is pointed at nothing.
 import { stateHasField } from '../stateFields';
 import type { LintFix, LintRule, RuleHit } from '../types';
-import { isRecord, questionLoc } from '../util';
+import { isRecord } from '../../../contract/guards';
+import { questionLoc } from '../util';
 import { fieldRefsIn, instructionTexts, notFieldNames, refHead } from './fieldRefs';
 
 /** Adds a missing (possibly nested) field as null, when every existing step of its path is an object. */

@@ -1,7 +1,8 @@
 // A question's `type` must be one the service knows: choice, score or noul. Gateway samples say `boolean`.
 import type { QuestionType } from '../../../contract';
 import type { LintFix, LintRule, QuestionView, RuleHit } from '../types';
-import { isRecord, questionLoc, quote } from '../util';
+import { isRecord } from '../../../contract/guards';
+import { questionLoc, quote } from '../util';
 
 // Words people write for a kind, from other tools and gateway samples, mapped to the service's kind.
 const SYNONYMS: Record<string, QuestionType> = {

@@ -1,6 +1,7 @@
 // The questions document must be a non-empty map of named question objects.
 import type { LintRule, RuleHit } from '../types';
-import { isRecord, questionLoc } from '../util';
+import { isRecord } from '../../../contract/guards';
+import { questionLoc } from '../util';
 
 /** A list of questions that each carry their name, turned into the map the service expects (or null). */
 function listToMap(list: unknown[]): Record<string, unknown> | null {

@@ -1,6 +1,7 @@
 // Criteria that read like a pasted taxonomy or document rather than a short rubric.
 import type { LintRule, RuleHit } from '../types';
-import { isRecord, questionLoc, textsIn, wordCount } from '../util';
+import { isRecord } from '../../../contract/guards';
+import { questionLoc, textsIn, wordCount } from '../util';
 
 /** A single description (label, level, yes/no text) longer than this many words reads like a pasted document. */
 export const LONG_DESCRIPTION_WORDS = 60;

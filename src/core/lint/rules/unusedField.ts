@@ -1,6 +1,6 @@
 // State fields that no question refers to: billed on every call, and they distract the model.
 import type { LintRule, RuleHit } from '../types';
-import { isRecord } from '../util';
+import { isRecord } from '../../../contract/guards';
 import {
   criteriaTexts,
   fieldMention,
