@@ -15,7 +15,7 @@ import { RESULTS_FORMAT, RESULTS_VERSION, readResults } from '../core/rows/resul
 import { planRun } from '../core/rows/runPlan';
 import type { RunProgress } from '../core/rows/runner';
 import { RowRunner } from '../core/rows/runner';
-import { questionTokens, stateTokens } from '../core/tokens';
+import { questionTokens, stateTokens } from '../contract/tokens';
 import type { ServerEnv } from '../server/env';
 import type { Gate, GateResult } from './gates';
 import { checkGates } from './gates';

@@ -1,7 +1,7 @@
 // Rate limits, overload and injected faults of the reference service, over loopback HTTP and in-process.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ErrorBodySchema } from '../../../src/contract';
-import { requestTokens } from '../../../src/core/tokens';
+import { requestTokens } from '../../../src/contract/tokens';
 import { ConnectionResetError, createReferenceApp } from '../../../src/server/reference/app';
 import { mulberry32 } from '../../../src/server/reference/faults';
 import { parseFaults } from '../../../src/server/reference/options';
