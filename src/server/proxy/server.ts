@@ -11,7 +11,7 @@ import type { WorkbenchProxy } from './index';
 import type { Logger } from './log';
 import type { HostPolicy, ServedAddress } from './security';
 import { proxyError } from './app';
-import { limitSlowClients } from './limits';
+import { limitSlowClients } from '../http/limits';
 
 // Vite names every file under assets/ by its content hash: a changed file gets a new name, so caching forever is safe.
 const HASHED_ASSETS = 'public, max-age=31536000, immutable';

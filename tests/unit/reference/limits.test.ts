@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ErrorBodySchema } from '../../../src/contract';
 import { requestTokens } from '../../../src/contract/tokens';
 import { ConnectionResetError, createReferenceApp } from '../../../src/server/reference/app';
-import { mulberry32 } from '../../../src/server/reference/faults';
+import { seededRandom as mulberry32 } from '../../../src/server/reference/random';
 import { parseFaults } from '../../../src/server/reference/options';
 import type { RunningReference } from '../../../src/server/reference/serve';
 import { exampleRequest } from '../../helpers/fixtures';
