@@ -33,6 +33,7 @@ import type { ProgressView } from './progress';
 import { writeJunit, writeSummary } from './reports';
 import { ResultsStore, answersOf, openResults } from './resultsStore';
 import { chooseTarget, cliTargets } from './targets';
+import type { LocalReferenceFactory } from './targets';
 import { LOCAL_COST_WORDS } from '../core/words';
 
 /** Exit codes, as the README lists them. */
@@ -66,6 +67,8 @@ export interface RunOptions {
 
 export interface RunIo {
   env: ServerEnv;
+  /** Creates the in-process reference for the local target: the composition root (main.ts) hands it in. */
+  local?: LocalReferenceFactory;
   view: ProgressView;
   /** Resolves when the user asks to stop (Ctrl+C); a second resolve asks to cancel rows in flight. */
   onInterrupt(handler: (count: number) => void): () => void;
@@ -172,7 +175,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
         `--map label.${question}=… names no question; the questions are ${Object.keys(questions).join(', ')}.`,
       );
 
-  const targets = cliTargets(io.env);
+  const targets = cliTargets(io.env, io.local);
   const chosen = chooseTarget(targets, options.target ?? session?.targetId);
   if (typeof chosen === 'string') throw new InputError(chosen);
 
