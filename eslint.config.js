@@ -39,8 +39,8 @@ export default tseslint.config(
     // The floors (eslint/floors.js): every folder of src/ imports only what its row in the table allows.
     files: ['src/**/*.{ts,tsx}'],
     plugins: { layers: floors },
-    // NOTE: off until the imports eslint/floors.js lists today are moved (issue 31); tests/unit/lint/floors.test.ts runs it.
-    rules: { 'layers/floors': 'off' },
+    // tests/unit/lint/floors*.test.ts plant a wrong import per rule and check that it fails.
+    rules: { 'layers/floors': 'error' },
   },
   {
     files: ['src/app/**/*.{ts,tsx}'],

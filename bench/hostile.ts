@@ -4,7 +4,7 @@
 import { loadavg, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { countTokens as tokenizerAlone } from 'gpt-tokenizer/encoding/cl100k_base';
-import { countTokens } from '../src/core/tokens';
+import { countTokens } from '../src/contract/tokens';
 import { startChildServer } from './lib/child';
 import type { SectionResult } from './lib/section';
 import { printTable } from './lib/table';

@@ -7,7 +7,7 @@ import type { EvaluateFn, ReusedRow, RunStore } from '../src/core/rows/runner';
 import { RowRunner } from '../src/core/rows/runner';
 import type { RowOutcome, StoredAnswer } from '../src/core/rows/records';
 import type { PlannedRow } from '../src/core/rows/runPlan';
-import { requestTokens } from '../src/core/tokens';
+import { requestTokens } from '../src/contract/tokens';
 import type { Questions } from '../src/contract';
 import { startChildServer } from './lib/child';
 import type { ServerCounts } from './lib/countingReference';

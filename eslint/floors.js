@@ -122,6 +122,7 @@ export const FLOORS = [
 export const COMPOSITION_ROOTS = [
   'src/server/start.ts',
   'src/server/vitePlugin.ts',
+  'src/server/workbench.ts',
   'src/server/reference/main.ts',
   'src/server/checkTargetMain.ts',
   'src/cli/main.ts',

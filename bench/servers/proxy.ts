@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseServerEnv } from '../../src/server/env';
 import { createLogger } from '../../src/server/proxy/log';
-import { serveWorkbench } from '../../src/server/proxy/server';
+import { serveWorkbench } from '../../src/server/workbench';
 import { reportReady } from '../lib/child';
 
 const upstream = process.env.BENCH_UPSTREAM;

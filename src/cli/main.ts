@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadServerEnv } from '../server/env';
+import { createInProcessReference } from '../server/reference/local';
 import { parseGate } from './gates';
 import { InputError, parseMapSpec } from './inputs';
 import { createProgressView } from './progress';
@@ -133,6 +134,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       },
       {
         env: loadServerEnv({ root: ROOT, processEnv: env }),
+        // The lexical judge only: a headless run never loads REFERENCE_MODEL_FILE's model.
+        local: (raw) => createInProcessReference(raw, { modelFile: false }),
         view,
         onInterrupt: (handler) => {
           let count = 0;

@@ -16,7 +16,7 @@ import { RESULTS_FORMAT, RESULTS_VERSION, readResults } from '../core/rows/resul
 import { planRun } from '../core/rows/runPlan';
 import type { RunProgress } from '../core/rows/runner';
 import { RowRunner } from '../core/rows/runner';
-import { questionTokens, stateTokens } from '../core/tokens';
+import { questionTokens, stateTokens } from '../contract/tokens';
 import type { ServerEnv } from '../server/env';
 import type { Gate, GateResult } from './gates';
 import { checkGates } from './gates';
@@ -34,6 +34,7 @@ import type { ProgressView } from './progress';
 import { writeJunit, writeSummary } from './reports';
 import { ResultsStore, answersOf, openResults } from './resultsStore';
 import { chooseTarget, cliTargets } from './targets';
+import type { LocalReferenceFactory } from './targets';
 import { LOCAL_COST_WORDS } from '../core/words';
 
 /** Exit codes, as the README lists them. */
@@ -67,6 +68,8 @@ export interface RunOptions {
 
 export interface RunIo {
   env: ServerEnv;
+  /** Creates the in-process reference for the local target: the composition root (main.ts) hands it in. */
+  local?: LocalReferenceFactory;
   view: ProgressView;
   /** Resolves when the user asks to stop (Ctrl+C); a second resolve asks to cancel rows in flight. */
   onInterrupt(handler: (count: number) => void): () => void;
@@ -167,7 +170,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
         `--map label.${question}=… names no question; the questions are ${Object.keys(questions).join(', ')}.`,
       );
 
-  const targets = cliTargets(io.env);
+  const targets = cliTargets(io.env, io.local);
   const chosen = chooseTarget(targets, options.target ?? session?.targetId);
   if (typeof chosen === 'string') throw new InputError(chosen);
 

@@ -1,12 +1,11 @@
-// Where a headless run sends its rows: the same targets as the proxy (environment and .env.local), as client targets
-// that carry their key in this process only. `local` is the reference service in process, with no socket and no key.
+// Where a headless run sends its rows: the same targets as the proxy (environment and .env.local), built by the same
+// targets module, as client targets that carry their key in this process only. `local` is the reference service in
+// process, with no socket and no key, created by the composition root (main.ts) and handed in.
 import type { ClientTarget } from '../client';
-import { DEFAULT_EVALUATE_PATH, PRESETS } from '../contract';
-import type { ServerEnv } from '../server/env';
-import { targetsFromEnv } from '../server/proxy/targets';
-import { inProcessTransport, networkTransportOnce } from '../server/proxy/transport';
-import { createReferenceApp } from '../server/reference/app';
-import { referenceOptionsFromEnv } from '../server/reference/options';
+import type { RawEnv, ServerEnv } from '../server/env';
+import { buildTargets } from '../server/targets/target';
+import type { LocalReference } from '../server/targets/target';
+import { networkTransportOnce } from '../server/targets/transport';
 import { transportFetch } from './transportFetch';
 
 /** A target the command line can send to, and the secret to keep out of everything it prints. */
@@ -21,50 +20,46 @@ export interface CliTarget {
   inputPrice: number | null;
 }
 
-// The in-process reference needs a well-formed URL for its requests; nothing listens there.
-const LOCAL_ORIGIN = 'http://local-reference.invalid';
+/** Creates the in-process reference from the environment's variables (REFERENCE_*). */
+export type LocalReferenceFactory = (env: RawEnv) => LocalReference;
 
-/** The in-process reference service, with its first configured key. */
-function localCliTarget(env: ServerEnv): CliTarget {
-  const options = referenceOptionsFromEnv(env.raw);
-  const app = createReferenceApp(options);
-  const key = options.apiKeys[0]!;
-  return {
-    id: 'local',
-    label: 'Local reference (in process, not a language model)',
-    client: {
-      baseUrl: LOCAL_ORIGIN,
-      evaluatePath: DEFAULT_EVALUATE_PATH,
-      headers: { Authorization: `Bearer ${key}` },
-      fetch: transportFetch(inProcessTransport((request) => app.fetch(request))),
-    },
-    secret: null,
-    keyMissing: null,
-    inputPrice: PRESETS.local.inputPrice,
-  };
-}
+/** Without a reference handed in, the local target is listed but refuses to send: a wiring mistake, said plainly. */
+const NO_LOCAL_REFERENCE: LocalReference = {
+  apiKey: '',
+  fetch: () => {
+    throw new Error(
+      'The command line was given no local reference: its composition root (cli/main.ts) creates it.',
+    );
+  },
+};
 
-/** Every configured target by id, local included. */
-export function cliTargets(env: ServerEnv): CliTarget[] {
-  return targetsFromEnv(env).map((t) =>
-    t.id === 'local'
-      ? localCliTarget(env)
-      : {
-          id: t.id,
-          label: t.label,
-          client: {
-            baseUrl: t.baseUrl,
-            evaluatePath: t.evaluatePath,
-            // A keyless server (llama.cpp, Ollama) gets no credential header at all.
-            headers: t.credential ? { [t.credential.header]: t.credential.value } : {},
-            // The same translation as the proxy's: the target's dialect, envelope and model-in-path; numbers normalised.
-            fetch: transportFetch(networkTransportOnce, t.wire, true),
-          },
-          secret: t.secret === '' ? null : t.secret,
-          keyMissing: t.keyMissing,
-          inputPrice: t.description.inputPrice,
-        },
-  );
+/**
+ * Every configured target by id, local included. `local` creates the in-process reference (the command line's answers
+ * come from its lexical judge: a model file is never loaded for a headless run).
+ */
+export function cliTargets(
+  env: ServerEnv,
+  local: LocalReferenceFactory = () => NO_LOCAL_REFERENCE,
+): CliTarget[] {
+  return buildTargets(env.targets, () => local(env.raw)).map((t) => {
+    const isLocal = t.kind === 'local';
+    return {
+      id: t.id,
+      label: isLocal ? 'Local reference (in process, not a language model)' : t.label,
+      client: {
+        baseUrl: t.baseUrl,
+        evaluatePath: t.evaluatePath,
+        // A keyless server (llama.cpp, Ollama) gets no credential header at all.
+        headers: t.credential ? { [t.credential.header]: t.credential.value } : {},
+        // The same translation as the proxy's: the target's dialect, envelope and model-in-path; numbers normalised
+        // except the reference's own. Every attempt on the network is the runner's to count, so no silent retry.
+        fetch: isLocal ? transportFetch(t.transport) : transportFetch(networkTransportOnce, t.wire, true),
+      },
+      secret: isLocal || t.secret === '' ? null : t.secret,
+      keyMissing: t.keyMissing,
+      inputPrice: t.description.inputPrice,
+    };
+  });
 }
 
 /** The target a run uses: the one asked for, else the first configured one whose key is present (local last). */

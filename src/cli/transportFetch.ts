@@ -4,8 +4,8 @@
 // outlive the young generation and pile up until a full collection: about 30 KB a row, 80 MB over 10,000 rows.
 import { incoming, outgoing, PLAIN_WIRE } from '../contract';
 import type { WireSettings } from '../contract';
-import { Cancellation } from '../server/proxy/transport';
-import type { Transport } from '../server/proxy/transport';
+import { Cancellation } from '../server/targets/transport';
+import type { Transport } from '../server/targets/transport';
 
 // Statuses whose Response may carry no body (the Response constructor refuses one).
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);

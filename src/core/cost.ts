@@ -7,7 +7,7 @@ import {
   estimateCost,
 } from '../contract';
 import type { State } from '../contract';
-import { countTokens, modelText, questionTokens, stateTokens, tokenLimitProblems } from './tokens';
+import { countTokens, modelText, questionTokens, stateTokens, tokenLimitProblems } from '../contract/tokens';
 import { isRecord } from '../contract/guards';
 
 /** One question's input tokens. `exact` is false when the question does not validate and its count is an estimate. */

@@ -325,7 +325,7 @@ export interface TargetFacts {
   tokens?: TokenCounting;
 }
 
-/** Counting input tokens, as src/core/tokens does. */
+/** Counting input tokens, as src/contract/tokens does. */
 export interface TokenCounting {
   request: (request: EvaluateRequest) => number;
   text: (text: string) => number;

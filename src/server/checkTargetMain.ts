@@ -5,7 +5,7 @@ import { worstSeverity } from '../contract';
 import type { CheckSeverity } from '../contract';
 import { configuredSecrets, EnvError, loadServerEnv } from './env';
 import { createLogger } from './proxy/log';
-import { targetsFromEnv } from './proxy/targets';
+import { targetsFromEnv } from './workbench';
 import { checkTarget } from './targets/check';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

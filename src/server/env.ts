@@ -6,7 +6,7 @@ import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { DEFAULT_EVALUATE_PATH, WIRE_DIALECTS, WIRE_ENVELOPES } from '../contract';
 import type { TargetLimits, WireSettings } from '../contract';
-import { keyForms, readTargetsFile, resolveTargets } from './targets/config';
+import { FORBIDDEN_KEY_HEADERS, keyForms, readTargetsFile, resolveTargets } from './targets/config';
 import type { TargetsConfig, TargetsFile } from './targets/config';
 
 /** Variables as they come from the process or a file: every value is a string or missing. */
@@ -52,16 +52,6 @@ export const DEFAULT_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 
 // An HTTP header field name (RFC 9110 token).
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-// Headers that must never carry a key: they mean something to every hop or to the browser.
-const FORBIDDEN_AUTH_HEADERS = new Set([
-  'host',
-  'cookie',
-  'connection',
-  'content-length',
-  'content-type',
-  'transfer-encoding',
-]);
-
 const httpUrl = (name: string) =>
   z
     .string()
@@ -131,7 +121,7 @@ const EnvSchema = z.object({
     .string()
     .trim()
     .regex(HEADER_NAME, 'EVAL_GATEWAY_AUTH_HEADER must be a header name such as Authorization or x-api-key.')
-    .refine((h) => !FORBIDDEN_AUTH_HEADERS.has(h.toLowerCase()), {
+    .refine((h) => !FORBIDDEN_KEY_HEADERS.has(h.toLowerCase()), {
       message: 'EVAL_GATEWAY_AUTH_HEADER must not be Host, Cookie or another header that every hop reads.',
     })
     .default('Authorization'),

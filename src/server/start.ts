@@ -5,7 +5,7 @@ import { configuredSecrets, EnvError, loadServerEnv } from './env';
 import { describeTargets, onlyLocal } from './proxy';
 import { ensureBuilt } from './proxy/build';
 import { createLogger } from './proxy/log';
-import { serveWorkbench } from './proxy/server';
+import { serveWorkbench } from './workbench';
 import { describePerturbation, perturbationFromEnv } from './reference/perturb';
 
 /** The repository root: start works from any working directory. */

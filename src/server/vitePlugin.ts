@@ -4,6 +4,7 @@ import { getRequestListener } from '@hono/node-server';
 import type { Plugin } from 'vite';
 import { configuredSecrets, loadServerEnv } from './env';
 import { createLogger, createWorkbenchProxy, describeTargets, onlyLocal } from './proxy';
+import { targetsFromEnv } from './workbench';
 
 const isApiPath = (url: string | undefined): boolean =>
   url !== undefined && (url === '/api' || url.startsWith('/api/') || url.startsWith('/api?'));
@@ -19,6 +20,7 @@ export function workbenchProxy(root: string): Plugin {
     configureServer(server) {
       env.warnings.forEach((w) => logger.warn(`Warning: ${w}`));
       const proxy = createWorkbenchProxy(env, {
+        targets: targetsFromEnv(env),
         logger,
         // The port Vite really bound (it moves on when the configured one is busy).
         servedAt: () => {

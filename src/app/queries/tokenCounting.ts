@@ -7,7 +7,7 @@ export const tokenCountingQueryOptions = () =>
   queryOptions<TokenCounting>({
     queryKey: ['tokenizer'],
     queryFn: async () => {
-      const { countTokens, requestTokens } = await import('../../core/tokens');
+      const { countTokens, requestTokens } = await import('../../contract/tokens');
       return { request: (request) => requestTokens(request).total, text: countTokens };
     },
     staleTime: Infinity,

@@ -129,7 +129,7 @@ export function createInlineParser(): RowsParser {
     },
     async plan(mapping, questions, context) {
       if (!session) throw new Error('No file is loaded.');
-      const { questionTokens, stateTokens } = await import('../../core/tokens');
+      const { questionTokens, stateTokens } = await import('../../contract/tokens');
       return session.plan(mapping, questions, { questionTokens, stateTokens }, context);
     },
     async items(runId) {

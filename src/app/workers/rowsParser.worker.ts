@@ -1,7 +1,7 @@
 // The rows parser worker: parses a picked file off the page's thread (100,000 rows never freeze it), keeps the rows,
 // and plans runs against them with the project's tokenizer, which is loaded here and never in the page's first chunk.
 import type { ImportSession } from '../../core/rows/importSession';
-import { questionTokens, stateTokens } from '../../core/tokens';
+import { questionTokens, stateTokens } from '../../contract/tokens';
 import { readRows } from './readRows';
 import { ITEMS_BATCH } from './rowsParserProtocol';
 import type { FromParser, ToParser } from './rowsParserProtocol';

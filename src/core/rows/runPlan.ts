@@ -8,7 +8,7 @@ import type { Pacing } from './pacer';
 import type { RowOutcome } from './records';
 import { pacedDurationMs } from './pacer';
 
-/** The tokenizer's two counts a plan needs; src/core/tokens provides them (loaded lazily in the browser). */
+/** The tokenizer's two counts a plan needs; src/contract/tokens provides them (loaded lazily in the browser). */
 export interface TokenCounter {
   stateTokens(state: State): number;
   questionTokens(question: Question): number;

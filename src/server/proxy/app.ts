@@ -4,18 +4,18 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { MODELS_PATH, TargetCheckRequestSchema } from '../../contract';
 import { checkTarget } from '../targets/check';
-import { prepareEvaluate, readEvaluate } from './dialect';
-import { browserHeaders, forward, upstreamHeaders } from './forward';
-import type { ForwardOutcome } from './forward';
+import { prepareEvaluate, readEvaluate } from '../targets/dialect';
+import { browserHeaders, forward, upstreamHeaders } from '../targets/forward';
+import type { ForwardOutcome } from '../targets/forward';
 import type { Logger } from './log';
 import { redact, redactBytes, REDACTED } from './log';
 import { normalizeModelList } from './normalize';
 import { checkWorkbenchHeader, WORKBENCH_HEADER } from './security';
 import type { HostPolicy } from './security';
-import { targetInfo, targetSecrets } from './targets';
-import type { ProxyTarget } from './targets';
-import { Cancellation } from './transport';
-import { proxyRequestId, upstreamFailure } from './answers';
+import { targetInfo, targetSecrets } from '../targets/target';
+import type { ProxyTarget } from '../targets/target';
+import { Cancellation } from '../targets/transport';
+import { proxyRequestId, upstreamFailure } from '../targets/answers';
 
 export interface ProxyAppOptions {
   targets: readonly ProxyTarget[];

@@ -1,4 +1,4 @@
-// The key-holding proxy, assembled from the environment: the same code serves `npm start` and `npm run dev`.
+// The key-holding proxy over targets built by the targets module: the same code serves `npm start` and `npm run dev`.
 import type { Hono } from 'hono';
 import type { TargetInfo } from '../../contract';
 import type { ServerEnv } from '../env';
@@ -6,7 +6,8 @@ import { createProxyApp } from './app';
 import type { Logger } from './log';
 import { HostPolicy } from './security';
 import type { ServedAddress } from './security';
-import { targetInfo, targetSecrets, targetsFromEnv } from './targets';
+import { targetInfo, targetSecrets } from '../targets/target';
+import type { ProxyTarget } from '../targets/target';
 
 export { createProxyApp, proxyError, readLimitedBody, redactBody } from './app';
 export type { ProxyAppOptions, ProxyErrorType } from './app';
@@ -14,10 +15,6 @@ export { createLogger, redact, REDACTED } from './log';
 export type { Logger, LogLevel, LogWrite } from './log';
 export { allowedHostValues, checkWorkbenchHeader, HostPolicy, WORKBENCH_HEADER } from './security';
 export type { Refusal, ServedAddress } from './security';
-export { LOCAL_LABEL, localTarget, remoteTarget, targetInfo, targetSecrets, targetsFromEnv } from './targets';
-export type { ProxyTarget } from './targets';
-export { inProcessTransport, networkTransport } from './transport';
-export type { Transport, UpstreamAnswer, UpstreamCall } from './transport';
 
 /** The proxy of one workbench server. */
 export interface WorkbenchProxy {
@@ -33,12 +30,15 @@ export interface WorkbenchProxy {
   close(): Promise<void>;
 }
 
-/** Builds the proxy for a parsed environment; `servedAt` is read per request, since the port is known once listening. */
+/**
+ * Builds the proxy for a parsed environment over `targets` (built by src/server/targets, the local reference handed in
+ * by a composition root); `servedAt` is read per request, since the port is known once listening.
+ */
 export function createWorkbenchProxy(
   env: ServerEnv,
-  options: { servedAt: () => ServedAddress | null; logger: Logger },
+  options: { targets: ProxyTarget[]; servedAt: () => ServedAddress | null; logger: Logger },
 ): WorkbenchProxy {
-  const targets = targetsFromEnv(env);
+  const { targets } = options;
   const hostPolicy = new HostPolicy(options.servedAt);
   const app = createProxyApp({
     targets,

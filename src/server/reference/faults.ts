@@ -1,17 +1,6 @@
 // Seeded fault injection: the same seed and the same sequence of requests meet the same faults.
 import type { FaultSpec } from './options';
-
-/** mulberry32: a tiny, fast, well-mixed 32-bit PRNG; returns uniform numbers in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../contract/random';
 
 export type FaultKind = '429' | '529' | 'timeout' | 'reset';
 /** What one evaluation meets: at most one fault, and an added latency in ms (0 without a latency range). */
@@ -22,7 +11,7 @@ export interface FaultDraw {
 
 /** Draws faults per evaluation: one number picks the fault, a second (only with a latency range) the latency. */
 export function createFaultInjector(spec: FaultSpec, seed: number): () => FaultDraw {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const bands: ReadonlyArray<readonly [FaultKind, number]> = [
     ['429', spec.p429],
     ['529', spec.p529],

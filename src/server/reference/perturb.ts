@@ -3,7 +3,7 @@
 // REFERENCE_NOISE makes identical requests return different probabilities, as batch-dependent back ends do. Both
 // off (the default): answers pass through untouched, byte for byte. The noise follows REFERENCE_SEED.
 import type { Answer, EvaluateRequest, Question } from '../../contract';
-import { mulberry32 } from './faults';
+import { seededRandom } from '../../contract/random';
 import { choiceAnswer, noulAnswer, scoreAnswer, softmax } from './judge/answers';
 
 /** A logit added to the option in one position of every choice question. */
@@ -89,7 +89,7 @@ export type AnswerFilter = (
  */
 export function createAnswerFilter(p: AnswerPerturbation, seed: number): AnswerFilter {
   if (!p.orderBias && !(p.noise > 0)) return (_request, answers) => answers;
-  const random = mulberry32((seed ^ 0x5eed0b1a) >>> 0);
+  const random = seededRandom((seed ^ 0x5eed0b1a) >>> 0);
   // Box-Muller: one standard normal draw per call.
   const normal = (): number => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
   const jitter = (): number => (p.noise > 0 ? p.noise * normal() : 0);

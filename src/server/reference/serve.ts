@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { limitSlowClients } from '../proxy/limits';
+import { limitSlowClients } from '../http/limits';
 import { createReference } from './app';
 import { isEvaluateRoute, serveEvaluate } from './nodeRoute';
 import type { ReferenceOptions } from './options';

@@ -4,8 +4,8 @@
 // admitted: file runs repeat the questions with every row, and compare, variants and robustness checks repeat states.
 import type { EvaluateRequest, FieldError, Question } from '../../contract';
 import { MAX_REQUEST_INPUT_TOKENS, MAX_STATE_PLUS_QUESTION_TOKENS } from '../../contract';
-import type { RequestTokens } from '../../core/tokens';
-import { questionTokensInSteps, stateTokensInSteps, tallyTokens } from '../../core/tokens';
+import type { RequestTokens } from '../../contract/tokens';
+import { questionTokensInSteps, stateTokensInSteps, tallyTokens } from '../../contract/tokens';
 import { keyBytes, keyOf, stateKeyOf } from './contentKey';
 import { Lru } from './judge/lru';
 
@@ -46,7 +46,7 @@ export const questionTokenCacheStats = (): { entries: number; bytes: number } =>
 });
 
 /**
- * The same figures as `requestTokens` from src/core/tokens, counted in slices of at most SLICE_MS between pauses,
+ * The same figures as `requestTokens` from src/contract/tokens, counted in slices of at most SLICE_MS between pauses,
  * each question's count looked up by its content first. Stops early (partial) once the state alone passes the
  * state-plus-question limit or the running total passes the request limit.
  */

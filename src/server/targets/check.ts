@@ -12,10 +12,10 @@ import {
 import type { ProbeResult, ProbeType } from '../../core/targetCheck';
 import type { Questions, TargetCheckReport } from '../../contract';
 import { incoming, isPlainWire, PLAIN_WIRE } from '../../contract';
-import { prepareEvaluate } from '../proxy/dialect';
-import { forward, upstreamHeaders } from '../proxy/forward';
-import type { ProxyTarget } from '../proxy/targets';
-import { Cancellation } from '../proxy/transport';
+import { prepareEvaluate } from './dialect';
+import { forward, upstreamHeaders } from './forward';
+import type { ProxyTarget } from './target';
+import { Cancellation } from './transport';
 
 /** How long one probe may take: a check should answer within a minute even when a server hangs. */
 const PROBE_TIMEOUT_MS = 15_000;

@@ -62,8 +62,8 @@ export const LOCAL_LABEL = 'Local reference (not a language model)';
 export const LOCAL_ORIGIN = 'http://local-reference.invalid';
 /** Ids the workbench gives itself; a file entry may not take them. */
 const RESERVED_IDS = new Set(['local', 'direct', 'gateway']);
-// Headers that must never carry a key: they mean something to every hop or to the browser.
-const FORBIDDEN_KEY_HEADERS = new Set([
+/** Headers that must never carry a key (a targets entry's or EVAL_GATEWAY_AUTH_HEADER): every hop or the browser reads them. */
+export const FORBIDDEN_KEY_HEADERS: ReadonlySet<string> = new Set([
   'host',
   'cookie',
   'connection',

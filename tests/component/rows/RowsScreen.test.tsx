@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { EvaluateRequest } from '../../../src/contract';
 import { abortableSleep, evaluate } from '../../../src/client';
 import type { EvaluateFn } from '../../../src/core/rows/runner';
-import { requestTokens } from '../../../src/core/tokens';
+import { requestTokens } from '../../../src/contract/tokens';
 import { EXAMPLE_REQUEST, exampleDoc } from '../../../src/core/example';
 import { newId } from '../../../src/core/ids';
 import { dedupKey } from '../../../src/core/rows/dedup';

@@ -19,7 +19,7 @@ import { parseCsvText } from '../../../src/core/rows/parse';
 import { ROWS_SCHEMA_VERSION } from '../../../src/core/rows/records';
 import { plannedFromItems } from '../../../src/core/rows/runPlan';
 import { RowRunner } from '../../../src/core/rows/runner';
-import { questionTokens, stateTokens } from '../../../src/core/tokens';
+import { questionTokens, stateTokens } from '../../../src/contract/tokens';
 import { createReferenceApp } from '../../../src/server/reference/app';
 import { freshDbName } from '../persistence/dbHelpers';
 

@@ -8,7 +8,7 @@ import { renderConversation } from '../../../src/core/conversation/render';
 import { serveDecisionsStandin } from '../../helpers/standins/decisionsServer';
 import { EXAMPLE_REQUEST } from '../../../src/core/example';
 import { transportFetch } from '../../../src/cli/transportFetch';
-import { inProcessTransport, networkTransportOnce } from '../../../src/server/proxy/transport';
+import { inProcessTransport, networkTransportOnce } from '../../../src/server/targets/transport';
 import { createReferenceApp } from '../../../src/server/reference/app';
 import { DEFAULT_API_KEY } from '../../../src/server/reference/options';
 import { serveReference } from '../../../src/server/reference/serve';

@@ -16,7 +16,7 @@ import { recogniseTranscript } from '../../../src/core/conversation/recognise';
 import { renderConversation } from '../../../src/core/conversation/render';
 import { turnList, turnsToDrop } from '../../../src/core/conversation/fit';
 import { LAST_TURN_PREFIX } from '../../../src/core/conversation/scope';
-import { countTokens, requestTokens } from '../../../src/core/tokens';
+import { countTokens, requestTokens } from '../../../src/contract/tokens';
 
 /** The tokenizer as the page hands it to the checks once loaded. */
 const TOKENS = {

@@ -5,7 +5,7 @@ import {
   estimateCost,
 } from '../../../src/contract';
 import { costBreakdown } from '../../../src/core/cost';
-import { countTokens, requestTokens } from '../../../src/core/tokens';
+import { countTokens, requestTokens } from '../../../src/contract/tokens';
 import { createReferenceApp } from '../../../src/server/reference/app';
 import { DEFAULT_API_KEY } from '../../../src/server/reference/options';
 import { choiceWith, exampleRequest } from '../../helpers/fixtures';

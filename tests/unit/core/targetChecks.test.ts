@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { exampleDoc } from '../../../src/core/example';
 import { checkDoc } from '../../../src/core/runDraft';
-import { countTokens, requestTokens } from '../../../src/core/tokens';
+import { countTokens, requestTokens } from '../../../src/contract/tokens';
 
 const TOKENS = {
   request: (r: Parameters<typeof requestTokens>[0]) => requestTokens(r).total,

@@ -10,7 +10,7 @@ import {
   loadServerEnv,
   parseServerEnv,
 } from '../../../src/server/env';
-import { targetsFromEnv } from '../../../src/server/proxy/targets';
+import { targetsFromEnv } from '../../../src/server/workbench';
 
 describe('parseServerEnv', () => {
   it('defaults to 127.0.0.1:5173 and the local target alone', () => {

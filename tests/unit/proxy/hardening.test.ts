@@ -6,7 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { connect } from 'node:net';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MAX_ANSWER_BYTES } from '../../../src/server/proxy/answers';
+import { MAX_ANSWER_BYTES } from '../../../src/server/targets/answers';
 import { redact } from '../../../src/server/proxy/log';
 import { pageHeaders, rawRequest, recordingUpstream, startWorkbench, uniqueSecret } from './helpers';
 import type { TestWorkbench } from './helpers';

@@ -10,10 +10,10 @@ import { readTargetsFile } from '../../../src/server/targets/config';
 import type { RawEnv } from '../../../src/server/env';
 import { createLogger } from '../../../src/server/proxy/log';
 import type { LogLevel } from '../../../src/server/proxy/log';
-import { serveWorkbench } from '../../../src/server/proxy/server';
+import { serveWorkbench } from '../../../src/server/workbench';
 import type { ReferenceOptions } from '../../../src/server/reference/options';
 import { serveReference } from '../../../src/server/reference/serve';
-import type { WorkbenchServer } from '../../../src/server/proxy/server';
+import type { WorkbenchServer } from '../../../src/server/workbench';
 
 /** A tiny built site: what the static half of the server serves in these tests. */
 export function fakeDist(): string {

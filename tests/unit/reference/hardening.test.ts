@@ -11,8 +11,8 @@ import { createReferenceApp } from '../../../src/server/reference/app';
 import { compiledQuestionCacheStats } from '../../../src/server/reference/judge/questions';
 import type { RunningReference } from '../../../src/server/reference/serve';
 import { questionTokenCacheStats, stateTokenCacheStats } from '../../../src/server/reference/usage';
-import { localTarget } from '../../../src/server/proxy/targets';
-import { Cancellation } from '../../../src/server/proxy/transport';
+import { localTarget } from '../../../src/server/workbench';
+import { Cancellation } from '../../../src/server/targets/transport';
 import { exampleRequest } from '../../helpers/fixtures';
 import { evaluate, fieldErrors, KEY, start } from './http';
 

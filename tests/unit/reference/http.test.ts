@@ -12,7 +12,7 @@ import {
   round2,
   scoreConfidence,
 } from '../../../src/contract';
-import { requestTokens } from '../../../src/core/tokens';
+import { requestTokens } from '../../../src/contract/tokens';
 import { MAX_BODY_BYTES } from '../../../src/server/reference/app';
 import type { RunningReference } from '../../../src/server/reference/serve';
 import { choiceWith, exampleRequest, scoreWith } from '../../helpers/fixtures';

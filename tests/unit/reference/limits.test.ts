@@ -1,9 +1,9 @@
 // Rate limits, overload and injected faults of the reference service, over loopback HTTP and in-process.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ErrorBodySchema } from '../../../src/contract';
-import { requestTokens } from '../../../src/core/tokens';
+import { requestTokens } from '../../../src/contract/tokens';
 import { ConnectionResetError, createReferenceApp } from '../../../src/server/reference/app';
-import { mulberry32 } from '../../../src/server/reference/faults';
+import { seededRandom as mulberry32 } from '../../../src/contract/random';
 import { parseFaults } from '../../../src/server/reference/options';
 import type { RunningReference } from '../../../src/server/reference/serve';
 import { exampleRequest } from '../../helpers/fixtures';

@@ -10,7 +10,7 @@ import { defaultOrderCount } from '../../../src/core/robustness/orders';
 import { defaultSettings } from '../../../src/core/robustness/plan';
 import { DEFAULT_PACING } from '../../../src/core/rows/pacer';
 import { RowRunner } from '../../../src/core/rows/runner';
-import { questionTokens, stateTokens } from '../../../src/core/tokens';
+import { questionTokens, stateTokens } from '../../../src/contract/tokens';
 import { referenceOptionsFromEnv } from '../../../src/server/reference/options';
 import type { RunningReference } from '../../../src/server/reference/serve';
 import { MemoryStore } from '../rows/memoryStore';

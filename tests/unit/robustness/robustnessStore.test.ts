@@ -19,7 +19,7 @@ import type { RowMapping } from '../../../src/core/rows/mapping';
 import { buildRun } from '../../../src/core/rows/newRun';
 import { parseCsvText } from '../../../src/core/rows/parse';
 import { planRun } from '../../../src/core/rows/runPlan';
-import { questionTokens, stateTokens } from '../../../src/core/tokens';
+import { questionTokens, stateTokens } from '../../../src/contract/tokens';
 import { referenceOptionsFromEnv } from '../../../src/server/reference/options';
 import type { RunningReference } from '../../../src/server/reference/serve';
 import { freshDbName } from '../persistence/dbHelpers';

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { estimateCost, MAX_STATE_PLUS_QUESTION_TOKENS } from '../../../src/contract';
-import { questionTokens, requestTokens, stateTokens } from '../../../src/core/tokens';
+import { questionTokens, requestTokens, stateTokens } from '../../../src/contract/tokens';
 import {
   canonicalJson,
   dedupKey,

@@ -14,7 +14,7 @@ import type { RowRun } from '../../../src/core/rows/records';
 import { plannedFromItems, planRun } from '../../../src/core/rows/runPlan';
 import type { PlannedRow } from '../../../src/core/rows/runPlan';
 import { RowRunner } from '../../../src/core/rows/runner';
-import { questionTokens, stateTokens } from '../../../src/core/tokens';
+import { questionTokens, stateTokens } from '../../../src/contract/tokens';
 import { parseFaults } from '../../../src/server/reference/options';
 import type { CountingReference } from '../../../bench/lib/countingReference';
 import { serveCountingReference, tallyRows } from '../../../bench/lib/countingReference';

@@ -17,7 +17,7 @@ import { planRun } from '../../../src/core/rows/runPlan';
 import type { EvaluateFn } from '../../../src/core/rows/runner';
 import { runLockName, RunMessageSchema } from '../../../src/core/rows/runSync';
 import { createResumeOfferStore } from '../../../src/app/stores/resumeOffer';
-import { questionTokens, stateTokens } from '../../../src/core/tokens';
+import { questionTokens, stateTokens } from '../../../src/contract/tokens';
 import { newId } from '../../../src/core/ids';
 import { DEFAULT_API_KEY } from '../../../src/server/reference/options';
 import type { CountingReference } from '../../../bench/lib/countingReference';

@@ -458,7 +458,7 @@ export const useRobustness = createRobustnessStore({
   clock: { now: () => Date.now(), sleep: abortableSleep },
   targetFor: proxyTarget,
   tokens: async () => {
-    const { questionTokens, stateTokens } = await import('../../../core/tokens');
+    const { questionTokens, stateTokens } = await import('../../../contract/tokens');
     return { questionTokens, stateTokens };
   },
   sessionId: () => useSessions.getState().openId,

@@ -41,7 +41,7 @@ export function fileActions(
       const id = deps.newId();
       try {
         // Loaded on demand, as the file reader does: the tokenizer is large and most sessions never import results.
-        const { requestTokens } = await import('../../../core/tokens');
+        const { requestTokens } = await import('../../../contract/tokens');
         const imported = runFromResults(read.results, {
           runId: id,
           now,

@@ -1,11 +1,10 @@
-// The proxy's one call into the wire translation (src/contract/wireForm.ts): a target whose dialect, envelope or
+// A target's one call into the wire translation (src/contract/wireForm.ts): a target whose dialect, envelope or
 // model-in-path differs from the interface gets the request in its own form, and its answer comes back in the
 // interface's; answers from every non-local target are normalised so that numbers compare across servers.
 import { incoming, outgoing, PLAIN_WIRE } from '../../contract';
 import type { ErrorBody } from '../../contract';
 import type { ForwardOutcome } from './forward';
-import type { Logger } from './log';
-import type { ProxyTarget } from './targets';
+import type { ProxyTarget } from './target';
 
 export type Prepared =
   { ok: true; path: string; body: Buffer<ArrayBuffer> } | { ok: false; status: number; body: ErrorBody };
@@ -28,7 +27,7 @@ export function readEvaluate(
   target: ProxyTarget,
   outcome: ForwardOutcome,
   sent: Buffer<ArrayBuffer>,
-  logger: Logger,
+  logger: { warn: (line: string) => void },
 ): ForwardOutcome {
   if (outcome.type !== 'response') return outcome;
   const read = incoming(

@@ -7,7 +7,7 @@ import {
   modelText,
   requestTokens,
   tokenLimitProblems,
-} from '../../../src/core/tokens';
+} from '../../../src/contract/tokens';
 import { exampleRequest } from '../../helpers/fixtures';
 
 describe('tokens', () => {

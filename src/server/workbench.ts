@@ -1,17 +1,29 @@
-// The workbench server: the built SPA from dist/ and the proxy on one port. Binds a socket.
+// The workbench server, wired: the local reference created and handed to the targets module, the proxy over those
+// targets, and the built SPA from dist/ on one port. Binds a socket. A composition root, like start.ts beside it.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
-import type { TargetInfo } from '../../contract';
-import type { ServerEnv } from '../env';
-import { createWorkbenchProxy } from './index';
-import type { WorkbenchProxy } from './index';
-import type { Logger } from './log';
-import type { HostPolicy, ServedAddress } from './security';
-import { proxyError } from './app';
-import { limitSlowClients } from './limits';
+import type { TargetInfo } from '../contract';
+import type { RawEnv, ServerEnv } from './env';
+import { limitSlowClients } from './http/limits';
+import { createWorkbenchProxy } from './proxy';
+import type { WorkbenchProxy } from './proxy';
+import { proxyError } from './proxy/app';
+import type { Logger } from './proxy/log';
+import type { HostPolicy, ServedAddress } from './proxy/security';
+import { createInProcessReference } from './reference/local';
+import { buildTargets, referenceTarget } from './targets/target';
+import type { ProxyTarget } from './targets/target';
+
+/** The local target of the workbench server: the reference in process, with REFERENCE_MODEL_FILE's model if set. */
+export const localTarget = (env: RawEnv): ProxyTarget =>
+  referenceTarget(createInProcessReference(env, { modelFile: true }));
+
+/** Every target the workbench server (and `npm run check-target`) serves, in the configuration's order, local last. */
+export const targetsFromEnv = (env: ServerEnv): ProxyTarget[] =>
+  buildTargets(env.targets, () => createInProcessReference(env.raw, { modelFile: true }));
 
 // Vite names every file under assets/ by its content hash: a changed file gets a new name, so caching forever is safe.
 const HASHED_ASSETS = 'public, max-age=31536000, immutable';
@@ -88,7 +100,7 @@ export async function serveWorkbench(options: {
 }): Promise<WorkbenchServer> {
   const { env, logger } = options;
   let served: ServedAddress | null = null;
-  const proxy = createWorkbenchProxy(env, { servedAt: () => served, logger });
+  const proxy = createWorkbenchProxy(env, { targets: targetsFromEnv(env), servedAt: () => served, logger });
   // A model file that cannot be loaded stops the start with its sentence, before anything listens.
   try {
     await proxy.ready;

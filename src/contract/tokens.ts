@@ -1,8 +1,8 @@
 // The one tokenizer of the project: the reference bills with it and the workbench estimates with it,
 // so an estimate equals the bill. cl100k_base is large (about 1 MB): the SPA loads this module lazily.
 import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
-import type { Description, EvaluateRequest, Question, State } from '../contract';
-import { MAX_REQUEST_INPUT_TOKENS, MAX_STATE_PLUS_QUESTION_TOKENS } from '../contract';
+import type { Description, EvaluateRequest, Question, State } from './request';
+import { MAX_REQUEST_INPUT_TOKENS, MAX_STATE_PLUS_QUESTION_TOKENS } from './limits';
 
 /**
  * Longest unbroken run (letters, symbols or whitespace) counted as one piece. The tokenizer's merge step is quadratic

@@ -3,7 +3,7 @@
 import { joinUrl } from '../../client/target';
 import type { AnswerProblem } from './answers';
 import { decodedBody, passableStatus } from './answers';
-import type { ProxyTarget } from './targets';
+import type { ProxyTarget } from './target';
 import type { Cancellation } from './transport';
 import { AnswerTooLargeError, requestWasWritten } from './transport';
 

@@ -1,5 +1,5 @@
-// How the proxy reaches a target: node:http(s) with keep-alive pools for services on the network, and a direct call
-// into the reference app for the in-process local target. Owns the proxy's outgoing connections.
+// How a target is reached: node:http(s) with keep-alive pools for services on the network, and a direct call into the
+// reference app for the in-process local target. Owns the server's outgoing connections (proxy, check, command line).
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
