@@ -14,6 +14,7 @@ import { appDb } from '../../persistence/db';
 import { RowsRepo } from '../../persistence/rowsRepo';
 import { createAlignmentComputer } from './alignmentComputer';
 import type { AlignmentComputer } from './alignmentComputer';
+import { errorText } from '../../../contract/text';
 
 /** Rows as the figures see them: keyed by row number (unique, and the same in a variant), labels and answers. */
 export function alignRowsOf(rows: readonly ResultRow[]): AlignRow[] {
@@ -76,8 +77,6 @@ let computer: AlignmentComputer | null = null;
 const computerOf = (): AlignmentComputer => (computer ??= createAlignmentComputer());
 let seq = 0;
 let compareSeq = 0;
-
-const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** Reads a stored run's rows and answers as figure rows (a variant to compare with). */
 async function loadRun(id: string): Promise<{ run: RowRun; rows: AlignRow[] }> {

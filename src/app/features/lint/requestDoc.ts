@@ -2,10 +2,9 @@
 import { isPastedRequest } from '../../../core/lint/context';
 import { rewriteGatewayRequest } from '../../../core/gateway';
 import type { SessionDoc } from '../../../core/session';
+import { isRecord } from '../../../contract/guards';
 
 const pretty = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The session document with a request's parts in the editors; parts the request lacks stay as they were. */
 export function docWithRequest(doc: SessionDoc, body: Record<string, unknown>): SessionDoc {

@@ -32,6 +32,7 @@ import { findStoredAnswers } from '../../persistence/rowsRepo';
 import { RowsRepo } from '../../persistence/rowsRepo';
 import { proxyTarget } from '../../queries/targets';
 import { useSessions } from '../../stores/sessions';
+import { errorClause as errorText } from '../../../contract/text';
 
 /** Rows sampled from a file run unless the user says otherwise; each costs a full check. */
 export const DEFAULT_SAMPLE = 5;
@@ -124,9 +125,6 @@ export interface RobustnessState {
   run: (planKey: string) => Promise<void>;
   cancel: () => void;
 }
-
-const errorText = (error: unknown): string =>
-  (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
 
 const clampInt = (x: number, min: number, max: number): number =>
   Math.max(min, Math.min(max, Math.round(Number.isFinite(x) ? x : min)));

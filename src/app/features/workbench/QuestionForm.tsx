@@ -23,6 +23,7 @@ import {
 import type { FormQuestion } from '../../../core/questionsDocument';
 import { CommitInput } from '../../components/CommitInput';
 import { KIND_NAME } from '../../components/answers/kindName';
+import { isRecord } from '../../../contract/guards';
 
 export interface QuestionFormProps {
   text: string;
@@ -33,8 +34,6 @@ export interface QuestionFormProps {
 
 type Edit = (change: (text: string) => string) => void;
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 const isPlain = (v: unknown): v is string | null | undefined =>
   v === null || v === undefined || typeof v === 'string';
 

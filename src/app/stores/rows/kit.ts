@@ -6,6 +6,7 @@ import type { ResultRow } from '../../../core/rows/results';
 import type { RowUpdateMessage, RunMessage } from '../../../core/rows/runSync';
 import type { RowsParser } from '../../workers/rowsParser';
 import type { RowsDeps, RowsState } from './types';
+export { errorText } from '../../../contract/text';
 
 /** The store's state that React never sees. */
 export interface RowsLive {
@@ -63,5 +64,3 @@ export function rowsKit(deps: RowsDeps, set: RowsKit['set'], get: RowsKit['get']
     parserOf: () => (live.parser ??= deps.parser()),
   };
 }
-
-export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));

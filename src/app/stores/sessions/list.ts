@@ -2,6 +2,7 @@
 import type { Session, SessionDoc } from '../../../core/session';
 import { matchPlace, matchesSession, queryTerms } from '../../../core/sessionSearch';
 import type { SessionSummary } from './types';
+export { errorText } from '../../../contract/text';
 
 /** A storage that has not opened after this long is treated as refused: a few seconds, not a spinner forever. */
 export const OPEN_TIMEOUT_MS = 4_000;
@@ -38,7 +39,6 @@ export const summaryOf = (s: Session): SessionSummary => ({
 });
 export const newestFirst = (a: SessionSummary, b: SessionSummary): number =>
   a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.id.localeCompare(b.id);
-export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 export const sameTaxonomy = (a: SessionDoc['taxonomy'], b: SessionDoc['taxonomy']): boolean =>
   a === b ||

@@ -14,6 +14,7 @@ import type { Judge } from '../judges';
 import { JudgeRefusal } from '../judges';
 import { contractAnswer, decisionQuestions, documentOf, textOf } from './prompt';
 import type { ModelJudgeSettings } from './settings';
+import { errorClause as errorText } from '../../../contract/text';
 
 /** What the loaded model judge reports about itself. */
 export interface ModelJudgeInfo {
@@ -70,8 +71,6 @@ async function loadLlama(threads: number): Promise<Llama> {
     return await getLlama({ ...common, gpu: false });
   }
 }
-
-const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e)).replace(/\.$/, '');
 
 /** Creates the model judge for a GGUF file and starts loading it; see `ready`. */
 export function createModelJudge(settings: ModelJudgeSettings): ModelJudge {
