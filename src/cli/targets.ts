@@ -2,6 +2,8 @@
 // that carry their key in this process only. `local` is the reference service in process, with no socket and no key.
 import type { ClientTarget } from '../client';
 import { DEFAULT_EVALUATE_PATH } from '../contract';
+import type { Pacing } from '../core/rows/pacer';
+import { pacingFor } from '../core/rows/pacer';
 import type { ServerEnv } from '../server/env';
 import { targetsFromEnv } from '../server/proxy/targets';
 import { inProcessTransport, networkTransportOnce } from '../server/proxy/transport';
@@ -17,13 +19,17 @@ export interface CliTarget {
   secret: string | null;
   /** "key missing: VAR" when the target's key variable is unset: such a target does not send. */
   keyMissing: string | null;
+  /** The target's own rate limits (the published ones where it states none): a run paces at these by default. */
+  pacing: Pacing;
+  /** Its price per million input tokens; null when unknown (then no budget can be held). */
+  inputPrice: number | null;
 }
 
 // The in-process reference needs a well-formed URL for its requests; nothing listens there.
 const LOCAL_ORIGIN = 'http://local-reference.invalid';
 
 /** The in-process reference service, with its first configured key. */
-function localCliTarget(env: ServerEnv): CliTarget {
+function localCliTarget(env: ServerEnv): Omit<CliTarget, 'pacing' | 'inputPrice'> {
   const options = referenceOptionsFromEnv(env.raw);
   const app = createReferenceApp(options);
   const key = options.apiKeys[0]!;
@@ -43,8 +49,10 @@ function localCliTarget(env: ServerEnv): CliTarget {
 
 /** Every configured target by id, local included. */
 export function cliTargets(env: ServerEnv): CliTarget[] {
-  return targetsFromEnv(env).map((t) =>
-    t.id === 'local'
+  return targetsFromEnv(env).map((t) => ({
+    pacing: pacingFor(t.description),
+    inputPrice: t.description.inputPrice,
+    ...(t.id === 'local'
       ? localCliTarget(env)
       : {
           id: t.id,
@@ -59,8 +67,8 @@ export function cliTargets(env: ServerEnv): CliTarget[] {
           },
           secret: t.secret === '' ? null : t.secret,
           keyMissing: t.keyMissing,
-        },
-  );
+        }),
+  }));
 }
 
 /** The target a run uses: the one asked for, else the first configured one whose key is present (local last). */
