@@ -42,7 +42,14 @@ export const ResultsHeaderSchema = z.object({
     })
     .optional(),
   /** A merge of shard files (`evaluate-workbench merge`): how many shards and which were merged. */
-  merged: z.object({ count: z.number().int().min(1), shards: z.array(z.number().int().min(1)) }).optional(),
+  merged: z
+    .object({
+      count: z.number().int().min(1),
+      shards: z.array(z.number().int().min(1)),
+      /** Rows the merged shards planned together. */
+      planned: z.number().int().min(0),
+    })
+    .optional(),
 });
 export type ResultsHeader = z.infer<typeof ResultsHeaderSchema>;
 
