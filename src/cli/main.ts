@@ -208,11 +208,16 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       {
         env: loadServerEnv({ root: ROOT, processEnv: env }),
         view,
+        // SIGTERM too: Kubernetes stops a pod (eviction, deletion) with it before SIGKILL, and CI runners cancel with it.
         onInterrupt: (handler) => {
           let count = 0;
           const listener = (): void => handler(++count);
           process.on('SIGINT', listener);
-          return () => process.off('SIGINT', listener);
+          process.on('SIGTERM', listener);
+          return () => {
+            process.off('SIGINT', listener);
+            process.off('SIGTERM', listener);
+          };
         },
       },
     );

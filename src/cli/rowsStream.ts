@@ -41,8 +41,10 @@ function head(file: string, bytes: number): string {
   }
 }
 
+const mb = (bytes: number): string => `${Math.max(0.1, Math.round(bytes / 1024 / 102.4) / 10)} MB`;
+
 /** Opens a rows file: refuses one that cannot be read, and a JSON array too large to read whole. */
-export function openRowsSource(file: string): RowsSource {
+export function openRowsSource(file: string, maxJsonArrayBytes = MAX_JSON_ARRAY_BYTES): RowsSource {
   let bytes: number;
   try {
     bytes = statSync(file).size;
@@ -53,10 +55,10 @@ export function openRowsSource(file: string): RowsSource {
   }
   const start = head(file, 65_536);
   const format = detectFormat(file, start.slice(0, 4096));
-  if (format === 'json' && bytes > MAX_JSON_ARRAY_BYTES)
+  if (format === 'json' && bytes > maxJsonArrayBytes)
     throw new InputError(
-      `The rows file ${basename(file)} is a JSON array of ${Math.round(bytes / 1024 / 1024)} MB, which is read whole; ` +
-        `above ${MAX_JSON_ARRAY_BYTES / 1024 / 1024} MB give the rows as JSON Lines, one row per line ` +
+      `The rows file ${basename(file)} is a JSON array of ${mb(bytes)}, which is read whole; ` +
+        `above ${mb(maxJsonArrayBytes)} give the rows as JSON Lines, one row per line ` +
         `(for example: jq -c '.[]' ${basename(file)} > ${basename(file).replace(/\.json$/i, '')}.jsonl).`,
     );
   return {
