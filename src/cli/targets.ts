@@ -1,14 +1,15 @@
 // Where a headless run sends its rows: the same targets as the proxy (environment and .env.local), as client targets
 // that carry their key in this process only. `local` is the reference service in process, with no socket and no key.
 import type { ClientTarget } from '../client';
-import { DEFAULT_EVALUATE_PATH } from '../contract';
+import { DEFAULT_EVALUATE_PATH, publicTarget } from '../contract';
+import type { TargetDescription } from '../contract';
 import type { Pacing } from '../core/rows/pacer';
 import { pacingFor } from '../core/rows/pacer';
 import type { ServerEnv } from '../server/env';
-import { targetsFromEnv } from '../server/proxy/targets';
 import { inProcessTransport, networkTransportOnce } from '../server/proxy/transport';
 import { createReferenceApp } from '../server/reference/app';
 import { referenceOptionsFromEnv } from '../server/reference/options';
+import { basicValue } from '../server/targets/config';
 import { transportFetch } from './transportFetch';
 
 /** A target the command line can send to, and the secret to keep out of everything it prints. */
@@ -47,28 +48,45 @@ function localCliTarget(env: ServerEnv): Omit<CliTarget, 'pacing' | 'inputPrice'
   };
 }
 
+/**
+ * The credential header of a remote target, as the proxy adds it (server/proxy/targets remoteTarget). Made here from
+ * the same descriptions and keys because that module also loads the model judge (node-llama-cpp, some 50 MB of
+ * resident memory), which the command line never uses: a shard of a million rows stays under 200 MB.
+ */
+function credentialOf(d: TargetDescription, key: string | undefined): Record<string, string> {
+  if (key === undefined || d.header === null || d.auth === 'none') return {};
+  return { [d.header]: d.auth === 'bearer' ? `Bearer ${key}` : d.auth === 'basic' ? basicValue(key) : key };
+}
+
 /** Every configured target by id, local included. */
 export function cliTargets(env: ServerEnv): CliTarget[] {
-  return targetsFromEnv(env).map((t) => ({
-    pacing: pacingFor(t.description),
-    inputPrice: t.description.inputPrice,
-    ...(t.id === 'local'
-      ? localCliTarget(env)
-      : {
-          id: t.id,
-          label: t.label,
-          client: {
-            baseUrl: t.baseUrl,
-            evaluatePath: t.evaluatePath,
-            // A keyless server (llama.cpp, Ollama) gets no credential header at all.
-            headers: t.credential ? { [t.credential.header]: t.credential.value } : {},
-            // The same translation as the proxy's: the target's dialect, envelope and model-in-path; numbers normalised.
-            fetch: transportFetch(networkTransportOnce, t.wire, true),
-          },
-          secret: t.secret === '' ? null : t.secret,
-          keyMissing: t.keyMissing,
-        }),
-  }));
+  return env.targets.targets.map((d) => {
+    const key = env.targets.keys[d.id];
+    return {
+      pacing: pacingFor(d),
+      inputPrice: d.inputPrice,
+      ...(d.preset === 'local'
+        ? localCliTarget(env)
+        : {
+            id: d.id,
+            label: d.label,
+            client: {
+              baseUrl: d.baseUrl,
+              evaluatePath: d.evaluatePath,
+              // A keyless server (llama.cpp, Ollama) gets no credential header at all.
+              headers: credentialOf(d, key),
+              // The same translation as the proxy's: the target's dialect, envelope and model-in-path; numbers normalised.
+              fetch: transportFetch(
+                networkTransportOnce,
+                { dialect: d.dialect, envelope: d.envelope, modelInPath: d.modelInPath },
+                true,
+              ),
+            },
+            secret: key === undefined || key === '' ? null : key,
+            keyMissing: publicTarget(d, key !== undefined).keyMissing,
+          }),
+    };
+  });
 }
 
 /** The target a run uses: the one asked for, else the first configured one whose key is present (local last). */
