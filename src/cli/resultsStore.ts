@@ -9,101 +9,72 @@ import type { ResultsHeader, ReadRow } from '../core/rows/resultsFile';
 import { ResultLineSchema, headerLine, resultLine, resumeMismatch } from '../core/rows/resultsFile';
 import type { SourceRow } from '../core/rows/parse';
 import { InputError } from './inputs';
-import { forEachLine, readAt, readHeaderOf, slimLine, statusCode, statusOf } from './resultsStream';
+import { forEachLine, readHeaderOf, readLineAt, slimLine, statusCode, statusOf } from './resultsStream';
 
 /** The journal's path for a results file. */
 export const journalPath = (out: string): string => `${out}.inflight`;
 
-/**
- * Two 32-bit FNV-1a hashes of a key (its first 64 bits of identity). 0 marks an empty slot, so a second half of 0 is
- * stored as 1; a hit is checked against the line's full key anyway.
- */
-function halves(key: string): [number, number] {
-  let a = 0x811c9dc5;
-  let b = 0x01000193;
-  for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x811c9dc5) ^ (b >>> 15);
-  }
-  return [a >>> 0, b >>> 0 || 1];
+/** A 32-bit FNV-1a hash of a key, never 0 (0 marks an empty slot). */
+function hash32(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h >>> 0 || 1;
 }
 
 /**
- * Where each stored answer's line is in the results file, by its key: an open-addressing table of the key's first 64
- * bits and the line's offset and length, in typed arrays sized once for the rows of the run (so memory does not grow
- * as rows settle). A hit is checked against the line's full key when the line is read.
+ * Where each stored answer's line is in the results file, by its key: an open-addressing table of a 32-bit hash of
+ * the key and the line's offset, 12 bytes a slot, sized once for the rows of the run (so memory does not grow as rows
+ * settle). Keys that share a hash are all offered; the store keeps the one whose line names the key.
  */
 export class AnswerIndex {
-  private keys: Uint32Array;
+  private hashes: Uint32Array;
   private offsets: Float64Array;
-  private lengths: Uint32Array;
-  private mask: number;
   private used = 0;
 
   constructor(expected: number) {
-    let size = 1024;
-    while (size < expected * 2) size *= 2;
-    this.keys = new Uint32Array(size * 2);
+    const size = Math.max(1024, Math.ceil(expected / 0.7));
+    this.hashes = new Uint32Array(size);
     this.offsets = new Float64Array(size);
-    this.lengths = new Uint32Array(size);
-    this.mask = size - 1;
   }
 
   get size(): number {
     return this.used;
   }
 
-  private slot(key: string): { at: number; found: boolean } {
-    const [a, b] = halves(key);
-    let at = a & this.mask;
-    for (;;) {
-      const ka = this.keys[at * 2]!;
-      const kb = this.keys[at * 2 + 1]!;
-      if (kb === 0) return { at, found: false };
-      if (ka === a && kb === b) return { at, found: true };
-      at = (at + 1) & this.mask;
-    }
+  /** Offsets of the lines whose key has this key's hash, first added first. */
+  candidates(key: string): number[] {
+    const h = hash32(key);
+    const out: number[] = [];
+    const size = this.hashes.length;
+    for (let at = h % size; this.hashes[at] !== 0; at = (at + 1) % size)
+      if (this.hashes[at] === h) out.push(this.offsets[at]!);
+    return out;
   }
 
-  get(key: string): { offset: number; length: number } | undefined {
-    const { at, found } = this.slot(key);
-    return found ? { offset: this.offsets[at]!, length: this.lengths[at]! } : undefined;
-  }
-
-  /** Records the first line of a key; a later line of the same answer changes nothing. */
-  add(key: string, offset: number, length: number): void {
-    const { at, found } = this.slot(key);
-    if (found) return;
-    if ((this.used + 1) * 2 > this.lengths.length) {
-      this.rehash();
-      this.add(key, offset, length);
-      return;
-    }
-    const [a, b] = halves(key);
-    this.keys[at * 2] = a;
-    this.keys[at * 2 + 1] = b;
+  /** Records where a key's line is (the caller adds a key once; a repeat only costs a slot). */
+  add(key: string, offset: number): void {
+    if ((this.used + 1) / this.hashes.length > 0.7) this.rehash();
+    const h = hash32(key);
+    const size = this.hashes.length;
+    let at = h % size;
+    while (this.hashes[at] !== 0) at = (at + 1) % size;
+    this.hashes[at] = h;
     this.offsets[at] = offset;
-    this.lengths[at] = length;
     this.used++;
   }
 
   private rehash(): void {
-    const { keys, offsets, lengths } = this;
-    const size = lengths.length * 2;
-    this.keys = new Uint32Array(size * 2);
+    const { hashes, offsets } = this;
+    const size = hashes.length * 2;
+    this.hashes = new Uint32Array(size);
     this.offsets = new Float64Array(size);
-    this.lengths = new Uint32Array(size);
-    this.mask = size - 1;
-    for (let i = 0; i < lengths.length; i++) {
-      const kb = keys[i * 2 + 1]!;
-      if (kb === 0) continue;
-      let at = keys[i * 2]! & this.mask;
-      while (this.keys[at * 2 + 1] !== 0) at = (at + 1) & this.mask;
-      this.keys[at * 2] = keys[i * 2]!;
-      this.keys[at * 2 + 1] = kb;
+    for (let i = 0; i < hashes.length; i++) {
+      const h = hashes[i]!;
+      if (h === 0) continue;
+      let at = h % size;
+      while (this.hashes[at] !== 0) at = (at + 1) % size;
+      this.hashes[at] = h;
       this.offsets[at] = offsets[i]!;
-      this.lengths[at] = lengths[i]!;
     }
   }
 }
@@ -112,10 +83,10 @@ export class AnswerIndex {
 export interface Resumed {
   /** The status code of each row's newest line (resultsStream statusCode; 0: none). */
   status: Uint8Array;
-  attempts: Uint32Array;
-  possiblyBilled: Uint32Array;
-  /** Billed input tokens of the newest line; NaN when it names none. */
-  billed: Float64Array;
+  /** Possibly billed attempts, up to 65,535 (a row is retried a handful of times). */
+  possiblyBilled: Uint16Array;
+  /** Billed input tokens of the newest line (whole numbers far below 2^24, exact in 32 bits); NaN when it names none. */
+  billed: Float32Array;
   /** 1 for rows that were being sent when the last process stopped, with no result since. */
   inFlight: Uint8Array;
   /** Rows with a settled line. */
@@ -131,7 +102,8 @@ export function resumedOutcome(resumed: Resumed, n: number): RowOutcome | undefi
   return {
     status,
     at: 0,
-    attempts: resumed.attempts[n]!,
+    // Only what the run counts (status, billed and possibly billed tokens): the line itself stays in the file.
+    attempts: 0,
     possiblyBilledAttempts: resumed.possiblyBilled[n]!,
     requeues: 0,
     ...(Number.isFinite(billed) && { inputTokens: billed }),
@@ -150,9 +122,8 @@ export function openResults(
 ): Resumed {
   const resumed: Resumed = {
     status: new Uint8Array(records + 1),
-    attempts: new Uint32Array(records + 1),
-    possiblyBilled: new Uint32Array(records + 1),
-    billed: new Float64Array(records + 1),
+    possiblyBilled: new Uint16Array(records + 1),
+    billed: new Float32Array(records + 1),
     inFlight: new Uint8Array(records + 1),
     settled: 0,
     unreadable: 0,
@@ -170,7 +141,7 @@ export function openResults(
   }
   const mismatch = resumeMismatch(saved, header);
   if (mismatch) throw new InputError(`${out}: ${mismatch}`);
-  const end = forEachLine(out, (text, offset, bytes, i) => {
+  const end = forEachLine(out, (text, offset, _bytes, i) => {
     if (i === 0 || text.trim() === '') return;
     const line = slimLine(text);
     if (!line) {
@@ -182,8 +153,7 @@ export function openResults(
     if (n > records) return;
     if (resumed.status[n] === 0) resumed.settled++;
     resumed.status[n] = statusCode(line.status);
-    resumed.attempts[n] = line.attempts;
-    resumed.possiblyBilled[n] = line.possibly_billed_attempts;
+    resumed.possiblyBilled[n] = Math.min(0xffff, line.possibly_billed_attempts);
     const billed = line.usage?.billed_input_tokens;
     resumed.billed[n] = typeof billed === 'number' ? billed : Number.NaN;
     if (
@@ -192,7 +162,7 @@ export function openResults(
       line.model !== null &&
       (line.status === 'done' || line.status === 'reused')
     )
-      answers.add(line.answer_key, offset, bytes);
+      answers.add(line.answer_key, offset);
   });
   // A line cut off by a killed process: end it, so the next line starts on its own.
   if (!end.endsWithNewline) {
@@ -277,19 +247,20 @@ export class ResultsStore implements RunStore {
 
   private answerSync(key: string | undefined): StoredAnswer | undefined {
     if (key === undefined) return undefined;
-    const at = this.answers.get(key);
-    if (!at) return undefined;
-    const line = ResultLineSchema.parse(JSON.parse(readAt(this.fd, at.offset, at.length)));
-    // Two keys that share their first 64 bits: not this answer.
-    if (line.answer_key !== key || !line.answers || line.model === null) return undefined;
-    const { billed_input_tokens: _billed, ...usage } = line.usage ?? { input_tokens: 0 };
-    return {
-      key,
-      targetId: this.targetId,
-      model: line.model,
-      response: { model: line.model, answers: line.answers, usage },
-      at: 0,
-    };
+    for (const offset of this.answers.candidates(key)) {
+      const line = ResultLineSchema.parse(JSON.parse(readLineAt(this.fd, offset)));
+      // Another key with the same hash: not this answer.
+      if (line.answer_key !== key || !line.answers || line.model === null) continue;
+      const { billed_input_tokens: _billed, ...usage } = line.usage ?? { input_tokens: 0 };
+      return {
+        key,
+        targetId: this.targetId,
+        model: line.model,
+        response: { model: line.model, answers: line.answers, usage },
+        at: 0,
+      };
+    }
+    return undefined;
   }
 
   private append(number: number, outcome: RowOutcome, answer: StoredAnswer | undefined): void {
@@ -305,9 +276,10 @@ export class ResultsStore implements RunStore {
         (outcome.status === 'done' || outcome.status === 'reused') && { response: answer.response }),
     };
     const text = resultLine(row);
-    const bytes = Buffer.byteLength(text);
+    // The first line of an answer is where it is found again (a reused row's line repeats it).
+    const known = row.response && outcome.answerKey ? this.answerSync(outcome.answerKey) : undefined;
     writeSync(this.fd, `${text}\n`);
-    if (row.response && outcome.answerKey) this.answers.add(outcome.answerKey, this.size, bytes);
-    this.size += bytes + 1;
+    if (row.response && outcome.answerKey && !known) this.answers.add(outcome.answerKey, this.size);
+    this.size += Buffer.byteLength(text) + 1;
   }
 }

@@ -72,6 +72,24 @@ export function readAt(fd: number, offset: number, bytes: number): string {
   return buffer.toString('utf8');
 }
 
+/** The line of a file that starts at `offset` (without its newline), read 4 KB at a time. */
+export function readLineAt(fd: number, offset: number): string {
+  const parts: Buffer[] = [];
+  for (let at = offset; ;) {
+    const buffer = Buffer.alloc(4096);
+    const n = readSync(fd, buffer, 0, buffer.length, at);
+    const end = buffer.indexOf(NEWLINE);
+    if (end !== -1 && end < n) {
+      parts.push(buffer.subarray(0, end));
+      break;
+    }
+    parts.push(buffer.subarray(0, n));
+    if (n < buffer.length) break;
+    at += n;
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
+
 /** The header of a results file (its first line), or an InputError naming the file. */
 export function readHeaderOf(file: string): ResultsHeader {
   let first: string;

@@ -18,6 +18,7 @@ import type { Gate, GateResult } from './gates';
 import { checkGates } from './gates';
 import type { MapSpec } from './inputs';
 import { InputError, mappingFor, readQuestionsFile, readSessionFile } from './inputs';
+import { collectGarbage } from './memory';
 import type { ProgressView } from './progress';
 import { writeJunit, writeSummary } from './reports';
 import { AnswerIndex, ResultsStore, openResults, resumedOutcome } from './resultsStore';
@@ -99,6 +100,8 @@ export function unansweredEnding(p: RunProgress): string {
 
 /** Rows given to one runner at a time: the most rows (and their states) a run holds in memory. */
 export const WINDOW_ROWS = 5_000;
+/** Rows sent between full garbage collections (./memory.ts): a collection of a small heap takes tens of milliseconds. */
+const COLLECT_EVERY_ROWS = 2_000;
 
 /** The columns of a rows file and whether its rows are objects: a pass over the file for JSON Lines and JSON. */
 async function surveyColumns(source: RowsSource): Promise<{ columns: string[]; objectRows: boolean }> {
@@ -191,6 +194,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
     skipped: 0,
     records: 0,
   };
+  let sinceCollected = 0;
   const summary = await eachBatch(source, (batch) => {
     planned.skipped += batch.issues.filter((i) => i.severity === 'skip').length;
     const mine = batch.rows.filter((row) => inShard(row, mapping, shard));
@@ -204,8 +208,14 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
     }
     planned.rows += plan.rows.length;
     planned.totalTokens += plan.totalTokens;
+    sinceCollected += batch.rows.length;
+    if (sinceCollected >= WINDOW_ROWS * 10) {
+      sinceCollected = 0;
+      collectGarbage();
+    }
   });
   planned.records = summary.records;
+  collectGarbage();
 
   const header: ResultsHeader = {
     format: RESULTS_FORMAT,
@@ -224,6 +234,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
   };
   const answers = new AnswerIndex(planned.rows);
   const resumed = openResults(options.out, header, planned.records, answers);
+  collectGarbage();
 
   // Rows a resume keeps as they are count from the start; the others are sent, window by window.
   const base = emptyBase();
@@ -319,6 +330,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
     } else runner?.cancel();
   });
 
+  let sentSinceCollected = 0;
   /** Runs one window of rows through its own runner; folds its outcome into the base; false when the run stops. */
   const runWindow = async (rows: SourceRow[]): Promise<boolean> => {
     const plan = planRun(
@@ -361,7 +373,13 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
       { evaluate, clock, store, pacer },
     );
     const unsubscribe = current.subscribe((update) => {
-      if (update.outcome.status === 'sending') meter.record(clock.now());
+      if (update.outcome.status === 'sending') {
+        meter.record(clock.now());
+        if (++sentSinceCollected >= COLLECT_EVERY_ROWS) {
+          sentSinceCollected = 0;
+          collectGarbage();
+        }
+      }
       view.update(progressNow());
     });
     runner = current;
@@ -376,6 +394,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
     base.possiblyBilledTokens += progress.possiblyBilledTokens;
     runner = null;
     last = progress;
+    collectGarbage();
     return !progress.halt && progress.pending === 0 && !interrupted;
   };
 
