@@ -251,6 +251,12 @@ export async function run(): Promise<SectionResult> {
         (finished.firstAt ?? NaN)) /
       1000;
     const oneRate = (finished.lines - finished.linesAtStart + killed.lines) / oneSeconds;
+    // Said as soon as it is known: a million rows take a while on a busy machine.
+    console.log(
+      `shards: 1 process: ${Math.round(oneRate)} rows/s; RSS ${Math.round(killed.rssEarly ?? NaN)} -> ${Math.round(killed.rssMax ?? NaN)} MB (killed at ${killed.lines}), ` +
+        `${Math.round(finished.rssEarly ?? NaN)} -> ${Math.round(finished.rssMax ?? NaN)} MB (resumed, exit ${finished.code}); ` +
+        `resume read ${resumeRead.toFixed(2)} s for ${resumed.settled} results; load ${loadavg()[0]!.toFixed(2)}`,
+    );
 
     // Four shards at once, each its own process and results file.
     const many = await server();
