@@ -22,7 +22,6 @@ import { collectGarbage } from './memory';
 import type { ProgressView } from './progress';
 import { writeJunit, writeSummary } from './reports';
 import { AnswerIndex, ResultsStore, openResults, resumedOutcome } from './resultsStore';
-import type { Resumed } from './resultsStore';
 import { figuresOfIndex, grow, indexRows } from './resultsStream';
 import { eachBatch, openRowsSource, rowBatches } from './rowsStream';
 import type { RowsSource } from './rowsStream';
@@ -480,5 +479,3 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
             : EXIT.ok;
   return { code, progress, gates, figures };
 }
-
-export type { Resumed };
