@@ -1,5 +1,6 @@
 // What a headless run reads before it sends anything: the session file or questions file, the model, and how the rows
-// file's columns map to the state (the rows file itself is read as a stream, ./rowsStream.ts). Every file is parsed with the same schemas as the app; a problem is one sentence.
+// file's columns map to the state (the rows themselves are streamed, ./rowsStream.ts). Every file is parsed with the
+// same schemas as the app; a problem is one sentence.
 import { readFileSync } from 'node:fs';
 import { QuestionsSchema } from '../contract';
 import type { Questions } from '../contract';
