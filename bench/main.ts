@@ -12,6 +12,7 @@ const SECTIONS: Record<string, () => Promise<{ run(): Promise<SectionResult> }>>
   bundle: () => import('./bundle'),
   cardRender: () => import('./cardRender'),
   cli: () => import('./cli'),
+  shards: () => import('./shards'),
   alignment: () => import('./alignment'),
   modelJudge: () => import('./modelJudge'),
 };

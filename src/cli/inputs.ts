@@ -1,15 +1,13 @@
-// What a headless run reads before it sends anything: the session file or questions file, the model, the rows file and
-// how its columns map to the state. Every file is parsed with the same schemas as the app; a problem is one sentence.
+// What a headless run reads before it sends anything: the session file or questions file, the model, and how the rows
+// file's columns map to the state (the rows themselves are streamed, ./rowsStream.ts). Every file is parsed with the
+// same schemas as the app; a problem is one sentence.
 import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
 import { QuestionsSchema } from '../contract';
 import type { Questions } from '../contract';
 import { errorText } from '../contract/text';
 import type { NamedLabel, RowMapping } from '../core/rows/mapping';
 import { labelsNamedLikeQuestions, suggestMapping } from '../core/rows/mapping';
 import { excludedColumns, labelColumnsOf } from '../core/labels';
-import { detectFormat, parseRowsText } from '../core/rows/parse';
-import type { ParseSummary, RowIssue, SourceRow } from '../core/rows/parse';
 import { describeProblem, parseImportFile } from '../core/sessionFile';
 
 /** A problem with what the user gave: printed as one sentence, exit code 2. */
@@ -214,18 +212,3 @@ export function readSessionFile(file: string, name?: string): FromSession {
 
 export const readQuestionsFile = (file: string): Questions =>
   parseQuestionsText(readText(file, 'questions file'), file);
-
-/** The rows file read whole and parsed by the app's parsers. */
-export interface RowsFile {
-  name: string;
-  rows: SourceRow[];
-  issues: RowIssue[];
-  summary: ParseSummary;
-}
-
-export function readRowsFile(file: string): RowsFile {
-  const text = readText(file, 'rows file');
-  const format = detectFormat(file, text.slice(0, 4096));
-  const parsed = parseRowsText(format, text);
-  return { name: basename(file), rows: parsed.rows, issues: parsed.issues, summary: parsed.summary };
-}

@@ -1,11 +1,16 @@
-// The command line: `evaluate-workbench run ...` (a bin in package.json, `npm run cli -- ...` in the repository).
-// Arguments through commander; everything the run does is in ./run.ts on the app's own core.
+// The command line: `evaluate-workbench run|merge|report ...` (a bin in package.json, `npm run cli -- ...` in the
+// repository). Arguments through commander; a run is ./run.ts on the app's own core, a merge ./merge.ts, a report
+// ./report.ts.
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadServerEnv } from '../server/env';
 import { createInProcessReference } from '../server/reference/local';
+import type { Gate } from './gates';
 import { parseGate } from './gates';
 import { InputError, parseMapSpec } from './inputs';
+import { mergeCommand } from './merge';
+import { reportCommand } from './report';
+import { parseShard } from './shard';
 import { createProgressView } from './progress';
 import { EXIT, runCommand } from './run';
 
@@ -84,6 +89,11 @@ export function program(): Command {
     .option('--strict', "gate on the 95% interval's end instead of the figure")
     .option('--report <file>', 'write a Markdown summary (for a CI step summary)')
     .option('--junit <file>', 'write a JUnit XML file, one test case per gate')
+    .option(
+      '--shard <i/n|env>',
+      "send only shard i of n (from 1), placed by a hash of each row's id (or content); env: JOB_COMPLETION_INDEX (from 0) and --shard-total or SHARD_TOTAL",
+    )
+    .option('--shard-total <n>', 'the number of shards for --shard env (default: SHARD_TOTAL)')
     .addOption(new Option('--quiet', 'print only the start and the end, no progress'))
     .addHelpText(
       'after',
@@ -94,21 +104,84 @@ says how many; --retry-unknown sends them), 130 stopped with Ctrl+C (run again t
 
 Example:
   evaluate-workbench run --session session.json --rows tickets.csv --out results.jsonl \\
-    --map text=message --map label.department=human_department --min department.kappa=0.7 --report summary.md`,
+    --map text=message --map label.department=human_department --min department.kappa=0.7 --report summary.md
+
+Shards (a CI matrix, a Kubernetes Indexed Job): each job runs the same command with --shard i/n and its own --out,
+then one job merges them and gates once (docs/scale-out.md):
+  evaluate-workbench run ... --shard 2/4 --out results-2.jsonl
+  evaluate-workbench merge results-*.jsonl --out results.jsonl
+  evaluate-workbench report results.jsonl --min department.kappa=0.7 --report summary.md`,
+    );
+  cli
+    .command('merge')
+    .description(
+      "Merge the results files of a run's shards into one: each row once, files of another run refused, missing shards and rows named.",
+    )
+    .argument('<files...>', 'the shard results files')
+    .requiredOption('--out <file>', 'the merged results file')
+    .addHelpText(
+      'after',
+      `
+Exit codes: 0 merged, every shard and row present; 2 files of different runs (the sentence names the field);
+4 merged, but shards or rows are missing (named). A row answered in two files keeps the first answer; the others go to
+<out>.conflicts.jsonl and are counted.`,
+    );
+  cli
+    .command('report')
+    .description(
+      'The gates, the Markdown summary and the JUnit file of a results file (a merge, one shard or a whole run).',
+    )
+    .argument('<results>', 'the results file')
+    .option('--min <gate>', 'fail (exit 1) when a figure is below: question.metric=value', collect, [])
+    .option('--max <gate>', 'fail (exit 1) when a figure is above: question.metric=value', collect, [])
+    .option('--strict', "gate on the 95% interval's end instead of the figure")
+    .option('--report <file>', 'write a Markdown summary (for a CI step summary)')
+    .option('--junit <file>', 'write a JUnit XML file, one test case per gate')
+    .addHelpText(
+      'after',
+      `
+Exit codes: 0 gates passed, 1 a gate failed, 2 bad arguments or files, 4 rows not sent or without an answer.`,
     );
   return cli;
 }
+
+const gatesOf = (opts: Record<string, unknown>): Gate[] => [
+  ...(opts.min as string[]).map((g) => parseGate('min', g)),
+  ...(opts.max as string[]).map((g) => parseGate('max', g)),
+];
 
 /** Runs the command line with `argv` (without node and the script); resolves with the exit code. */
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const cli = program();
   let code: number = EXIT.ok;
-  cli.commands[0]!.action(async (opts: Record<string, unknown>) => {
+  const command = (name: string): Command => cli.commands.find((c) => c.name() === name)!;
+  command('merge').action((files: string[], opts: Record<string, unknown>) => {
+    const merged = mergeCommand({ inputs: files, out: opts.out as string });
+    for (const line of merged.lines) process.stderr.write(`${line}\n`);
+    code = merged.complete ? EXIT.ok : EXIT.incomplete;
+  });
+  command('report').action((file: string, opts: Record<string, unknown>) => {
+    const reported = reportCommand({
+      results: file,
+      gates: gatesOf(opts),
+      strict: opts.strict === true,
+      ...(opts.report !== undefined && { report: opts.report as string }),
+      ...(opts.junit !== undefined && { junit: opts.junit as string }),
+    });
+    for (const line of reported.lines) process.stderr.write(`${line}\n`);
+    code = reported.code;
+  });
+  command('run').action(async (opts: Record<string, unknown>) => {
     const view = createProgressView(process.stderr, { quiet: opts.quiet === true });
-    const gates = [
-      ...(opts.min as string[]).map((g) => parseGate('min', g)),
-      ...(opts.max as string[]).map((g) => parseGate('max', g)),
-    ];
+    const gates = gatesOf(opts);
+    const shard =
+      opts.shard !== undefined
+        ? parseShard(opts.shard as string, env, opts.shardTotal as string | undefined)
+        : opts.shardTotal !== undefined
+          ? (() => {
+              throw new InputError('--shard-total goes with --shard env.');
+            })()
+          : undefined;
     const result = await runCommand(
       {
         rows: opts.rows as string,
@@ -131,17 +204,23 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
         strict: opts.strict === true,
         ...(opts.report !== undefined && { report: opts.report as string }),
         ...(opts.junit !== undefined && { junit: opts.junit as string }),
+        ...(shard && { shard }),
       },
       {
         env: loadServerEnv({ root: ROOT, processEnv: env }),
         // The lexical judge only: a headless run never loads REFERENCE_MODEL_FILE's model.
         local: (raw) => createInProcessReference(raw, { modelFile: false }),
         view,
+        // SIGTERM too: Kubernetes stops a pod (eviction, deletion) with it before SIGKILL, and CI runners cancel with it.
         onInterrupt: (handler) => {
           let count = 0;
           const listener = (): void => handler(++count);
           process.on('SIGINT', listener);
-          return () => process.off('SIGINT', listener);
+          process.on('SIGTERM', listener);
+          return () => {
+            process.off('SIGINT', listener);
+            process.off('SIGTERM', listener);
+          };
         },
       },
     );

@@ -13,8 +13,8 @@ export interface RunSummary {
   target: string;
   model: string;
   progress: RunProgress;
-  /** Lines of the rows file that were not sent, with why (counted). */
-  leftOut: number;
+  /** Lines of the rows file that were not sent, with why (counted); null when unknown (a report of a results file). */
+  leftOut: number | null;
   gates: GateResult[];
   figures: ReadonlyMap<string, Figure>;
   /** How the run ended, in one sentence. */
@@ -49,7 +49,7 @@ export function summaryMarkdown(s: RunSummary): string {
     `|---|---|`,
     `| Rows file | ${cell(s.rowsFile)} |`,
     `| Target, model | ${cell(s.target)}, ${cell(s.model)} |`,
-    `| Rows | ${p.total} to send: ${p.done} answered, ${p.reused} reused, ${p.invalid} refused (422), ${p.failed} failed, ${p.unknown} unknown (may have been billed), ${p.pending + p.inFlight} not sent; ${s.leftOut} lines left out before sending |`,
+    `| Rows | ${p.total} to send: ${p.done} answered, ${p.reused} reused, ${p.invalid} refused (422), ${p.failed} failed, ${p.unknown} unknown (may have been billed), ${p.pending + p.inFlight} not sent${s.leftOut === null ? '' : `; ${s.leftOut} lines left out before sending`} |`,
     `| Input tokens, cost | ${p.billedTokens.toLocaleString('en-US')} billed, ≈ ${formatCost(p.cost)} (estimate from the price list) |`,
     `| Results | ${cell(s.out)} |`,
   ];

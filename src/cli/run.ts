@@ -1,22 +1,19 @@
 // `evaluate-workbench run`: a session (or questions) and a file of rows, through the app's own runner, pacer, dedup and
 // retrying client, to a results file that resumes; then the alignment figures, the gates and the CI reports.
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
 import { abortableSleep, evaluate } from '../client';
 import { estimateCost, formatCost, isVersionedId } from '../contract';
-import type { Questions } from '../contract';
-import { computeAlignment } from '../core/alignment';
-import type { AlignRow, Figure } from '../core/alignment';
-import { labelColumnsOf, readLabels } from '../core/labels';
+import type { Figure } from '../core/alignment';
 import type { Clock, Pacing } from '../core/rows/pacer';
-import { DEFAULT_PACING } from '../core/rows/pacer';
-import type { RowOutcome } from '../core/rows/records';
-import type { ResultsHeader, ReadRow } from '../core/rows/resultsFile';
-import { RESULTS_FORMAT, RESULTS_VERSION, readResults } from '../core/rows/resultsFile';
+import { Pacer, RateMeter } from '../core/rows/pacer';
+import type { SourceRow } from '../core/rows/parse';
+import type { RowOutcome, RowStatus } from '../core/rows/records';
+import type { ResultsHeader } from '../core/rows/resultsFile';
+import { RESULTS_FORMAT, RESULTS_VERSION } from '../core/rows/resultsFile';
 import { planRun } from '../core/rows/runPlan';
 import type { RunProgress } from '../core/rows/runner';
-import { RowRunner } from '../core/rows/runner';
+import { RowRunner, outcomeTokens } from '../core/rows/runner';
 import { questionTokens, stateTokens } from '../contract/tokens';
+import { LOCAL_COST_WORDS } from '../core/words';
 import type { ServerEnv } from '../server/env';
 import type { Gate, GateResult } from './gates';
 import { checkGates } from './gates';
@@ -26,16 +23,20 @@ import {
   defaultLabelsLine,
   mappingFor,
   readQuestionsFile,
-  readRowsFile,
   readSessionFile,
   withDefaultLabels,
 } from './inputs';
+import { collectGarbage } from './memory';
 import type { ProgressView } from './progress';
 import { writeJunit, writeSummary } from './reports';
-import { ResultsStore, answersOf, openResults } from './resultsStore';
+import { AnswerIndex, ResultsStore, openResults, resumedOutcome } from './resultsStore';
+import { figuresOfIndex, grow, indexRows } from './resultsStream';
+import { eachBatch, openRowsSource, rowBatches } from './rowsStream';
+import type { RowsSource } from './rowsStream';
+import type { Shard } from './shard';
+import { inShard } from './shard';
 import { chooseTarget, cliTargets } from './targets';
 import type { LocalReferenceFactory } from './targets';
-import { LOCAL_COST_WORDS } from '../core/words';
 
 /** Exit codes, as the README lists them. */
 export const EXIT = {
@@ -64,16 +65,18 @@ export interface RunOptions {
   strict: boolean;
   report?: string;
   junit?: string;
+  /** Send only this shard's rows (`--shard i/n`), to a results file of its own. */
+  shard?: Shard;
 }
 
 export interface RunIo {
   env: ServerEnv;
-  /** Creates the in-process reference for the local target: the composition root (main.ts) hands it in. */
-  local?: LocalReferenceFactory;
   view: ProgressView;
   /** Resolves when the user asks to stop (Ctrl+C); a second resolve asks to cancel rows in flight. */
   onInterrupt(handler: (count: number) => void): () => void;
   clock?: Clock;
+  /** Creates the in-process reference for the local target: the composition root (main.ts) hands it in. */
+  local?: LocalReferenceFactory;
 }
 
 export interface RunResult {
@@ -105,48 +108,56 @@ export function unansweredEnding(p: RunProgress): string {
   );
 }
 
-/** Outcomes to resume from: settled rows stay settled, rows cut off in flight become unknown (or are retried). */
-function resumeOutcomes(
-  settled: ReadonlyMap<number, ReadRow>,
-  inFlight: ReadonlySet<number>,
-  retryUnknown: boolean,
-): Map<number, RowOutcome> {
-  const outcomes = new Map<number, RowOutcome>();
-  for (const [n, row] of settled) {
-    const o = row.outcome;
-    // A failure that billed nothing is sent again; one that may have billed waits for --retry-unknown.
-    if (o.status === 'failed' && o.possiblyBilledAttempts === 0) continue;
-    if (retryUnknown && (o.status === 'unknown' || o.status === 'failed')) continue;
-    outcomes.set(n, o);
-  }
-  for (const n of inFlight) {
-    if (outcomes.has(n) || retryUnknown) continue;
-    // The runner turns a stored 'sending' into unknown and writes it: "may have been billed", never re-sent silently.
-    outcomes.set(n, {
-      status: 'sending',
-      at: Date.now(),
-      attempts: 1,
-      possiblyBilledAttempts: 0,
-      requeues: 0,
-    });
-  }
-  return outcomes;
+/** Rows given to one runner at a time: the most rows (and their states) a run holds in memory. */
+export const WINDOW_ROWS = 5_000;
+/** Rows sent between full garbage collections (./memory.ts): a collection of a small heap takes tens of milliseconds. */
+const COLLECT_EVERY_ROWS = 2_000;
+
+/** The columns of a rows file and whether its rows are objects: a pass over the file for JSON Lines and JSON. */
+async function surveyColumns(source: RowsSource): Promise<{ columns: string[]; objectRows: boolean }> {
+  let objectRows = false;
+  const summary = await eachBatch(source, (batch) => {
+    if (!objectRows)
+      objectRows = batch.rows.some(
+        (r) => r.data !== null && typeof r.data === 'object' && !Array.isArray(r.data),
+      );
+  });
+  // CSV rows are always objects of named fields; an empty CSV still has its header's columns.
+  return { columns: summary.columns, objectRows: objectRows || source.format === 'csv' };
 }
 
-/** The alignment figures of the labelled rows, flat by "question.metric". */
-function figuresOf(
-  questions: Questions,
-  rows: readonly ReadRow[],
-  labels: Record<string, string>,
-): Map<string, Figure> {
-  if (Object.keys(labels).length === 0) return new Map();
-  const columns = labelColumnsOf(labels);
-  const align: AlignRow[] = rows.map((row) => ({
-    id: row.id,
-    labels: readLabels(row.data, columns, questions) ?? {},
-    ...(row.response && { answers: row.response.answers }),
-  }));
-  return new Map(Object.entries(computeAlignment(questions, align).figures));
+/** What the plan pass learns: the rows of this shard and their tokens, by record number, and the totals. */
+interface Planned {
+  /** 1 for a row this run sends (in the shard, mappable, not too large). */
+  flags: Uint8Array;
+  tokens: Uint32Array;
+  rows: number;
+  totalTokens: number;
+  /** Lines left out before sending: the file's own problems and this shard's rows that cannot be sent. */
+  skipped: number;
+  records: number;
+}
+
+/** Counts of the rows a resume keeps as they are, in the runner's terms. */
+interface Base {
+  counts: Record<Exclude<RowStatus, 'pending' | 'sending'>, number>;
+  billedTokens: number;
+  possiblyBilledTokens: number;
+}
+
+const emptyBase = (): Base => ({
+  counts: { done: 0, reused: 0, invalid: 0, failed: 0, unknown: 0 },
+  billedTokens: 0,
+  possiblyBilledTokens: 0,
+});
+
+/** Whether a resumed row stays as it is: settled, and not one this run sends again. */
+function kept(outcome: RowOutcome | undefined, retryUnknown: boolean): boolean {
+  if (!outcome || outcome.status === 'pending' || outcome.status === 'sending') return false;
+  // A failure that billed nothing is sent again; one that may have billed waits for --retry-unknown.
+  if (outcome.status === 'failed' && outcome.possiblyBilledAttempts === 0) return false;
+  if (retryUnknown && (outcome.status === 'unknown' || outcome.status === 'failed')) return false;
+  return true;
 }
 
 /** Runs the command; never throws for the user's own mistakes (those are InputErrors, exit 2). */
@@ -173,74 +184,113 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
   const targets = cliTargets(io.env, io.local);
   const chosen = chooseTarget(targets, options.target ?? session?.targetId);
   if (typeof chosen === 'string') throw new InputError(chosen);
+  if (options.budget !== null && chosen.inputPrice === null)
+    throw new InputError(
+      `The target "${chosen.id}" has no price (inputPrice in workbench.targets.json), so --budget cannot be held; set its price or leave out --budget.`,
+    );
+  const shard = options.shard ?? { index: 1, count: 1 };
 
-  const file = readRowsFile(options.rows);
-  const objectRows = file.rows.some(
-    (r) => r.data !== null && typeof r.data === 'object' && !Array.isArray(r.data),
-  );
+  // Pass 1: the columns (a CSV's are its header; JSON Lines name them row by row).
+  const source = openRowsSource(options.rows);
+  const { columns, objectRows } = await surveyColumns(source);
   // A column named like a question is its human label unless --map says otherwise (the app's default too).
   const { spec: map, defaulted } = withDefaultLabels(
     options.map,
-    file.summary.columns,
+    columns,
     objectRows,
     Object.keys(questions),
   );
-  const mapping = mappingFor(map, file.summary.columns, objectRows);
-  const plan = planRun(file.rows, mapping, questions, { stateTokens, questionTokens });
-  const skipped = plan.issues.filter((i) => i.severity === 'skip').length + file.issues.length;
+  const mapping = mappingFor(map, columns, objectRows);
 
-  const pacing: Pacing = { ...DEFAULT_PACING, ...options.pacing };
+  // Pass 2: the plan of this shard's rows, kept as numbers by record (their tokens, whether they are sent).
+  const planned: Planned = {
+    flags: new Uint8Array(0),
+    tokens: new Uint32Array(0),
+    rows: 0,
+    totalTokens: 0,
+    skipped: 0,
+    records: 0,
+  };
+  let sinceCollected = 0;
+  const summary = await eachBatch(source, (batch) => {
+    planned.skipped += batch.issues.filter((i) => i.severity === 'skip').length;
+    const mine = batch.rows.filter((row) => inShard(row, mapping, shard));
+    const plan = planRun(mine, mapping, questions, { stateTokens, questionTokens });
+    planned.skipped += plan.issues.filter((i) => i.severity === 'skip').length;
+    for (const row of plan.rows) {
+      planned.flags = grow(planned.flags, row.number);
+      planned.tokens = grow(planned.tokens, row.number);
+      planned.flags[row.number] = 1;
+      planned.tokens[row.number] = row.tokens;
+    }
+    planned.rows += plan.rows.length;
+    planned.totalTokens += plan.totalTokens;
+    sinceCollected += batch.rows.length;
+    if (sinceCollected >= WINDOW_ROWS * 10) {
+      sinceCollected = 0;
+      collectGarbage();
+    }
+  });
+  planned.records = summary.records;
+  collectGarbage();
+
   const header: ResultsHeader = {
     format: RESULTS_FORMAT,
     version: RESULTS_VERSION,
     createdAt: new Date().toISOString(),
-    rowsFile: basename(options.rows),
-    columns: file.summary.columns,
+    rowsFile: source.name,
+    columns,
     targetId: chosen.id,
     model,
     questions,
     mapping,
     labels: map.labels,
-    pacing,
+    pacing: { ...chosen.pacing, ...options.pacing },
+    ...(options.shard && {
+      shard: { ...options.shard, records: planned.records, planned: planned.rows },
+    }),
   };
-  const resumed = openResults(options.out, header);
-  const ids = new Map(plan.rows.map((p) => [p.number, p.id]));
-  const sources = new Map(
-    file.rows.map((r) => [r.number, { ...r, id: ids.get(r.number) ?? String(r.number) }]),
-  );
-  const store = new ResultsStore(
-    options.out,
-    sources,
-    answersOf(resumed.settled.values(), chosen.id),
-    chosen.id,
-  );
+  const answers = new AnswerIndex(planned.rows);
+  const resumed = openResults(options.out, header, planned.records, answers);
+  collectGarbage();
 
-  const runner = new RowRunner(
-    {
-      targetId: chosen.id,
-      target: chosen.client,
-      model,
-      questions,
-      rows: plan.rows,
-      outcomes: resumeOutcomes(resumed.settled, resumed.inFlight, options.retryUnknown),
-      pacing,
-      maxCost: options.budget,
-      inputPrice: chosen.inputPrice,
-      ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
-    },
-    { evaluate, clock: io.clock ?? nodeClock, store },
-  );
+  // Rows a resume keeps as they are count from the start; the others are sent, window by window.
+  const base = emptyBase();
+  const sendable = new Uint8Array(planned.records + 1);
+  let toSend = 0;
+  for (let n = 1; n <= planned.records; n++) {
+    if (planned.flags[n] !== 1) continue;
+    const outcome = resumedOutcome(resumed, n);
+    if (kept(outcome, options.retryUnknown)) {
+      const status = outcome!.status as keyof Base['counts'];
+      base.counts[status]++;
+      const t = outcomeTokens(outcome!, planned.tokens[n]!);
+      base.billedTokens += t.billed;
+      base.possiblyBilledTokens += t.possiblyBilled;
+    } else {
+      sendable[n] = 1;
+      toSend++;
+    }
+  }
 
-  const already = resumed.settled.size;
+  const store = new ResultsStore(options.out, answers, chosen.id);
+  const pacing: Pacing = { ...chosen.pacing, ...options.pacing };
+  const clock = io.clock ?? nodeClock;
+  const pacer = new Pacer(pacing, clock);
+  const meter = new RateMeter();
+  const price = chosen.inputPrice;
+
+  const already = resumed.settled;
+  const shardText = options.shard ? ` (shard ${shard.index}/${shard.count})` : '';
   view.say(
-    `${plan.rows.length.toLocaleString('en-US')} rows of ${header.rowsFile} go to ${chosen.label} with ${model}` +
+    `${planned.rows.toLocaleString('en-US')} rows of ${header.rowsFile}${shardText} go to ${chosen.label} with ${model}` +
       `${already > 0 ? `; resuming ${options.out}, where ${already.toLocaleString('en-US')} are already settled` : ''}` +
-      `; about ${plan.totalTokens.toLocaleString('en-US')} input tokens, ${
-        chosen.inputPrice === null
+      `; about ${planned.totalTokens.toLocaleString('en-US')} input tokens, ${
+        price === null
           ? 'price unknown'
-          : `≈ ${formatCost(estimateCost(plan.totalTokens, chosen.inputPrice))}${chosen.id === 'local' ? ` (${LOCAL_COST_WORDS})` : ''}`
+          : `≈ ${formatCost(estimateCost(planned.totalTokens, price))}${chosen.id === 'local' ? ` (${LOCAL_COST_WORDS})` : ''}`
       }.` +
-      `${skipped > 0 ? ` ${skipped} lines are left out (listed in the summary).` : ''}` +
+      `${planned.skipped > 0 ? ` ${planned.skipped} lines are left out (listed in the summary).` : ''}` +
       `${isVersionedId(model) ? '' : ` ${model} is not a pinned version: answers are not reused across runs.`}`,
   );
   if (defaulted.length > 0) view.say(defaultLabelsLine(defaulted));
@@ -249,32 +299,174 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
       `${resumed.unreadable} lines of ${options.out} could not be read (cut off mid-write); those rows run again.`,
     );
 
-  const unsubscribe = runner.subscribe(() => view.update(runner.progress()));
-  const ticker = setInterval(() => view.update(runner.progress()), 1000);
+  let runner: RowRunner | null = null;
   let interrupted = false;
+  let last: RunProgress | null = null;
+  /** The progress of the whole run: kept rows, windows run so far, and the window running now. */
+  const progressNow = (): RunProgress => {
+    const p = runner?.progress();
+    const settled = (k: keyof Base['counts']): number => base.counts[k] + (p?.[k] ?? 0);
+    const billedTokens = base.billedTokens + (p?.billedTokens ?? 0);
+    const possiblyBilledTokens = base.possiblyBilledTokens + (p?.possiblyBilledTokens ?? 0);
+    const inFlight = p?.inFlight ?? 0;
+    const done = settled('done');
+    const reused = settled('reused');
+    const invalid = settled('invalid');
+    const failed = settled('failed');
+    const unknown = settled('unknown');
+    const pending = Math.max(0, planned.rows - done - reused - invalid - failed - unknown - inFlight);
+    const phase = p?.phase ?? (last ? last.phase : 'idle');
+    const now = clock.now();
+    const rate = meter.perMinute(now);
+    const pace = rate > 0 ? rate : pacer.settings.requestsPerMinute;
+    return {
+      phase,
+      halt: p?.halt ?? null,
+      total: planned.rows,
+      done,
+      reused,
+      reusedEarlier: (p?.reusedEarlier ?? 0) + base.counts.reused,
+      partlyReused: p?.partlyReused ?? 0,
+      invalid,
+      failed,
+      unknown,
+      pending,
+      inFlight,
+      billedTokens,
+      possiblyBilledTokens,
+      cost: estimateCost(billedTokens, price ?? 0),
+      possiblyBilledCost: estimateCost(possiblyBilledTokens, price ?? 0),
+      ratePerMinute: rate,
+      etaMs: phase !== 'running' || pending + inFlight === 0 ? null : ((pending + inFlight) * 60_000) / pace,
+      serviceWaitMs: p?.serviceWaitMs ?? null,
+    };
+  };
+
+  const ticker = setInterval(() => view.update(progressNow()), 1000);
   const stopListening = io.onInterrupt((count) => {
     interrupted = true;
     if (count === 1) {
       view.say(
         'Stopping: rows in flight finish and are recorded. Ctrl+C again cancels them (they may be billed).',
       );
-      runner.pause();
-    } else runner.cancel();
+      runner?.pause();
+    } else runner?.cancel();
   });
+
+  let sentSinceCollected = 0;
+  /** Runs one window of rows through its own runner; folds its outcome into the base; false when the run stops. */
+  const runWindow = async (rows: SourceRow[]): Promise<boolean> => {
+    const plan = planRun(
+      rows,
+      mapping,
+      questions,
+      { stateTokens, questionTokens },
+      (row) => planned.tokens[row.number]!,
+    );
+    const ids = new Map(plan.rows.map((p) => [p.number, p.id]));
+    store.setSources(
+      new Map(rows.map((r) => [r.number, { ...r, id: ids.get(r.number) ?? String(r.number) }])),
+    );
+    const outcomes = new Map<number, RowOutcome>();
+    for (const row of plan.rows) {
+      // Cut off in flight last time: the runner records it as unknown ("may have been billed"), never re-sent silently.
+      if (resumed.inFlight[row.number] === 1 && !options.retryUnknown)
+        outcomes.set(row.number, {
+          status: 'sending',
+          at: Date.now(),
+          attempts: 1,
+          possiblyBilledAttempts: 0,
+          requeues: 0,
+        });
+    }
+    const spent = estimateCost(base.billedTokens + base.possiblyBilledTokens, price ?? 0);
+    const current = new RowRunner(
+      {
+        targetId: chosen.id,
+        target: chosen.client,
+        model,
+        questions,
+        rows: plan.rows,
+        outcomes,
+        pacing,
+        maxCost: options.budget === null ? null : Math.max(0, options.budget - spent),
+        inputPrice: price,
+        ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+      },
+      { evaluate, clock, store, pacer },
+    );
+    const unsubscribe = current.subscribe((update) => {
+      if (update.outcome.status === 'sending') {
+        meter.record(clock.now());
+        if (++sentSinceCollected >= COLLECT_EVERY_ROWS) {
+          sentSinceCollected = 0;
+          collectGarbage();
+        }
+      }
+      view.update(progressNow());
+    });
+    runner = current;
+    let progress: RunProgress;
+    try {
+      progress = await current.run();
+    } finally {
+      unsubscribe();
+    }
+    for (const k of Object.keys(base.counts) as (keyof Base['counts'])[]) base.counts[k] += progress[k];
+    base.billedTokens += progress.billedTokens;
+    base.possiblyBilledTokens += progress.possiblyBilledTokens;
+    runner = null;
+    last = progress;
+    collectGarbage();
+    return !progress.halt && progress.pending === 0 && !interrupted;
+  };
+
   let progress: RunProgress;
   try {
-    view.update(runner.progress());
-    progress = await runner.run();
+    view.update(progressNow());
+    if (toSend > 0) {
+      const batches = rowBatches(source);
+      let window: SourceRow[] = [];
+      let going = true;
+      for (;;) {
+        const next = await batches.next();
+        if (next.done || interrupted) break;
+        for (const row of next.value.rows) if (sendable[row.number] === 1) window.push(row);
+        if (window.length >= WINDOW_ROWS) {
+          going = await runWindow(window);
+          window = [];
+          if (!going) break;
+        }
+      }
+      if (going && window.length > 0 && !interrupted) await runWindow(window);
+      await batches.return(undefined as never);
+    }
+    const halt = (last as RunProgress | null)?.halt ?? null;
+    progress = {
+      ...progressNow(),
+      phase: halt ? 'halted' : interrupted ? 'halted' : 'finished',
+      halt:
+        halt?.reason === 'budget'
+          ? {
+              ...halt,
+              message: `Stopped before the budget cap of ${options.budget} would be passed; raise the cap to send the remaining rows.`,
+            }
+          : interrupted && !halt
+            ? { reason: 'paused', message: 'Paused: resume to send the remaining rows.' }
+            : halt,
+      ratePerMinute: meter.perMinute(clock.now()),
+      etaMs: null,
+    };
   } finally {
     clearInterval(ticker);
-    unsubscribe();
     stopListening();
+    store.close();
     view.stop();
   }
 
-  // The figures read the results file back once, so the run itself never holds every answer in memory.
-  const final = readResults(readFileSync(options.out, 'utf8'));
-  const figures = final.ok ? figuresOf(questions, final.results.rows, map.labels) : new Map<string, Figure>();
+  // The figures read the results file back as a stream, only when a gate or a report needs them.
+  const wantFigures = options.gates.length > 0 || options.report !== undefined || options.junit !== undefined;
+  const figures = wantFigures ? figuresOfIndex(indexRows(options.out)) : new Map<string, Figure>();
   const gates = checkGates(options.gates, figures, { strict: options.strict });
   const halt = progress.halt;
   const unanswered = progress.failed + progress.unknown;
@@ -285,18 +477,18 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
       : `Finished: every row settled (${progress.done} answered, ${progress.reused} reused, ${progress.invalid} refused).`;
   view.say(ending);
   for (const g of gates) view.say(`${g.passed ? 'pass' : 'FAIL'}: ${g.message}`);
-  const summary = {
-    rowsFile: header.rowsFile,
+  const runSummary = {
+    rowsFile: header.rowsFile + shardText,
     out: options.out,
     target: chosen.label,
     model,
     progress,
-    leftOut: skipped,
+    leftOut: planned.skipped,
     gates,
     figures,
     ending,
   };
-  if (options.report) writeSummary(options.report, summary);
+  if (options.report) writeSummary(options.report, runSummary);
   if (options.junit) writeJunit(options.junit, gates);
 
   const code =

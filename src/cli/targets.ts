@@ -6,6 +6,8 @@ import type { RawEnv, ServerEnv } from '../server/env';
 import { buildTargets } from '../server/targets/target';
 import type { LocalReference } from '../server/targets/target';
 import { networkTransportOnce } from '../server/targets/transport';
+import type { Pacing } from '../core/rows/pacer';
+import { pacingFor } from '../core/rows/pacer';
 import { transportFetch } from './transportFetch';
 
 /** A target the command line can send to, and the secret to keep out of everything it prints. */
@@ -16,6 +18,8 @@ export interface CliTarget {
   secret: string | null;
   /** "key missing: VAR" when the target's key variable is unset: such a target does not send. */
   keyMissing: string | null;
+  /** The target's own rate limits (the published ones where it states none): a run paces at these by default. */
+  pacing: Pacing;
   /** Price per million input tokens (null unknown): the run's costs are counted at it, as the app counts them. */
   inputPrice: number | null;
 }
@@ -57,6 +61,7 @@ export function cliTargets(
       },
       secret: isLocal || t.secret === '' ? null : t.secret,
       keyMissing: t.keyMissing,
+      pacing: pacingFor(t.description),
       inputPrice: t.description.inputPrice,
     };
   });

@@ -14,16 +14,19 @@ import { proxyError } from './proxy/app';
 import type { Logger } from './proxy/log';
 import type { HostPolicy, ServedAddress } from './proxy/security';
 import { createInProcessReference } from './reference/local';
+import { createModelJudge } from './reference/modelJudge/engine';
 import { buildTargets, referenceTarget } from './targets/target';
 import type { ProxyTarget } from './targets/target';
 
 /** The local target of the workbench server: the reference in process, with REFERENCE_MODEL_FILE's model if set. */
 export const localTarget = (env: RawEnv): ProxyTarget =>
-  referenceTarget(createInProcessReference(env, { modelFile: true }));
+  referenceTarget(createInProcessReference(env, { modelFile: true, judge: createModelJudge }));
 
 /** Every target the workbench server (and `npm run check-target`) serves, in the configuration's order, local last. */
 export const targetsFromEnv = (env: ServerEnv): ProxyTarget[] =>
-  buildTargets(env.targets, () => createInProcessReference(env.raw, { modelFile: true }));
+  buildTargets(env.targets, () =>
+    createInProcessReference(env.raw, { modelFile: true, judge: createModelJudge }),
+  );
 
 // Vite names every file under assets/ by its content hash: a changed file gets a new name, so caching forever is safe.
 const HASHED_ASSETS = 'public, max-age=31536000, immutable';

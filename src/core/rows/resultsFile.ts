@@ -32,6 +32,27 @@ export const ResultsHeaderSchema = z.object({
   labels: z.record(z.string(), z.string()).default({}),
   /** The pacing the run was started with, so the rows screen shows the run's own (absent in older files). */
   pacing: PacingSchema.optional(),
+  /**
+   * The command line's `--shard index/count`: this file holds only the rows whose identity hashes to this shard. With
+   * the records of the rows file and the rows this shard planned, so a merge can say what is missing.
+   */
+  shard: z
+    .object({
+      index: z.number().int().min(1),
+      count: z.number().int().min(1),
+      records: z.number().int().min(0),
+      planned: z.number().int().min(0),
+    })
+    .optional(),
+  /** A merge of shard files (`evaluate-workbench merge`): how many shards and which were merged. */
+  merged: z
+    .object({
+      count: z.number().int().min(1),
+      shards: z.array(z.number().int().min(1)),
+      /** Rows the merged shards planned together. */
+      planned: z.number().int().min(0),
+    })
+    .optional(),
 });
 export type ResultsHeader = z.infer<typeof ResultsHeaderSchema>;
 
@@ -125,48 +146,54 @@ function rowOf(line: ResultLine, at: number): ReadRow {
   };
 }
 
+const NOT_RESULTS = `This is not a results file of Evaluate Workbench: its first line should be a "${RESULTS_FORMAT}" header.`;
+
+/** The header of a results file from its first line, or the sentence saying it is not one. */
+export function readHeaderLine(
+  first: string,
+): { ok: true; header: ResultsHeader } | { ok: false; message: string } {
+  try {
+    const parsed = ResultsHeaderSchema.safeParse(JSON.parse(first.trim()));
+    if (parsed.success) return { ok: true, header: parsed.data };
+  } catch {
+    // Not JSON: the same sentence as a foreign header.
+  }
+  return { ok: false, message: NOT_RESULTS };
+}
+
+/** One row line of a results file: its row, or why it cannot be read (a line cut short by a killed process). */
+export function readRowLine(
+  raw: string,
+  now = Date.now(),
+): { ok: true; row: ReadRow } | { ok: false; reason: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return { ok: false, reason: 'The line is not complete JSON (was the run stopped mid-write?).' };
+  }
+  const parsed = ResultLineSchema.safeParse(value);
+  if (!parsed.success)
+    return { ok: false, reason: `The line is not a row result (${parsed.error.issues[0]?.message}).` };
+  return { ok: true, row: rowOf(parsed.data, now) };
+}
+
 /** Reads a results file's text; a missing or foreign header is refused in one sentence, a bad row line is listed. */
 export function readResults(text: string, now = Date.now()): ReadResultsOutcome {
   const lines = text.split('\n');
-  const first = lines[0]?.trim() ?? '';
-  let header: ResultsHeader;
-  try {
-    const parsed = ResultsHeaderSchema.safeParse(JSON.parse(first));
-    if (!parsed.success) throw new Error('not a header');
-    header = parsed.data;
-  } catch {
-    return {
-      ok: false,
-      message: `This is not a results file of Evaluate Workbench: its first line should be a "${RESULTS_FORMAT}" header.`,
-    };
-  }
+  const head = readHeaderLine(lines[0] ?? '');
+  if (!head.ok) return head;
   const byRow = new Map<number, ReadRow>();
   const unreadable: ReadResults['unreadable'] = [];
   for (let i = 1; i < lines.length; i++) {
     const raw = lines[i]!.trim();
     if (raw === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      unreadable.push({
-        line: i + 1,
-        reason: 'The line is not complete JSON (was the run stopped mid-write?).',
-      });
-      continue;
-    }
-    const parsed = ResultLineSchema.safeParse(value);
-    if (!parsed.success) {
-      unreadable.push({
-        line: i + 1,
-        reason: `The line is not a row result (${parsed.error.issues[0]?.message}).`,
-      });
-      continue;
-    }
-    byRow.set(parsed.data.row, rowOf(parsed.data, now));
+    const read = readRowLine(raw, now);
+    if (read.ok) byRow.set(read.row.number, read.row);
+    else unreadable.push({ line: i + 1, reason: read.reason });
   }
   const rows = [...byRow.values()].sort((a, b) => a.number - b.number);
-  return { ok: true, results: { header, rows, unreadable } };
+  return { ok: true, results: { header: head.header, rows, unreadable } };
 }
 
 /** Why a results file cannot be resumed with this run's header, or null when it can. */
@@ -179,6 +206,10 @@ export function resumeMismatch(saved: ResultsHeader, next: ResultsHeader): strin
   if (!same(saved.mapping, next.mapping)) differs.push('the mapping of columns to the state');
   if (saved.rowsFile !== next.rowsFile)
     differs.push(`the rows file (${saved.rowsFile}, now ${next.rowsFile})`);
+  const shard = (h: ResultsHeader): string =>
+    h.shard ? `shard ${h.shard.index}/${h.shard.count}` : 'no shard';
+  if (saved.shard?.index !== next.shard?.index || saved.shard?.count !== next.shard?.count)
+    differs.push(`the shard (${shard(saved)}, now ${shard(next)})`);
   if (differs.length === 0) return null;
   return `The results file was made with other settings: ${differs.join(', ')}. Choose another --out, or delete the file to start over.`;
 }

@@ -81,6 +81,11 @@ export interface RunnerDeps {
   random?: () => number;
   /** The dedup key of an identity; SHA-256 of its canonical JSON by default. */
   keyOf?: (id: AnswerIdentity) => Promise<string>;
+  /**
+   * The pacer to send on; one of its own by default. The command line runs a long file as successive runners over
+   * windows of rows and passes them one pacer, so the schedule runs on across windows as it would in one runner.
+   */
+  pacer?: Pacer;
 }
 
 /** A reused row's outcome, with its answer when that is a new record (put together from per-question answers). */
@@ -281,7 +286,7 @@ export class RowRunner {
     private readonly input: RunnerInput,
     private readonly deps: RunnerDeps,
   ) {
-    this.pacer = new Pacer(input.pacing, deps.clock);
+    this.pacer = deps.pacer ?? new Pacer(input.pacing, deps.clock);
     this.gate = new Gate(input.pacing.concurrency);
     this.keyOf = deps.keyOf ?? dedupKey;
     this.pinned = pinnedModel(input.model);
@@ -1021,8 +1026,9 @@ export class RowRunner {
     this.counts[outcome.status] += sign;
     if (outcome.status === 'reused' && outcome.reusedFrom === 'earlier') this.reusedEarlier += sign;
     if (outcome.status === 'done' && outcome.reusedQuestions?.length) this.partlyReused += sign;
-    if (outcome.status === 'done') this.totals.billedTokens += sign * (outcome.inputTokens ?? row.tokens);
-    this.totals.possiblyBilledTokens += sign * outcome.possiblyBilledAttempts * row.tokens;
+    const tokens = outcomeTokens(outcome, row.tokens);
+    this.totals.billedTokens += sign * tokens.billed;
+    this.totals.possiblyBilledTokens += sign * tokens.possiblyBilled;
   }
 
   private emit(update: RowUpdate): void {
@@ -1048,6 +1054,17 @@ export class RowRunner {
 
 const errorText = (error: unknown): string =>
   (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+
+/** The input tokens an outcome counts as billed, and as possibly billed, for a row of `rowTokens` estimated tokens. */
+export function outcomeTokens(
+  outcome: Pick<RowOutcome, 'status' | 'inputTokens' | 'possiblyBilledAttempts'>,
+  rowTokens: number,
+): { billed: number; possiblyBilled: number } {
+  return {
+    billed: outcome.status === 'done' ? (outcome.inputTokens ?? rowTokens) : 0,
+    possiblyBilled: outcome.possiblyBilledAttempts * rowTokens,
+  };
+}
 
 /** True when a row's status needs nothing more from the run. */
 export const isSettled = (status: RowStatus | undefined): boolean =>

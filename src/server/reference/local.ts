@@ -1,7 +1,7 @@
 // The reference as an in-process app for the local target: what a composition root creates and hands to the targets
 // module (src/server/targets). The model judge is loaded only when asked for and REFERENCE_MODEL_FILE names a file.
 import { createReferenceApp } from './app';
-import { createModelJudge } from './modelJudge/engine';
+import type { createModelJudge } from './modelJudge/engine';
 import { modelJudgeSettingsFromEnv } from './modelJudge/settings';
 import { referenceOptionsFromEnv } from './options';
 
@@ -15,15 +15,18 @@ export interface InProcessReference {
 
 /**
  * Creates the reference from its REFERENCE_* variables. `modelFile`: whether REFERENCE_MODEL_FILE may load a model
- * (the workbench server's local target); a headless run answers with the lexical judge and loads none.
+ * (the workbench server's local target), through `judge`, which its composition root passes (server/workbench.ts);
+ * a headless run answers with the lexical judge and never even loads node-llama-cpp (about 50 MB resident).
  */
 export function createInProcessReference(
   env: Readonly<Record<string, string | undefined>>,
-  { modelFile }: { modelFile: boolean },
+  { modelFile, judge }: { modelFile: boolean; judge?: typeof createModelJudge },
 ): InProcessReference {
   const options = referenceOptionsFromEnv(env);
   const settings = modelFile ? modelJudgeSettingsFromEnv(env) : null;
-  const modelJudge = settings ? createModelJudge(settings) : null;
+  if (settings && !judge)
+    throw new Error('A model file was named, but no model judge was handed to the reference.');
+  const modelJudge = settings && judge ? judge(settings) : null;
   const app = createReferenceApp({ ...options, modelJudge });
   return {
     fetch: (request) => app.fetch(request),

@@ -185,16 +185,18 @@ describe('the results store', () => {
     const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const { openResults, ResultsStore } = await import('../../../src/cli/resultsStore');
+    const { AnswerIndex, openResults, ResultsStore } = await import('../../../src/cli/resultsStore');
     const dir = mkdtempSync(join(tmpdir(), 'ew-store-'));
     try {
       const out = join(dir, 'r.jsonl');
-      openResults(out, HEADER);
+      const index = new AnswerIndex(2);
+      openResults(out, HEADER, 2, index);
       const sources = new Map([
         [1, { number: 1, line: 2, id: 'a', data: { message: 'help' } }],
         [2, { number: 2, line: 3, id: 'b', data: { message: 'help' } }],
       ]);
-      const store = new ResultsStore(out, sources, new Map(), 'local');
+      const store = new ResultsStore(out, index, 'local');
+      store.setSources(sources);
       const response = {
         model: 'model-1.13.0',
         answers: { urgent: { type: 'noul' as const, noul: 0.75 } },
@@ -210,6 +212,7 @@ describe('the results store', () => {
       expect(found.get('k1')?.response).toEqual(response);
       expect([...found.keys()]).toEqual(['k1']);
       await store.saveOutcome(2, { ...done, status: 'reused', answerKey: 'k1', inputTokens: 0 });
+      store.close();
       const read = readResults(readFileSync(out, 'utf8'));
       if (!read.ok) throw new Error(read.message);
       expect(read.results.rows.map((r) => [r.id, r.outcome.status, r.response?.answers])).toEqual([

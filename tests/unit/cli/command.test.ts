@@ -316,6 +316,55 @@ describe('evaluate-workbench run', { timeout: 90_000 }, () => {
     }
   });
 
+  it("runs a file longer than its window of rows and reuses a repeated row's answer across windows: each state sent once", async () => {
+    // 6,000 rows, each message twice: the second half's rows (the last ones in a window of their own) find their
+    // answers through the results file's index, not in memory.
+    const n = 6000;
+    const lines = ['ticket,message'];
+    for (let i = 0; i < n; i++) lines.push(`w-${i},Ticket about order ${i % (n / 2)}`);
+    writeFileSync(join(dir, 'windows.csv'), `${lines.join('\n')}\n`);
+    // A service without the published rate limit, so 3,000 sends take seconds.
+    const open = await serveCountingReference({ port: 0, rpm: 1e9, tps: 1e9 });
+    const ran = await runCli(
+      [
+        'run',
+        '--questions',
+        join(dir, 'questions.json'),
+        '--model',
+        'model-1.13.0',
+        '--rows',
+        join(dir, 'windows.csv'),
+        '--out',
+        join(dir, 'windows.jsonl'),
+        '--target',
+        'direct',
+        '--map',
+        'text=message',
+        '--map',
+        'id=ticket',
+        '--rpm',
+        '1000000',
+        '--concurrency',
+        '16',
+      ],
+      { url: open.url },
+    );
+    const posts = open.counts().posts;
+    await open.close();
+    expect(ran.code).toBe(0);
+    expect(ran.stderr).toContain(
+      `Finished: every row settled (${n / 2} answered, ${n / 2} reused, 0 refused).`,
+    );
+    expect(posts).toBe(n / 2);
+    const read = readResults(readFileSync(join(dir, 'windows.jsonl'), 'utf8'));
+    if (!read.ok) throw new Error(read.message);
+    expect(read.results.rows).toHaveLength(n);
+    const last = read.results.rows.at(-1)!;
+    expect(last.id).toBe(`w-${n - 1}`);
+    expect(last.outcome.status).toBe('reused');
+    expect(last.response!.answers).toEqual(read.results.rows[n / 2 - 1]!.response!.answers);
+  });
+
   it('stops at a refused key with exit code 3 and one sentence', async () => {
     writeFileSync(join(dir, 'auth.csv'), rowsCsv(3, 'auth'));
     const ran = await runCli(common('auth.csv', 'auth.jsonl'), { key: 'not-the-key' });

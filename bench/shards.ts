@@ -1,0 +1,374 @@
+// Bench section "shards": a million generated rows through the real command (`bin/evaluate-workbench.mjs`, each run
+// its own process) against the standalone reference (another process, no rate limit): one process over the whole file,
+// killed with SIGKILL at 500,000 rows and resumed, against four `--shard i/4` processes at once on this machine. Per run:
+// rows per second, RSS early (at 10,000 rows) and at most after (target: under 200 MB, flat); then the time to merge the
+// four shard files (a million results; target under 30 s) and to read a results file back after the kill (the resume's
+// read of 500,000 lines; target under 10 s). The service's tally says every row was answered once by the shards, and
+// the merged figures are compared with the single process's. SHARDS_ROWS runs a smaller file (a quick look).
+import { spawn } from 'node:child_process';
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startChildServer } from './lib/child';
+import type { ServerCounts } from './lib/countingReference';
+import { COUNTS_PATH, tallyRows } from './lib/countingReference';
+import type { SectionResult } from './lib/section';
+import { printTable } from './lib/table';
+import { AnswerIndex, openResults } from '../src/cli/resultsStore';
+import { readHeaderOf } from '../src/cli/resultsStream';
+
+const ROWS = Number(process.env.SHARDS_ROWS ?? 1_000_000);
+const SHARDS = 4;
+const KILL_AT = Math.round(ROWS / 2);
+const EARLY_AT = Math.min(10_000, Math.round(ROWS / 10));
+const MAX_RSS_MB = 200;
+/** RSS may rise this much after the first 10,000 rows and still count as flat (the heap settling, not growth). */
+const FLAT_MB = 40;
+const MAX_MERGE_S = 30;
+const MAX_RESUME_READ_S = 10;
+const BIN = fileURLToPath(new URL('../bin/evaluate-workbench.mjs', import.meta.url));
+const QUESTIONS = {
+  department: {
+    type: 'choice',
+    instructions: 'Which team should handle this ticket?',
+    criteria: {
+      billing: 'Payments, charges and refunds',
+      technical: 'Errors, outages and bugs',
+      other: null,
+    },
+  },
+};
+const TEXTS = [
+  ['I was charged twice for my order and need a refund today.', 'billing'],
+  ['The app crashes every time I open the settings page.', 'technical'],
+  ['Where can I find your holiday opening hours?', 'other'],
+  ['My payouts have failed for three days, please refund the fee.', 'billing'],
+] as const;
+
+/** Result lines in a results file (the header excluded), counted by newlines without reading it as text. */
+function resultLines(out: string): number {
+  try {
+    const fd = openSync(out, 'r');
+    try {
+      const size = statSync(out).size;
+      const buffer = Buffer.alloc(1 << 20);
+      let n = 0;
+      for (let at = 0; at < size; at += buffer.length) {
+        const got = readSync(fd, buffer, 0, buffer.length, at);
+        for (let i = buffer.indexOf(10, 0); i !== -1 && i < got; i = buffer.indexOf(10, i + 1)) n++;
+      }
+      return Math.max(0, n - 1);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return 0;
+  }
+}
+
+const rssMb = (pid: number): number | null => {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+};
+
+interface Watched {
+  code: number | null;
+  /** When the first and the last result line appeared (ms), and how many lines the file had then. */
+  firstAt: number | null;
+  lastAt: number | null;
+  linesAtStart: number;
+  lines: number;
+  rssEarly: number | null;
+  rssMax: number | null;
+  stderr: string;
+}
+
+/**
+ * Runs the command, polling its results file and memory; `until` lines of the file ends the watch (a SIGKILL with
+ * `kill`). Its counts and RSS are the command's own, from /proc.
+ */
+function runCli(
+  args: string[],
+  env: Record<string, string>,
+  out: string,
+  until: number,
+  kill = false,
+): Promise<Watched> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH, WORKBENCH_ENV_FILE: '', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const start = resultLines(out);
+  const watched: Watched = {
+    code: null,
+    firstAt: null,
+    lastAt: null,
+    linesAtStart: start,
+    lines: start,
+    rssEarly: null,
+    rssMax: null,
+    stderr: '',
+  };
+  child.stderr.on('data', (c: Buffer) => (watched.stderr += c.toString('utf8')));
+  const timer = setInterval(() => {
+    const lines = resultLines(out);
+    const now = performance.now();
+    if (lines > watched.lines && watched.firstAt === null) watched.firstAt = now;
+    if (lines > watched.lines) watched.lastAt = now;
+    watched.lines = lines;
+    const rss = rssMb(child.pid!);
+    if (rss !== null && lines - start >= EARLY_AT) {
+      watched.rssEarly ??= rss;
+      watched.rssMax = Math.max(watched.rssMax ?? 0, rss);
+    }
+    if (kill && lines >= until) child.kill('SIGKILL');
+  }, 250);
+  return new Promise((resolve) => {
+    child.on('exit', (code) => {
+      clearInterval(timer);
+      watched.code = code;
+      watched.lines = resultLines(out);
+      resolve(watched);
+    });
+  });
+}
+
+const rate = (w: Watched): number =>
+  ((w.lines - w.linesAtStart) * 1000) / Math.max(1, (w.lastAt ?? NaN) - (w.firstAt ?? NaN));
+
+async function counts(url: string): Promise<ServerCounts> {
+  return (await (await fetch(`${url}${COUNTS_PATH}`)).json()) as ServerCounts;
+}
+
+/** Runs a short command (merge, report) and times it. */
+function timed(
+  args: string[],
+): Promise<{ code: number | null; seconds: number; stderr: string; rssMax: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH, WORKBENCH_ENV_FILE: '' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  let rssMax = 0;
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  const timer = setInterval(() => (rssMax = Math.max(rssMax, rssMb(child.pid!) ?? 0)), 100);
+  return new Promise((resolve) => {
+    child.on('exit', (code) => {
+      clearInterval(timer);
+      resolve({ code, seconds: (performance.now() - started) / 1000, stderr, rssMax });
+    });
+  });
+}
+
+/** Runs the section and returns its headline figures. */
+export async function run(): Promise<SectionResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'ew-bench-shards-'));
+  const ids = Array.from({ length: ROWS }, (_, i) => `s-${i + 1}`);
+  writeFileSync(join(dir, 'questions.json'), JSON.stringify(QUESTIONS));
+  const rowsFile = join(dir, 'rows.csv');
+  const fd = openSync(rowsFile, 'w');
+  writeSync(fd, 'row_id,text,human\n');
+  for (let at = 0; at < ROWS; at += 10_000) {
+    const part: string[] = [];
+    for (let i = at; i < Math.min(ROWS, at + 10_000); i++) {
+      const [text, label] = TEXTS[i % TEXTS.length]!;
+      // One label in nine disagrees, so the kappa is a figure and not 1.
+      part.push(`${ids[i]},"${text} (#${i + 1})",${i % 9 === 0 ? 'other' : label}`);
+    }
+    writeSync(fd, `${part.join('\n')}\n`);
+  }
+  closeSync(fd);
+  const loadBefore = loadavg()[0]!;
+  console.log(
+    `shards: ${ROWS.toLocaleString('en-US')} rows (${(statSync(rowsFile).size / 1e6).toFixed(0)} MB of CSV), 1 process ` +
+      `against ${SHARDS} shard processes, no rate limit, concurrency 16; machine load average ${loadBefore.toFixed(2)}, ${cpus().length} CPUs`,
+  );
+  const args = (out: string, extra: string[] = []): string[] => [
+    'run',
+    '--questions',
+    join(dir, 'questions.json'),
+    '--model',
+    'model-1.13.0',
+    '--rows',
+    rowsFile,
+    '--out',
+    out,
+    '--target',
+    'direct',
+    '--map',
+    'columns=row_id,text',
+    '--map',
+    'label.department=human',
+    '--rpm',
+    '1000000',
+    '--concurrency',
+    '16',
+    '--quiet',
+    ...extra,
+  ];
+  const server = () =>
+    startChildServer(fileURLToPath(new URL('./servers/rowsReference.ts', import.meta.url)), {
+      ROWS_RPM: String(1e9),
+      ROWS_FAULTS: '',
+      ROWS_SEED: '5',
+    });
+  try {
+    // One process, SIGKILLed halfway and resumed.
+    const one = await server();
+    const env = (url: string): Record<string, string> => ({
+      EVAL_BASE_URL: url,
+      EVAL_API_KEY: 'local-dev-key',
+    });
+    const oneOut = join(dir, 'one.jsonl');
+    const killed = await runCli(args(oneOut), env(one.url), oneOut, KILL_AT, true);
+    // The resume's read of the results file, alone: what a restarted process spends before it sends again.
+    const header = readHeaderOf(oneOut);
+    const readStart = performance.now();
+    const resumed = openResults(oneOut, header, ROWS, new AnswerIndex(ROWS));
+    const resumeRead = (performance.now() - readStart) / 1000;
+    const finished = await runCli(args(oneOut, ['--retry-unknown']), env(one.url), oneOut, ROWS);
+    await one.stop();
+    const oneSeconds =
+      ((killed.lastAt ?? NaN) -
+        (killed.firstAt ?? NaN) +
+        (finished.lastAt ?? NaN) -
+        (finished.firstAt ?? NaN)) /
+      1000;
+    const oneRate = (finished.lines - finished.linesAtStart + killed.lines) / oneSeconds;
+    // Said as soon as it is known: a million rows take a while on a busy machine.
+    console.log(
+      `shards: 1 process: ${Math.round(oneRate)} rows/s; RSS ${Math.round(killed.rssEarly ?? NaN)} -> ${Math.round(killed.rssMax ?? NaN)} MB (killed at ${killed.lines}), ` +
+        `${Math.round(finished.rssEarly ?? NaN)} -> ${Math.round(finished.rssMax ?? NaN)} MB (resumed, exit ${finished.code}); ` +
+        `resume read ${resumeRead.toFixed(2)} s for ${resumed.settled} results; load ${loadavg()[0]!.toFixed(2)}`,
+    );
+
+    // Four shards at once, each its own process and results file.
+    const many = await server();
+    const shardOuts = Array.from({ length: SHARDS }, (_, i) => join(dir, `shard-${i + 1}.jsonl`));
+    const started = performance.now();
+    const shardRuns = await Promise.all(
+      shardOuts.map((out, i) =>
+        runCli(args(out, ['--shard', `${i + 1}/${SHARDS}`]), env(many.url), out, ROWS),
+      ),
+    );
+    const lastAt = Math.max(...shardRuns.map((w) => w.lastAt ?? NaN));
+    const firstAt = Math.min(...shardRuns.map((w) => w.firstAt ?? NaN));
+    const shardRows = shardRuns.reduce((sum, w) => sum + w.lines, 0);
+    const shardsRate = (shardRows * 1000) / (lastAt - firstAt);
+    const shardsWall = (performance.now() - started) / 1000;
+    const tally = tallyRows(await counts(many.url), ids);
+    await many.stop();
+
+    const merged = await timed(['merge', ...shardOuts, '--out', join(dir, 'merged.jsonl')]);
+    const mergedReport = await timed(['report', join(dir, 'merged.jsonl'), '--min', 'department.kappa=0.5']);
+    const oneReport = await timed(['report', oneOut, '--min', 'department.kappa=0.5']);
+    const gateLine = (stderr: string): string =>
+      stderr.split('\n').find((l) => /^(pass|FAIL)/.test(l)) ?? '(none)';
+    const sameFigures = gateLine(mergedReport.stderr) === gateLine(oneReport.stderr);
+    const loadAfter = loadavg()[0]!;
+
+    const mb = (x: number | null): number => Math.round(x ?? NaN);
+    printTable(
+      `shards: ${ROWS.toLocaleString('en-US')} rows through the command against the standalone reference`,
+      [
+        {
+          run: `1 process, SIGKILL at ${KILL_AT.toLocaleString('en-US')}`,
+          rows: killed.lines,
+          'rows/s': Math.round(rate(killed)),
+          'RSS at 10k MB': mb(killed.rssEarly),
+          'RSS max MB': mb(killed.rssMax),
+          exit: String(killed.code ?? 'killed'),
+        },
+        {
+          run: '1 process, resumed to the end',
+          rows: finished.lines - finished.linesAtStart,
+          'rows/s': Math.round(rate(finished)),
+          'RSS at 10k MB': mb(finished.rssEarly),
+          'RSS max MB': mb(finished.rssMax),
+          exit: String(finished.code),
+        },
+        ...shardRuns.map((w, i) => ({
+          run: `shard ${i + 1}/${SHARDS}`,
+          rows: w.lines,
+          'rows/s': Math.round(rate(w)),
+          'RSS at 10k MB': mb(w.rssEarly),
+          'RSS max MB': mb(w.rssMax),
+          exit: String(w.code),
+        })),
+      ],
+    );
+    printTable('shards: one process against four, merge and resume', [
+      { measure: 'rows/s, 1 process (both parts)', value: Math.round(oneRate) },
+      { measure: `rows/s, ${SHARDS} shards together (first to last line)`, value: Math.round(shardsRate) },
+      { measure: `${SHARDS} shards, wall time with start-up (s)`, value: Number(shardsWall.toFixed(1)) },
+      {
+        measure: 'rows answered once / twice / missing (shards, at the service)',
+        value: `${tally.once} / ${tally.twice} / ${tally.missing.length}`,
+      },
+      {
+        measure: `merge of ${SHARDS} files, ${ROWS.toLocaleString('en-US')} results (s)`,
+        value: Number(merged.seconds.toFixed(1)),
+      },
+      { measure: 'merge RSS max (MB)', value: mb(merged.rssMax) },
+      {
+        measure: `resume: read back ${resumed.settled.toLocaleString('en-US')} results after the kill (s)`,
+        value: Number(resumeRead.toFixed(2)),
+      },
+      {
+        measure: 'report of the merge (s), RSS max (MB)',
+        value: `${mergedReport.seconds.toFixed(1)}, ${mb(mergedReport.rssMax)}`,
+      },
+      { measure: "merged figures equal to one process's", value: sameFigures ? 'yes' : 'NO' },
+      {
+        measure: `machine load average, ${cpus().length} CPUs (before -> after)`,
+        value: `${loadBefore.toFixed(2)} -> ${loadAfter.toFixed(2)}`,
+      },
+    ]);
+    console.log(
+      `shards: merged ${gateLine(mergedReport.stderr)}\nshards: one process ${gateLine(oneReport.stderr)}\n`,
+    );
+    const rssAll = [killed, finished, ...shardRuns];
+    const ok =
+      rssAll.every(
+        (w) => (w.rssMax ?? Infinity) < MAX_RSS_MB && (w.rssMax ?? 0) - (w.rssEarly ?? 0) < FLAT_MB,
+      ) &&
+      merged.seconds < MAX_MERGE_S &&
+      merged.code === 0 &&
+      resumeRead < MAX_RESUME_READ_S &&
+      tally.missing.length === 0 &&
+      tally.twice === 0 &&
+      sameFigures &&
+      finished.code === 0 &&
+      shardRuns.every((w) => w.code === 0);
+    return {
+      section: 'shards',
+      ok,
+      figures: {
+        'rows/s 1 process': Math.round(oneRate),
+        [`rows/s ${SHARDS} shards`]: Math.round(shardsRate),
+        'RSS max MB': mb(Math.max(...rssAll.map((w) => w.rssMax ?? 0))),
+        'merge s': Number(merged.seconds.toFixed(1)),
+        'resume read s': Number(resumeRead.toFixed(2)),
+        load: `${loadBefore.toFixed(2)}->${loadAfter.toFixed(2)}`,
+      },
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

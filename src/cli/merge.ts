@@ -1,0 +1,201 @@
+// `evaluate-workbench merge`: the results files of a run's shards into one. Refuses files of another run (questions,
+// model, target, mapping or rows file differ: one sentence naming the field); keeps each row once by its record number
+// in the rows file (an answered line wins over one without an answer); writes a second answer to the same row to a
+// file beside the merge and says so, rather than drop it; and says which shards and how many rows are missing.
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { canonicalJson } from '../core/rows/dedup';
+import type { ResultsHeader } from '../core/rows/resultsFile';
+import { headerLine } from '../core/rows/resultsFile';
+import { InputError } from './inputs';
+import type { RowIndex } from './resultsStream';
+import { indexRows, readAt, readHeaderOf, statusOf } from './resultsStream';
+
+export interface MergeOptions {
+  inputs: string[];
+  out: string;
+}
+
+export interface MergeResult {
+  /** Rows written, and of those with an answer. */
+  rows: number;
+  answered: number;
+  /** Shards (from 1) of the run that no input holds. */
+  missingShards: number[];
+  /** Rows the given shards planned that have no line in any of them (never sent: resume that shard). */
+  missingRows: number;
+  /** Rows whose kept line has no answer (failed, unknown or refused), by status. */
+  withoutAnswer: Record<string, number>;
+  /** Rows answered in two files: the first answer is kept, the others are written to `conflictsFile`. */
+  conflicts: number;
+  conflictsFile: string | null;
+  /** Sentences for the user, in order. */
+  lines: string[];
+  complete: boolean;
+}
+
+const plural = (n: number, word: string): string =>
+  `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+
+/** Why two headers cannot be merged, naming the field, or null when they can. */
+export function mergeMismatch(
+  a: ResultsHeader,
+  aFile: string,
+  b: ResultsHeader,
+  bFile: string,
+): string | null {
+  const same = (x: unknown, y: unknown): boolean => canonicalJson(x) === canonicalJson(y);
+  const differ = (field: string, x: string, y: string): string =>
+    `${bFile} was made with ${field} ${y}, ${aFile} with ${x}: merge only the shards of one run.`;
+  if (a.rowsFile !== b.rowsFile) return differ('the rows file', a.rowsFile, b.rowsFile);
+  if (a.model !== b.model) return differ('the model', a.model, b.model);
+  if (a.targetId !== b.targetId) return differ('the target', a.targetId, b.targetId);
+  if (!same(a.questions, b.questions)) return differ('other questions', 'its own', 'other questions');
+  if (!same(a.mapping, b.mapping))
+    return differ('another mapping of columns to the state', 'its own', 'another');
+  if (!same(a.labels, b.labels)) return differ('other label columns', 'its own', 'other label columns');
+  const what = (h: ResultsHeader): string => (h.shard ? `one of ${h.shard.count} shards` : 'a whole run');
+  if ((a.shard?.count ?? null) !== (b.shard?.count ?? null))
+    return `${bFile} is ${what(b)}, ${aFile} ${what(a)}: merge only the shards of one run.`;
+  if ((a.shard?.records ?? null) !== (b.shard?.records ?? null))
+    return differ(
+      'the rows file',
+      `${a.rowsFile} of ${a.shard?.records ?? '?'} records`,
+      `${b.rowsFile} of ${b.shard?.records ?? '?'} records`,
+    );
+  return null;
+}
+
+/** Merges shard results files into `out`. Throws an InputError (exit 2) for files that cannot be merged. */
+export function mergeCommand(options: MergeOptions): MergeResult {
+  if (options.inputs.length === 0) throw new InputError('Give the shard results files to merge.');
+  if (options.inputs.includes(options.out))
+    throw new InputError(`--out ${options.out} is one of the files to merge; choose another.`);
+  const headers = options.inputs.map((file) => readHeaderOf(file));
+  const first = headers[0]!;
+  headers.forEach((h, i) => {
+    const why = mergeMismatch(first, options.inputs[0]!, h, options.inputs[i]!);
+    if (why) throw new InputError(why);
+  });
+
+  const lines: string[] = [];
+  const count = first.shard?.count ?? 1;
+  const byShard = new Map<number, string[]>();
+  headers.forEach((h, i) => {
+    const index = h.shard?.index ?? 1;
+    byShard.set(index, [...(byShard.get(index) ?? []), options.inputs[i]!]);
+  });
+  for (const [shard, files] of byShard)
+    if (files.length > 1)
+      lines.push(
+        `Shard ${shard}/${count} is given ${files.length} times (${files.join(', ')}); each row is kept once.`,
+      );
+  const missingShards = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !byShard.has(i));
+
+  const indexes: RowIndex[] = options.inputs.map((file) => indexRows(file));
+  const maxRow = Math.max(0, ...indexes.map((x) => x.maxRow));
+  const fds = options.inputs.map((file) => openSync(file, 'r'));
+  const planned = [...byShard.values()].reduce((sum, files) => {
+    const h = headers[options.inputs.indexOf(files[0]!)]!;
+    return sum + (h.shard?.planned ?? 0);
+  }, 0);
+  const header: ResultsHeader = {
+    ...first,
+    createdAt: new Date().toISOString(),
+    shard: undefined,
+    merged: { count, shards: [...byShard.keys()].sort((a, b) => a - b), planned },
+  };
+  delete header.shard;
+  const out = openSync(options.out, 'w');
+  const conflictsFile = `${options.out}.conflicts.jsonl`;
+  let conflictsFd: number | null = null;
+  let buffered: string[] = [];
+  let bufferedBytes = 0;
+  const flush = (): void => {
+    if (buffered.length === 0) return;
+    writeSync(out, buffered.join(''));
+    buffered = [];
+    bufferedBytes = 0;
+  };
+  const result: MergeResult = {
+    rows: 0,
+    answered: 0,
+    missingShards,
+    missingRows: 0,
+    withoutAnswer: {},
+    conflicts: 0,
+    conflictsFile: null,
+    lines,
+    complete: false,
+  };
+  const conflictRows: number[] = [];
+  try {
+    writeSync(out, `${headerLine(header)}\n`);
+    for (let n = 1; n <= maxRow; n++) {
+      let kept = -1;
+      for (let f = 0; f < indexes.length; f++) {
+        const x = indexes[f]!;
+        if (n >= x.bytes.length || x.bytes[n] === 0) continue;
+        if (kept === -1) {
+          kept = f;
+          continue;
+        }
+        const mine = indexes[kept]!;
+        if (x.answered[n] === 1 && mine.answered[n] === 1) {
+          const other = readAt(fds[f]!, x.offset[n]!, x.bytes[n]!);
+          // The same line twice (a file given twice) is one answer.
+          if (other === readAt(fds[kept]!, mine.offset[n]!, mine.bytes[n]!)) continue;
+          // Two answers to one row: the first is kept, the other is written beside the merge, never dropped.
+          conflictsFd ??= openSync(conflictsFile, 'w');
+          writeSync(conflictsFd, `${other}\n`);
+          result.conflicts++;
+          if (conflictRows.length < 5) conflictRows.push(n);
+        } else if (x.answered[n] === 1) kept = f;
+      }
+      if (kept === -1) continue;
+      const x = indexes[kept]!;
+      const text = readAt(fds[kept]!, x.offset[n]!, x.bytes[n]!);
+      buffered.push(text, '\n');
+      bufferedBytes += text.length + 1;
+      if (bufferedBytes > 1 << 20) flush();
+      result.rows++;
+      if (x.answered[n] === 1) result.answered++;
+      else {
+        const status = statusOf(x.status[n]!) ?? 'unknown';
+        result.withoutAnswer[status] = (result.withoutAnswer[status] ?? 0) + 1;
+      }
+    }
+    flush();
+  } finally {
+    closeSync(out);
+    if (conflictsFd !== null) closeSync(conflictsFd);
+    for (const fd of fds) closeSync(fd);
+  }
+  // No second answers: no file of them (and none left from an earlier merge to mislead).
+  if (conflictsFd === null) rmSync(conflictsFile, { force: true });
+  result.conflictsFile = result.conflicts > 0 ? conflictsFile : null;
+  result.missingRows = Math.max(0, planned - result.rows);
+
+  lines.unshift(
+    `Merged ${plural(options.inputs.length, 'file')} (${plural(byShard.size, 'shard')} of ${count}) into ${options.out}: ` +
+      `${plural(result.rows, 'row')}, ${result.answered.toLocaleString('en-US')} with an answer.`,
+  );
+  if (missingShards.length > 0)
+    lines.push(
+      `Missing: shard${missingShards.length === 1 ? '' : 's'} ${missingShards.map((s) => `${s}/${count}`).join(', ')} (no file given); run ${missingShards.length === 1 ? 'it' : 'them'} and merge again.`,
+    );
+  if (result.missingRows > 0)
+    lines.push(
+      `Missing: ${plural(result.missingRows, 'row')} planned by the given shards have no line in any file (not sent yet); resume those shards with the same command and merge again.`,
+    );
+  const without = Object.entries(result.withoutAnswer);
+  if (without.length > 0)
+    lines.push(
+      `Without an answer: ${without.map(([status, n]) => `${n.toLocaleString('en-US')} ${status === 'invalid' ? 'refused' : status}`).join(', ')} (the shard runs say why; --retry-unknown sends unknown and failed rows again).`,
+    );
+  if (result.conflicts > 0)
+    lines.push(
+      `${plural(result.conflicts, 'row')} had an answer in two files (rows ${conflictRows.join(', ')}${result.conflicts > conflictRows.length ? ', …' : ''}): the first file's answer is kept, the other answers are in ${conflictsFile}.`,
+    );
+  result.complete = missingShards.length === 0 && result.missingRows === 0;
+  return result;
+}

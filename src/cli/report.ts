@@ -1,0 +1,104 @@
+// `evaluate-workbench report`: the gates, the Markdown summary and the JUnit file of any results file (a merge of
+// shards, one shard, or a whole run), read as a stream: the gate runs once, after the matrix.
+import { estimateCost } from '../contract';
+import type { Figure } from '../core/alignment';
+import type { RunProgress } from '../core/rows/runner';
+import type { Gate, GateResult } from './gates';
+import { checkGates } from './gates';
+import { writeJunit, writeSummary } from './reports';
+import { figuresOfIndex, indexRows, statusOf } from './resultsStream';
+
+export interface ReportOptions {
+  results: string;
+  gates: Gate[];
+  strict: boolean;
+  report?: string;
+  junit?: string;
+}
+
+export interface ReportResult {
+  /** 0 gates passed, 1 a gate failed, 4 rows without an answer or not sent. */
+  code: number;
+  progress: RunProgress;
+  gates: GateResult[];
+  figures: Map<string, Figure>;
+  lines: string[];
+}
+
+/** Reads a results file and checks the gates on its figures; writes the summary and JUnit files when asked. */
+export function reportCommand(options: ReportOptions): ReportResult {
+  const index = indexRows(options.results);
+  const { header } = index;
+  const counts = { done: 0, reused: 0, invalid: 0, failed: 0, unknown: 0 };
+  let billedTokens = 0;
+  for (let n = 1; n <= index.maxRow; n++) {
+    const status = statusOf(index.status[n]!);
+    if (status && status in counts) counts[status as keyof typeof counts]++;
+    const billed = index.billed[n]!;
+    if (status === 'done' && Number.isFinite(billed)) billedTokens += billed;
+  }
+  const settled = counts.done + counts.reused + counts.invalid + counts.failed + counts.unknown;
+  const planned = header.merged?.planned ?? header.shard?.planned ?? settled;
+  const progress: RunProgress = {
+    phase: 'finished',
+    halt: null,
+    total: planned,
+    ...counts,
+    reusedEarlier: 0,
+    partlyReused: 0,
+    pending: Math.max(0, planned - settled),
+    inFlight: 0,
+    billedTokens,
+    possiblyBilledTokens: 0,
+    cost: estimateCost(billedTokens),
+    possiblyBilledCost: 0,
+    ratePerMinute: 0,
+    etaMs: null,
+    serviceWaitMs: null,
+  };
+  const figures = figuresOfIndex(index);
+  const gates = checkGates(options.gates, figures, { strict: options.strict });
+  const what = header.merged
+    ? `a merge of ${header.merged.shards.length} of ${header.merged.count} shards`
+    : header.shard
+      ? `shard ${header.shard.index}/${header.shard.count}`
+      : 'one run';
+  const missing = progress.pending;
+  const unanswered = counts.failed + counts.unknown;
+  const merged = header.merged;
+  const shardsMissing = merged
+    ? Array.from({ length: merged.count }, (_, i) => i + 1).filter((i) => !merged.shards.includes(i))
+    : [];
+  const ending =
+    shardsMissing.length > 0
+      ? `Not complete: ${options.results} is ${what}; shard${shardsMissing.length === 1 ? '' : 's'} ${shardsMissing.map((i) => `${i}/${merged!.count}`).join(', ')} ${shardsMissing.length === 1 ? 'is' : 'are'} missing, so the figures are of part of the rows.`
+      : missing > 0 || unanswered > 0
+        ? `Not complete: ${options.results} (${what}) has ${[
+            missing > 0 ? `${missing.toLocaleString('en-US')} rows not sent` : '',
+            unanswered > 0
+              ? `${unanswered.toLocaleString('en-US')} without an answer (${counts.failed} failed, ${counts.unknown} unknown)`
+              : '',
+          ]
+            .filter(Boolean)
+            .join(' and ')} of ${planned.toLocaleString('en-US')}; the figures are of the rows answered.`
+        : `Read ${options.results} (${what}): ${settled.toLocaleString('en-US')} rows, ${counts.done.toLocaleString('en-US')} answered, ${counts.reused.toLocaleString('en-US')} reused, ${counts.invalid.toLocaleString('en-US')} refused.`;
+  const lines = [ending, ...gates.map((g) => `${g.passed ? 'pass' : 'FAIL'}: ${g.message}`)];
+  if (index.unreadable > 0)
+    lines.splice(1, 0, `${index.unreadable} lines of ${options.results} could not be read and are left out.`);
+  if (options.report)
+    writeSummary(options.report, {
+      rowsFile: `${header.rowsFile} (${what})`,
+      out: options.results,
+      target: header.targetId,
+      model: header.model,
+      progress,
+      leftOut: null,
+      gates,
+      figures,
+      ending,
+    });
+  if (options.junit) writeJunit(options.junit, gates);
+  const code =
+    shardsMissing.length > 0 || missing > 0 || unanswered > 0 ? 4 : gates.some((g) => !g.passed) ? 1 : 0;
+  return { code, progress, gates, figures, lines };
+}
