@@ -23,6 +23,7 @@ import { Gate, Pacer, RateMeter } from './pacer';
 import type { Halt, RowError, RowOutcome, RowStatus, StoredAnswer } from './records';
 import type { PlannedRow } from './runPlan';
 import { mergedResponse, questionsFound, questionsLeft } from './questionReuse';
+import { errorClause as errorText } from '../../contract/text';
 
 /** The client's evaluate, injected. */
 export type EvaluateFn = (
@@ -1051,9 +1052,6 @@ export class RowRunner {
     wake?.();
   }
 }
-
-const errorText = (error: unknown): string =>
-  (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
 
 /** The input tokens an outcome counts as billed, and as possibly billed, for a row of `rowTokens` estimated tokens. */
 export function outcomeTokens(
