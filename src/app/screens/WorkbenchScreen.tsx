@@ -187,6 +187,8 @@ export function WorkbenchScreen({ targetId }: WorkbenchScreenProps) {
     const group = editorsRef.current;
     if (!group || layout.editors) return;
     const state = conversationMode ? CONVERSATION_STATE_SHARE : 50;
+    // Only when the share must change: a layout set at mount for nothing races the first focus on the page.
+    if (Math.abs((group.getLayout()['workbench-state'] ?? 50) - state) < 0.5) return;
     group.setLayout({ 'workbench-state': state, 'workbench-questions': 100 - state });
   }, [conversationMode, layout.editors, editorsRef]);
 
