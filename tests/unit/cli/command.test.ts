@@ -1,7 +1,6 @@
 // The real command (`bin/evaluate-workbench.mjs`) spawned against the reference service over loopback: a full run, a
 // run stopped by SIGINT and one killed by SIGKILL, each resumed to completion with the results compared row by row
 // with the input and every answer counted at the service; a 401; a 422 row; gates that pass and fail; JUnit parsed back.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,9 +10,8 @@ import type { CountingReference } from '../../../bench/lib/countingReference';
 import { serveCountingReference, tallyRows } from '../../../bench/lib/countingReference';
 import { readResults } from '../../../src/core/rows/resultsFile';
 import { DEFAULT_API_KEY } from '../../../src/server/reference/options';
-
-const ROOT = join(import.meta.dirname, '../../..');
-const BIN = join(ROOT, 'bin/evaluate-workbench.mjs');
+import { spawnCli } from '../../helpers/cliProcess';
+import type { Ran } from '../../helpers/cliProcess';
 
 const QUESTIONS = {
   department: {
@@ -48,12 +46,6 @@ function rowsCsv(n: number, prefix: string): string {
   return `${lines.join('\n')}\n`;
 }
 
-interface Ran {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stderr: string;
-}
-
 /** Spawns the command; `stopAfter` sends a signal once that many result lines are in the results file. */
 function runCli(
   args: string[],
@@ -68,44 +60,7 @@ function runCli(
     url?: string;
   } = {},
 ): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: dir,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        WORKBENCH_ENV_FILE: '',
-        EVAL_BASE_URL: url ?? reference.url,
-        EVAL_API_KEY: key,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    let timer: ReturnType<typeof setInterval> | undefined;
-    if (stopAfter) {
-      timer = setInterval(() => {
-        let lines: number;
-        try {
-          lines =
-            readFileSync(stopAfter.out, 'utf8')
-              .split('\n')
-              .filter((l) => l.trim() !== '').length - 1;
-        } catch {
-          return;
-        }
-        if (lines >= stopAfter.lines) {
-          clearInterval(timer);
-          child.kill(stopAfter.signal);
-        }
-      }, 20);
-    }
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      clearInterval(timer);
-      resolve({ code, signal, stderr });
-    });
-  });
+  return spawnCli(args, dir, { EVAL_BASE_URL: url ?? reference.url, EVAL_API_KEY: key }, stopAfter);
 }
 
 const common = (rows: string, out: string, extra: string[] = []): string[] => [

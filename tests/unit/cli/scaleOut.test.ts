@@ -2,7 +2,6 @@
 // loopback, started as a Kubernetes Indexed Job starts them (the shard only in JOB_COMPLETION_INDEX and SHARD_TOTAL)
 // and as a CI matrix does (--shard i/n), one stopped with SIGTERM (what Kubernetes sends an evicted pod) and started
 // again; then the merge and the report. The service answered every row once, and the merged figures equal one process's.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,9 +10,10 @@ import type { CountingReference } from '../../../bench/lib/countingReference';
 import { serveCountingReference, tallyRows } from '../../../bench/lib/countingReference';
 import { readResults } from '../../../src/core/rows/resultsFile';
 import { DEFAULT_API_KEY } from '../../../src/server/reference/options';
+import { spawnCli } from '../../helpers/cliProcess';
+import type { Ran } from '../../helpers/cliProcess';
 
 const ROOT = join(import.meta.dirname, '../../..');
-const BIN = join(ROOT, 'bin/evaluate-workbench.mjs');
 const DOC = readFileSync(join(ROOT, 'docs/scale-out.md'), 'utf8');
 
 const QUESTIONS = {
@@ -46,49 +46,13 @@ function rowsCsv(n: number, prefix: string): string {
   return `${lines.join('\n')}\n`;
 }
 
-interface Ran {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stderr: string;
-}
-
 /** The command as a job runs it: its own environment (the key, and for an Indexed Job the shard). */
 function job(
   args: string[],
   env: Record<string, string>,
   stopAfter?: { lines: number; out: string },
 ): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: dir,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, WORKBENCH_ENV_FILE: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    let timer: ReturnType<typeof setInterval> | undefined;
-    if (stopAfter)
-      timer = setInterval(() => {
-        let lines: number;
-        try {
-          lines =
-            readFileSync(stopAfter.out, 'utf8')
-              .split('\n')
-              .filter((l) => l.trim() !== '').length - 1;
-        } catch {
-          return;
-        }
-        if (lines >= stopAfter.lines) {
-          clearInterval(timer);
-          child.kill('SIGTERM');
-        }
-      }, 20);
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      clearInterval(timer);
-      resolve({ code, signal, stderr });
-    });
-  });
+  return spawnCli(args, dir, env, stopAfter && { ...stopAfter, signal: 'SIGTERM' });
 }
 
 const runArgs = (rows: string, out: string, shard: string[]): string[] => [
