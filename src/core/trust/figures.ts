@@ -9,6 +9,7 @@ import { alphaMetricsOf, ceilingFigures, majorityRule } from './ceiling';
 import type { CeilingFigures } from './ceiling';
 import { guaranteedThreshold, THRESHOLD_DEFAULTS } from './guaranteedThreshold';
 import type { GuaranteedThreshold, ThresholdOptions } from './guaranteedThreshold';
+import { Z95 } from '../alignment/intervals';
 import { ppiMean } from './ppi';
 import type { PpiMean } from './ppi';
 import { MISSING, majorityOf, ratingsPerRow, rowCount } from './ratings';
@@ -92,7 +93,7 @@ export function trustConventions(type: TrustType, o: TrustOptions, B: number): s
           `Cascade: delta split by Bonferroni (delta / ${o.cascade.judges.length} per judge); a row goes on only when a judge abstains; the last judge ${o.cascade.lastAnswersAll ? 'answers every row that reaches it' : 'settles only rows above its own certified threshold'}.`,
         ]
       : []),
-    `Prevalence and mean: PPI${o.ppiLambda === null ? '++ with the power-tuned lambda' : ` with lambda ${o.ppiLambda}`} (ppi_py's formulas) on the judge's predicted labels, normal 95% interval; the classical interval is the normal one of the labelled rows alone.`,
+    `Prevalence and mean: PPI${o.ppiLambda === null ? '++ with the power-tuned lambda' : ` with lambda ${o.ppiLambda}`} (ppi_py's formulas) on the judge's predicted labels, normal 95% interval clipped to the figure's range; the classical interval is the normal one of the labelled rows alone (ppi_py's classical_mean_ci), so the two compare like with like.`,
   ];
 }
 
@@ -185,19 +186,22 @@ function estimatesOf(
   const y = new Float64Array(labelledCount);
   const f = new Float64Array(labelledCount);
   const fu = new Float64Array(judgeOnlyCount);
-  const estimate = (value: (label: number) => number): PpiMean | null => {
+  const estimate = (value: (label: number) => number, range: [number, number]): PpiMean | null => {
     for (let r = 0; r < labelledCount; r++) {
       y[r] = value(yClass[r]!);
       f[r] = value(fClass[r]!);
     }
     for (let r = 0; r < judgeOnlyCount; r++) fu[r] = value(fuClass[r]!);
-    return ppiMean(y, f, fu, lambda);
+    return ppiMean(y, f, fu, lambda, Z95, range);
   };
-  if (data.type === 'score') return [{ what: 'Mean level', kind: 'mean', ppi: estimate((label) => label) }];
+  if (data.type === 'score')
+    return [
+      { what: 'Mean level', kind: 'mean', ppi: estimate((label) => label, [0, data.classes.length - 1]) },
+    ];
   const classes = data.type === 'noul' ? [1] : data.classes.map((_, k) => k);
   return classes.map((k) => ({
     what: `Share of ${data.classes[k]}`,
     kind: 'share',
-    ppi: estimate((label) => (label === k ? 1 : 0)),
+    ppi: estimate((label) => (label === k ? 1 : 0), [0, 1]),
   }));
 }

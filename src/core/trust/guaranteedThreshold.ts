@@ -29,6 +29,7 @@ export interface ThresholdStep {
 export interface GuaranteedThreshold {
   alpha: number;
   delta: number;
+  minRows: number;
   /** The lowest certified confidence, or null when none is certified. */
   threshold: number | null;
   /** Rows the search read: labelled by a person and answered, with a confidence. */
@@ -93,7 +94,7 @@ export function guaranteedThreshold(
     }
     passed = step;
   }
-  const base = { alpha: o.alpha, delta: o.delta, eligible, tested, failed };
+  const base = { alpha: o.alpha, delta: o.delta, minRows: o.minRows, eligible, tested, failed };
   if (!passed) return { ...base, threshold: null, rows: 0, coverage: 0, agreement: null, bound: null };
   return {
     ...base,

@@ -26,7 +26,8 @@ export interface PpiMean {
   classical: MeanEstimate;
   /** The mean of the judge's predictions over every row it answered, labelled or not. */
   judgeMean: number;
-  /** The PPI interval's width over the classical one's: below 1 means PPI is narrower. */
+  /** The PPI interval's width over the classical one's (their standard errors' ratio, before any clipping): below 1
+   * means PPI is narrower. */
   widthRatio: number | null;
 }
 
@@ -41,10 +42,11 @@ function moments(x: ArrayLike<number>): { mean: number; variance: number } {
   return { mean, variance: n === 0 ? Number.NaN : squares / n };
 }
 
-const interval = (value: number, se: number, z: number): MeanEstimate => ({
+/** value +- z se, clipped to the range the mean can take (a share stays in [0, 1]). */
+const interval = (value: number, se: number, z: number, range: readonly [number, number]): MeanEstimate => ({
   value,
-  lo: value - z * se,
-  hi: value + z * se,
+  lo: Math.max(range[0], value - z * se),
+  hi: Math.min(range[1], value + z * se),
   se,
 });
 
@@ -80,7 +82,8 @@ export function ppiLambda(
 
 /**
  * The prediction-powered mean with lambda power-tuned (lambda null) or given, beside the classical mean of the
- * labelled rows. Null when there are fewer than two labelled rows or no unlabelled one.
+ * labelled rows; both intervals clipped to `range` (ppi_py does not clip). Null when there are fewer than two
+ * labelled rows or no unlabelled one.
  */
 export function ppiMean(
   y: ArrayLike<number>,
@@ -88,6 +91,7 @@ export function ppiMean(
   fUnlabelled: ArrayLike<number>,
   lambda: number | null = null,
   z = Z95,
+  range: readonly [number, number] = [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY],
 ): PpiMean | null {
   const n = y.length;
   const N = fUnlabelled.length;
@@ -101,10 +105,9 @@ export function ppiMean(
   const value = lam * unlabelled.mean + rect.mean;
   const se = Math.sqrt((lam * lam * unlabelled.variance) / N + rect.variance / n);
   const human = moments(y);
-  const classical = interval(human.mean, Math.sqrt(human.variance / n), z);
-  const ppi = interval(value, se, z);
+  const classical = interval(human.mean, Math.sqrt(human.variance / n), z, range);
+  const ppi = interval(value, se, z, range);
   const judgeMean = (moments(f).mean * n + unlabelled.mean * N) / (n + N);
-  const classicalWidth = classical.hi - classical.lo;
   return {
     n,
     N,
@@ -113,6 +116,6 @@ export function ppiMean(
     ppi,
     classical,
     judgeMean,
-    widthRatio: classicalWidth > 0 ? (ppi.hi - ppi.lo) / classicalWidth : null,
+    widthRatio: classical.se > 0 ? se / classical.se : null,
   };
 }

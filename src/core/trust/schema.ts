@@ -64,6 +64,7 @@ const StepSchema = z.object({ threshold: z.number(), rows: count, agreement: Sha
 const ThresholdSchema = z.object({
   alpha: Share,
   delta: Share,
+  minRows: count,
   threshold: z.number().nullable(),
   eligible: count,
   rows: count,

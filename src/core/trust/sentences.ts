@@ -46,7 +46,7 @@ export function thresholdSentence(t: GuaranteedThreshold): string {
   if (t.threshold === null) {
     const why = t.failed
       ? ` (at the highest, confidence >= ${two(t.failed.threshold)}, ${t.failed.rows} rows agree ${percent(t.failed.agreement)}, with a bound on disagreement of ${percent(t.failed.bound)})`
-      : ` (fewer than the rows a threshold must keep among ${t.eligible})`;
+      : ` (${t.eligible} labelled row${t.eligible === 1 ? '' : 's'} the judge answered; a threshold must keep at least ${t.minRows})`;
     return `No threshold certifies ${target} agreement with the majority with ${sure} confidence${why}: every row goes to a person.`;
   }
   return `The judge certifies ${target} agreement with the majority (with ${sure} confidence) at confidence >= ${two(t.threshold)}, covering ${percent(t.coverage)} of the labelled rows (${t.rows} of ${t.eligible}; agreement there ${percent(t.agreement!)}).`;

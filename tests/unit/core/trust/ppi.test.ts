@@ -72,6 +72,13 @@ describe('ppiMean by hand', () => {
     expect(plain.tuned).toBe(false);
   });
 
+  it('clips both intervals to the range the mean can take', () => {
+    const p = ppiMean([1, 1, 1, 0], [1, 1, 1, 1], [1, 1, 0], null, 1.96, [0, 1])!;
+    expect(p.classical.hi).toBe(1);
+    expect(p.classical.lo).toBeGreaterThan(0);
+    expect(ppiMean([1, 1, 1, 0], [1, 1, 1, 1], [1, 1, 0])!.classical.hi).toBeGreaterThan(1);
+  });
+
   it('needs two labelled rows and one unlabelled one, and the same number of labels and predictions', () => {
     expect(ppiMean([1], [1], [1, 0])).toBeNull();
     expect(ppiMean([1, 0], [1, 0], [])).toBeNull();

@@ -52,7 +52,7 @@ describe('sentences', () => {
   });
 
   it('names the certified threshold and its coverage, or says no threshold certifies', () => {
-    const base = { alpha: 0.1, delta: 0.1, eligible: 600, tested: 12, failed: null };
+    const base = { alpha: 0.1, delta: 0.1, minRows: 30, eligible: 600, tested: 12, failed: null };
     const t = {
       ...base,
       threshold: 0.83,
@@ -77,6 +77,9 @@ describe('sentences', () => {
       /^No threshold certifies 90% agreement with the majority with 90% confidence \(at the highest, confidence >= 0\.97, 31 rows agree 87%/,
     );
     expect(thresholdSentence(none)).toMatch(/every row goes to a person\.$/);
+    expect(thresholdSentence({ ...none, eligible: 12, failed: null, tested: 0 })).toBe(
+      'No threshold certifies 90% agreement with the majority with 90% confidence (12 labelled rows the judge answered; a threshold must keep at least 30): every row goes to a person.',
+    );
   });
 
   it('compares the cascade’s cost with its strongest judge alone', () => {
