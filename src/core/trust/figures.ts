@@ -10,6 +10,7 @@ import type { CeilingFigures } from './ceiling';
 import { guaranteedThreshold, THRESHOLD_DEFAULTS } from './guaranteedThreshold';
 import type { GuaranteedThreshold, ThresholdOptions } from './guaranteedThreshold';
 import { Z95 } from '../alignment/intervals';
+import { LINEARISED_ABOVE } from '../alignment/linearised';
 import { ppiMean } from './ppi';
 import type { PpiMean } from './ppi';
 import { MISSING, majorityOf, ratingsPerRow, rowCount } from './ratings';
@@ -79,13 +80,19 @@ export interface TrustFigures {
 }
 
 /** The conventions the figures were computed under, one sentence each. */
-export function trustConventions(type: TrustType, o: TrustOptions, B: number): string[] {
+export function trustConventions(
+  type: TrustType,
+  o: TrustOptions,
+  intervals: { B: number; linearised: boolean },
+): string[] {
   const alt = { ...ALT_TEST_DEFAULTS, ...o.altTest };
   const th = { ...THRESHOLD_DEFAULTS, ...o.threshold };
   return [
     `Majority label: ${majorityRule(type)}; a row with one rating has that label.`,
     `Krippendorff's alpha: ${alphaMetricsOf(type).join(' and ')} metric, through the coincidence matrix; rows with fewer than two ratings add nothing. Fleiss' kappa only on the rows every annotator rated.`,
-    `Intervals: seeded percentile bootstrap over the labelled rows (items, not single ratings; B=${B}, seed ${o.bootstrap.seed}); the judge's plain agreement with the majority has a Wilson interval.`,
+    intervals.linearised
+      ? `Intervals: more than ${LINEARISED_ABOVE.toLocaleString('en')} labelled rows, so normal intervals from each row's influence (the infinitesimal jackknife, the first-order variance a bootstrap over rows estimates); the judge's plain agreement with the majority has a Wilson interval.`
+      : `Intervals: seeded percentile bootstrap over the labelled rows (items, not single ratings; B=${intervals.B}, seed ${o.bootstrap.seed}); the judge's plain agreement with the majority has a Wilson interval.`,
     `Alt-test (Calderon, Reichart & Dror 2025): ${type === 'score' ? 'negative RMSE' : 'accuracy'} against the other annotators, one-sided paired t-test on the advantage indicators with epsilon ${alt.epsilon}, Benjamini-Yekutieli at q = ${alt.q}; a verdict needs ${alt.minAnnotators} annotators with ${alt.minRows} rows each, rows with ${alt.minPerRow} ratings or more; an annotator whose differences never vary gets p = 0 when their mean is below epsilon, else 1.`,
     `Guaranteed threshold (Jung, Brahman & Choi 2024): confidence is the judge's top probability; a grid of the distinct confidences keeping ${th.minRows} rows or more, tested from the highest down (fixed sequence), each against the exact one-sided Clopper-Pearson bound at level 1 - delta (alpha ${th.alpha}, delta ${th.delta}); none passing means no threshold.`,
     ...(o.cascade
@@ -144,7 +151,10 @@ export function trustFigures(data: TrustData, options: Partial<TrustOptions> = {
     threshold,
     cascade,
     estimates,
-    conventions: trustConventions(data.type, o, ceiling.bootstrap.B),
+    conventions: trustConventions(data.type, o, {
+      B: ceiling.bootstrap.B,
+      linearised: ceiling.intervals === 'linearised',
+    }),
     sentences: {
       ceiling: ceilingSentence(ceiling),
       altTest: altTestSentence(alt),

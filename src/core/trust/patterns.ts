@@ -18,7 +18,7 @@ export interface Patterns {
 }
 
 /** Above this many possible patterns the key goes through a Map instead of a direct table. */
-const DIRECT_TABLE = 1 << 22;
+const DIRECT_TABLE = 1 << 20;
 
 /** Folds the rows (the given ones, or all) into patterns, in order of first appearance. */
 export function patternsOf(data: TrustData, rows: ArrayLike<number> | null = null): Patterns {

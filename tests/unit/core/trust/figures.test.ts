@@ -2,7 +2,7 @@
 // file) and parses with its schema; the rows counted; PPI per label; the cascade when judges are given.
 import { describe, expect, it } from 'vitest';
 import { trustBenchData } from '../../../../bench/alignment/trustRows';
-import { trustFigures } from '../../../../src/core/trust/figures';
+import { TRUST_DEFAULTS, trustConventions, trustFigures } from '../../../../src/core/trust/figures';
 import { TrustFiguresSchema } from '../../../../src/core/trust/schema';
 
 describe('trustFigures', () => {
@@ -44,6 +44,9 @@ describe('trustFigures', () => {
     expect(f.cascade!.judges.map((j) => j.name)).toEqual(['local', 'hosted']);
     expect(f.conventions.join(' ')).toMatch(/Bonferroni \(delta \/ 2 per judge\)/);
     expect(f.conventions.join(' ')).toMatch(/ties to the first-listed annotator/);
+    expect(f.conventions.join(' ')).toMatch(
+      /percentile bootstrap over the labelled rows \(items, not single ratings; B=1000, seed 1\)/,
+    );
     expect(f.sentences.ceiling).toMatch(/^The judge agrees with the majority at kappa \d\.\d\d \[/);
     expect(f.sentences.cascade).toMatch(/^The cascade settles/);
     expect(f.sentences.estimates).toHaveLength(5);
@@ -64,5 +67,12 @@ describe('trustFigures', () => {
     expect(g.altTest.epsilon).toBe(0.1);
     expect(g.threshold.alpha).toBe(0.2);
     expect(g.estimates.every((e) => e.ppi!.lambda === 1 && !e.ppi!.tuned)).toBe(true);
+  });
+
+  it('states linearised intervals when the ceiling used them', () => {
+    const text = trustConventions('score', TRUST_DEFAULTS, { B: 0, linearised: true }).join(' ');
+    expect(text).toMatch(/more than 20,000 labelled rows, so normal intervals from each row's influence/);
+    expect(text).toMatch(/ordinal and interval metric/);
+    expect(text).toMatch(/negative RMSE/);
   });
 });
