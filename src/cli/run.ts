@@ -10,7 +10,7 @@ import type { RowOutcome, RowStatus } from '../core/rows/records';
 import type { ResultsHeader } from '../core/rows/resultsFile';
 import { RESULTS_FORMAT, RESULTS_VERSION } from '../core/rows/resultsFile';
 import { planRun } from '../core/rows/runPlan';
-import type { RunProgress } from '../core/rows/runner';
+import type { RunProgress } from '../core/rows/runTypes';
 import { RowRunner, outcomeTokens } from '../core/rows/runner';
 import { questionTokens, stateTokens } from '../contract/tokens';
 import { LOCAL_COST_WORDS } from '../core/words';

@@ -13,7 +13,7 @@ import type { ReusedChunk, RowItem, RowOutcome, RowRun, StoredAnswer } from '../
 import { newId } from '../../core/ids';
 import { LabelValueSchema } from '../../core/alignment/labelValues';
 import type { LabelValue } from '../../core/alignment/types';
-import type { RunStore } from '../../core/rows/runner';
+import type { RunStore } from '../../core/rows/runTypes';
 import type { LabelEdit } from '../../core/rows/labels';
 import type { WorkbenchDb } from './db';
 

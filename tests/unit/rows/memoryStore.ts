@@ -1,6 +1,6 @@
 // A RunStore in memory, for runner tests that are about the engine rather than IndexedDB.
 import type { RowOutcome, StoredAnswer } from '../../../src/core/rows/records';
-import type { ReusedRow, RunStore } from '../../../src/core/rows/runner';
+import type { ReusedRow, RunStore } from '../../../src/core/rows/runTypes';
 
 export class MemoryStore implements RunStore {
   readonly outcomes = new Map<number, RowOutcome>();

@@ -1,6 +1,6 @@
 // A refused row shows what the service said and where, not the editor's advice to fix a field and send again.
 import { describe, expect, it } from 'vitest';
-import { refusedRowMessage } from '../../../src/core/rows/runner';
+import { refusedRowMessage } from '../../../src/core/rows/failure';
 
 describe('refusedRowMessage', () => {
   it("names the service's field and sentence", () => {

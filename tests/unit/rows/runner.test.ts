@@ -6,14 +6,10 @@ import type { AttemptReport, CallOptions, ClientTarget, EvaluateResult, Failure 
 import { toEvaluationError } from '../../../src/client';
 import type { RowOutcome } from '../../../src/core/rows/records';
 import type { PlannedRow } from '../../../src/core/rows/runPlan';
-import type { RunnerInput } from '../../../src/core/rows/runner';
-import {
-  FAILING_STREAK,
-  LOOKUP_CHUNK,
-  LOOKUP_READS,
-  MAX_REQUEUES,
-  RowRunner,
-} from '../../../src/core/rows/runner';
+import type { RunnerInput } from '../../../src/core/rows/runTypes';
+import { FAILING_STREAK, RowRunner } from '../../../src/core/rows/runner';
+import { LOOKUP_CHUNK, LOOKUP_READS } from '../../../src/core/rows/lookAhead';
+import { MAX_REQUEUES } from '../../../src/core/rows/failure';
 import { ManualClock, flush } from './manualClock';
 import { MemoryStore } from './memoryStore';
 

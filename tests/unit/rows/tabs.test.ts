@@ -14,7 +14,7 @@ import type { RowMapping } from '../../../src/core/rows/mapping';
 import { buildRun } from '../../../src/core/rows/newRun';
 import { parseCsvText } from '../../../src/core/rows/parse';
 import { planRun } from '../../../src/core/rows/runPlan';
-import type { EvaluateFn } from '../../../src/core/rows/runner';
+import type { EvaluateFn } from '../../../src/core/rows/runTypes';
 import { runLockName, RunMessageSchema } from '../../../src/core/rows/runSync';
 import { createResumeOfferStore } from '../../../src/app/stores/resumeOffer';
 import { questionTokens, stateTokens } from '../../../src/contract/tokens';

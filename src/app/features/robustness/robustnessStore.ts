@@ -23,7 +23,7 @@ import type { Clock, Pacing } from '../../../core/rows/pacer';
 import type { StoredAnswer } from '../../../core/rows/records';
 import type { TokenCounter } from '../../../core/rows/runPlan';
 import { plannedFromItems } from '../../../core/rows/runPlan';
-import type { EvaluateFn, RunProgress } from '../../../core/rows/runner';
+import type { EvaluateFn, RunProgress } from '../../../core/rows/runTypes';
 import { RowRunner } from '../../../core/rows/runner';
 import { appDb } from '../../persistence/db';
 import type { WorkbenchDb } from '../../persistence/db';

@@ -9,7 +9,7 @@ import type { RowRun } from '../../../core/rows/records';
 import type { LabelEdit } from '../../../core/rows/labels';
 import type { ResultRow } from '../../../core/rows/results';
 import type { TargetContext } from '../../../core/rows/runPlan';
-import type { EvaluateFn, RunProgress } from '../../../core/rows/runner';
+import type { EvaluateFn, RunProgress } from '../../../core/rows/runTypes';
 import type { RunMessage } from '../../../core/rows/runSync';
 import type { RowsRepo } from '../../persistence/rowsRepo';
 import type { TabChannel, TabLocks } from '../../persistence/tabs';
