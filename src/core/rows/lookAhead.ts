@@ -4,7 +4,7 @@ import type { Questions } from '../../contract';
 import type { AnswerIdentity } from './dedup';
 import { questionIdentities } from './dedup';
 import { mergedResponse, questionsFound } from './questionReuse';
-import type { StoredAnswer } from './records';
+import type { RowOutcome, StoredAnswer } from './records';
 import type { PlannedRow } from './runPlan';
 import type { RunStore } from './runTypes';
 
@@ -35,6 +35,32 @@ export interface Reuse {
   row: PlannedRow;
   answer: StoredAnswer;
   found?: ReadonlyMap<string, StoredAnswer>;
+}
+
+/**
+ * A reused row's outcome: from an earlier run when every answer it takes was stored before this run began
+ * (`startedAt`); its counters carry over from the outcome it replaces.
+ */
+export function reusedOutcome(
+  previous: RowOutcome | undefined,
+  answer: StoredAnswer,
+  found: ReadonlyMap<string, StoredAnswer> | undefined,
+  startedAt: number,
+  now: number,
+): RowOutcome {
+  const parts = found ? [...found.values()] : [answer];
+  return {
+    status: 'reused',
+    reusedFrom: parts.every((part) => part.at < startedAt) ? 'earlier' : 'run',
+    ...(found ? { reusedQuestions: [...found.keys()] } : {}),
+    at: now,
+    attempts: previous?.attempts ?? 0,
+    possiblyBilledAttempts: previous?.possiblyBilledAttempts ?? 0,
+    requeues: 0,
+    answerKey: answer.key,
+    model: answer.model,
+    inputTokens: 0,
+  };
 }
 
 export const NOTHING_FOUND: ReadonlyMap<string, StoredAnswer> = new Map();

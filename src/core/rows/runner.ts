@@ -1,12 +1,8 @@
 // The run engine: sends one request per row, paced, and records every outcome as it arrives. Pure orchestration over
 // an injected evaluate, clock and store, so tests drive it with a manual clock or the real client and a real server.
-//
-// Rules it keeps: a row with an answer is never sent again; a row whose answer is already stored (same identity,
-// pinned model) is reused and costs nothing; otherwise its questions whose answers are stored (asked of the same state
-// in another request) are taken from there and only the others are sent; a row is marked `sending` before it leaves,
-// so after a crash it is known to be "unknown, may have been billed" rather than silently re-sent; 401 stops the run;
-// a 422 marks its row and the run goes on; a timeout is never acted on; the run stops before the budget cap would be
-// passed.
+// A row with an answer is never sent again; a stored answer is reused (lookAhead.ts); a row is marked `sending` before
+// it leaves, so after a crash it is "unknown, may have been billed", never re-sent silently; what a failure means for
+// its row and the run is failure.ts's; the run stops before the budget cap would be passed.
 import { CONVERSATION_FIELD, estimateCost, PRICE_PER_MILLION_INPUT_TOKENS } from '../../contract';
 import { errorClause as errorText } from '../../contract/text';
 import type { AnswerIdentity } from './dedup';
@@ -14,19 +10,17 @@ import { dedupKey, pinnedModel } from './dedup';
 import { classifyFailure } from './failure';
 import type { SendBase } from './failure';
 import type { LookedUp, Reuse } from './lookAhead';
-import { LookAhead, LOOKUP_CHUNK, LOOKUP_READS, NOTHING_FOUND } from './lookAhead';
+import { LookAhead, LOOKUP_CHUNK, LOOKUP_READS, NOTHING_FOUND, reusedOutcome } from './lookAhead';
 import { Gate, Pacer, RateMeter } from './pacer';
 import type { Pacing } from './pacer';
 import { mergedResponse, questionsLeft } from './questionReuse';
-import type { Halt, RowOutcome, RowStatus, StoredAnswer } from './records';
+import type { Halt, RowOutcome, StoredAnswer } from './records';
 import type { PlannedRow } from './runPlan';
+import { RunTally } from './tally';
 import type { ReusedRow, RowUpdate, RunnerDeps, RunnerInput, RunPhase, RunProgress } from './runTypes';
 
 /** Rows in a row that fail for the service's sake (not the row's) before the run stops by itself. */
 export const FAILING_STREAK = 5;
-
-/** Statuses that end a row for good unless the user asks for a retry. */
-const SETTLED: ReadonlySet<RowStatus> = new Set(['done', 'reused', 'invalid', 'failed', 'unknown']);
 
 /** Drives one run of rows. Create it with the stored outcomes, call `run()`, and `run()` again after a halt. */
 export class RowRunner {
@@ -41,8 +35,6 @@ export class RowRunner {
   private readonly stored: LookAhead;
   /** When this call of run() began: a stored answer older than that comes from an earlier run. */
   private startedAt = 0;
-  private reusedEarlier = 0;
-  private partlyReused = 0;
   private readonly pacer: Pacer;
   private readonly gate: Gate;
   private readonly meter = new RateMeter();
@@ -56,17 +48,8 @@ export class RowRunner {
   private serviceHoldUntil = 0;
   private streak = 0;
   private wake: (() => void) | null = null;
-  private totals = { billedTokens: 0, possiblyBilledTokens: 0 };
-  /** Rows per status, kept in step with outcomes so progress() never walks 100,000 rows. */
-  private readonly counts: Record<RowStatus, number> = {
-    pending: 0,
-    sending: 0,
-    done: 0,
-    reused: 0,
-    invalid: 0,
-    failed: 0,
-    unknown: 0,
-  };
+  /** Rows per status and tokens, kept in step with outcomes. */
+  private readonly tally = new RunTally();
   private maxCost: number | null;
   private readonly price: number | null;
   private readonly interrupted: number[] = [];
@@ -110,7 +93,7 @@ export class RowRunner {
       }
       if (outcome) {
         this.outcomes.set(row.number, outcome);
-        this.account(row, outcome, 1);
+        this.tally.account(outcome, row.tokens, 1);
       }
       if (!outcome || outcome.status === 'pending') this.queue.push(row.number);
     }
@@ -183,16 +166,9 @@ export class RowRunner {
   }
 
   progress(): RunProgress {
-    const counts = this.counts;
+    const { counts, billedTokens, possiblyBilledTokens } = this.tally;
     const total = this.rows.size;
-    const pending =
-      total -
-      counts.done -
-      counts.reused -
-      counts.invalid -
-      counts.failed -
-      counts.unknown -
-      this.inFlight.size;
+    const pending = total - this.tally.settled - this.inFlight.size;
     const now = this.deps.clock.now();
     const rate = this.meter.perMinute(now);
     const pace = rate > 0 ? rate : this.pacer.settings.requestsPerMinute;
@@ -202,17 +178,17 @@ export class RowRunner {
       total,
       done: counts.done,
       reused: counts.reused,
-      reusedEarlier: this.reusedEarlier,
-      partlyReused: this.partlyReused,
+      reusedEarlier: this.tally.reusedEarlier,
+      partlyReused: this.tally.partlyReused,
       invalid: counts.invalid,
       failed: counts.failed,
       unknown: counts.unknown,
       pending,
       inFlight: this.inFlight.size,
-      billedTokens: this.totals.billedTokens,
-      possiblyBilledTokens: this.totals.possiblyBilledTokens,
-      cost: estimateCost(this.totals.billedTokens, this.price ?? 0),
-      possiblyBilledCost: estimateCost(this.totals.possiblyBilledTokens, this.price ?? 0),
+      billedTokens,
+      possiblyBilledTokens,
+      cost: estimateCost(billedTokens, this.price ?? 0),
+      possiblyBilledCost: estimateCost(possiblyBilledTokens, this.price ?? 0),
       ratePerMinute: rate,
       // A stopped run has no time left to show: nothing is being sent.
       etaMs:
@@ -383,7 +359,13 @@ export class RowRunner {
   private async reuseAll(reused: readonly Reuse[]): Promise<void> {
     const outcomes: ReusedRow[] = reused.map(({ row, answer, found }) => ({
       number: row.number,
-      outcome: this.reusedOutcome(row, answer, found),
+      outcome: reusedOutcome(
+        this.outcomes.get(row.number),
+        answer,
+        found,
+        this.startedAt,
+        this.deps.clock.now(),
+      ),
       ...(found ? { answer } : {}),
     }));
     try {
@@ -401,28 +383,8 @@ export class RowRunner {
   private wouldPassBudget(tokens: number): boolean {
     // A target whose price is unknown cannot be held to a cap in money: the run says so before it starts.
     if (this.maxCost === null || this.price === null) return false;
-    const committed = this.totals.billedTokens + this.totals.possiblyBilledTokens + this.reservedTokens;
+    const committed = this.tally.billedTokens + this.tally.possiblyBilledTokens + this.reservedTokens;
     return estimateCost(committed + tokens, this.price) > this.maxCost;
-  }
-
-  private reusedOutcome(
-    row: PlannedRow,
-    answer: StoredAnswer,
-    found?: ReadonlyMap<string, StoredAnswer>,
-  ): RowOutcome {
-    const parts = found ? [...found.values()] : [answer];
-    return {
-      status: 'reused',
-      reusedFrom: parts.every((part) => part.at < this.startedAt) ? 'earlier' : 'run',
-      ...(found ? { reusedQuestions: [...found.keys()] } : {}),
-      at: this.deps.clock.now(),
-      attempts: this.outcomes.get(row.number)?.attempts ?? 0,
-      possiblyBilledAttempts: this.outcomes.get(row.number)?.possiblyBilledAttempts ?? 0,
-      requeues: 0,
-      answerKey: answer.key,
-      model: answer.model,
-      inputTokens: 0,
-    };
   }
 
   private async send(row: PlannedRow, looked: LookedUp | undefined): Promise<void> {
@@ -607,20 +569,10 @@ export class RowRunner {
 
   private setOutcome(row: PlannedRow, outcome: RowOutcome, answer?: StoredAnswer): void {
     const previous = this.outcomes.get(row.number);
-    if (previous) this.account(row, previous, -1);
+    if (previous) this.tally.account(previous, row.tokens, -1);
     this.outcomes.set(row.number, outcome);
-    this.account(row, outcome, 1);
+    this.tally.account(outcome, row.tokens, 1);
     this.emit({ number: row.number, outcome, answer });
-  }
-
-  /** Keeps the billed and possibly-billed totals in step with outcomes (sign -1 removes an old outcome). */
-  private account(row: PlannedRow, outcome: RowOutcome, sign: 1 | -1): void {
-    this.counts[outcome.status] += sign;
-    if (outcome.status === 'reused' && outcome.reusedFrom === 'earlier') this.reusedEarlier += sign;
-    if (outcome.status === 'done' && outcome.reusedQuestions?.length) this.partlyReused += sign;
-    const tokens = outcomeTokens(outcome, row.tokens);
-    this.totals.billedTokens += sign * tokens.billed;
-    this.totals.possiblyBilledTokens += sign * tokens.possiblyBilled;
   }
 
   private emit(update: RowUpdate): void {
@@ -643,18 +595,3 @@ export class RowRunner {
     wake?.();
   }
 }
-
-/** The input tokens an outcome counts as billed, and as possibly billed, for a row of `rowTokens` estimated tokens. */
-export function outcomeTokens(
-  outcome: Pick<RowOutcome, 'status' | 'inputTokens' | 'possiblyBilledAttempts'>,
-  rowTokens: number,
-): { billed: number; possiblyBilled: number } {
-  return {
-    billed: outcome.status === 'done' ? (outcome.inputTokens ?? rowTokens) : 0,
-    possiblyBilled: outcome.possiblyBilledAttempts * rowTokens,
-  };
-}
-
-/** True when a row's status needs nothing more from the run. */
-export const isSettled = (status: RowStatus | undefined): boolean =>
-  status !== undefined && SETTLED.has(status);
