@@ -11,7 +11,7 @@ import {
 } from '../../core/rows/records';
 import type { ReusedChunk, RowItem, RowOutcome, RowRun, StoredAnswer } from '../../core/rows/records';
 import { newId } from '../../core/ids';
-import { LabelValueSchema } from '../../core/alignment/labelValues';
+import { LabelValueSchema } from '../../core/labels/values';
 import type { LabelValue } from '../../core/alignment/types';
 import type { RunStore } from '../../core/rows/runTypes';
 import type { LabelEdit } from '../../core/rows/labels';
