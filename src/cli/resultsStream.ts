@@ -4,8 +4,10 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { z } from 'zod';
 import type { Questions } from '../contract';
-import { computeAlignment, readLabel } from '../core/alignment';
-import type { AlignRow, Figure, LabelValue } from '../core/alignment';
+import { computeAlignment } from '../core/alignment';
+import type { AlignRow, Figure } from '../core/alignment';
+import { labelColumnsOf, readRowLabels } from '../core/labels';
+import type { LabelColumn } from '../core/labels';
 import type { AlignTable } from '../core/alignment/table';
 import { alignTableOf } from '../core/alignment/table';
 import { ROW_STATUSES } from '../core/rows/records';
@@ -264,21 +266,15 @@ function joinTables(parts: readonly AlignTable[]): AlignTable {
   return { ids, answered, columns };
 }
 
-/** A row of the figures: its labels read from its columns the way the labels screen reads them. */
-export function alignRowOf(
-  questions: Questions,
-  row: ReadRow,
-  labels: Readonly<Record<string, string>>,
-): AlignRow {
-  const data = row.data !== null && typeof row.data === 'object' && !Array.isArray(row.data) ? row.data : {};
-  const read: Record<string, LabelValue> = {};
-  for (const [question, column] of Object.entries(labels)) {
-    const q = questions[question];
-    if (!q) continue;
-    const reading = readLabel(data[column], q, { column, question, levelBase: 0, values: {} });
-    if (reading.kind === 'ok') read[question] = reading.value;
-  }
-  return { id: row.id, labels: read, ...(row.response && { answers: row.response.answers }) };
+/** A row of the figures: its labels read from its columns by the functions the rows screen reads them with. */
+function alignRowOf(questions: Questions, row: ReadRow, columns: readonly LabelColumn[]): AlignRow {
+  const read = readRowLabels(row.data, columns, questions);
+  return {
+    id: row.id,
+    labels: read.labels ?? {},
+    ...(read.annotations && { annotations: read.annotations }),
+    ...(row.response && { answers: row.response.answers }),
+  };
 }
 
 /**
@@ -286,8 +282,9 @@ export function alignRowOf(
  * (the order the whole-file reader gives, so a merge of shards and one process's file give the same figures).
  */
 export function figuresOfIndex(index: RowIndex): Map<string, Figure> {
-  const { questions, labels } = index.header;
-  if (Object.keys(labels).length === 0) return new Map();
+  const { questions } = index.header;
+  const labels = labelColumnsOf(index.header.labels);
+  if (labels.length === 0) return new Map();
   const parts: AlignTable[] = [];
   let chunk: AlignRow[] = [];
   eachNewestRow(index, (row) => {

@@ -22,9 +22,11 @@ import type { MapSpec } from './inputs';
 import {
   InputError,
   defaultLabelsLine,
+  headerLabels,
   mappingFor,
   readQuestionsFile,
   readSessionFile,
+  resolveLabelColumns,
   withDefaultLabels,
 } from './inputs';
 import { collectGarbage } from './memory';
@@ -196,7 +198,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
   const { columns, objectRows } = await surveyColumns(source);
   // A column named like a question is its human label unless --map says otherwise (the app's default too).
   const { spec: map, defaulted } = withDefaultLabels(
-    options.map,
+    resolveLabelColumns(options.map, columns),
     columns,
     objectRows,
     Object.keys(questions),
@@ -245,7 +247,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
     model,
     questions,
     mapping,
-    labels: map.labels,
+    labels: headerLabels(map.labels),
     pacing: { ...chosen.pacing, ...options.pacing },
     ...(options.shard && {
       shard: { ...options.shard, records: planned.records, planned: planned.rows },

@@ -2,7 +2,7 @@
 // (cli/run's figures, cli/inputs' mapping) get the same labels and leave out the same columns.
 import { describe, expect, it } from 'vitest';
 import type { Questions } from '../../../../src/contract';
-import { excludedColumns, labelColumnsOf, readLabels } from '../../../../src/core/labels';
+import { excludedColumns, labelColumnsOf, readRowLabels } from '../../../../src/core/labels';
 import { rowLabels } from '../../../../src/core/rows/labels';
 import { leftOutColumns, mapRow } from '../../../../src/core/rows/mapping';
 import { mappingFor, parseMapSpec } from '../../../../src/cli/inputs';
@@ -16,12 +16,12 @@ const row = { id: 'r1', text: 'My card was charged twice', team: ' Billing ', ur
 describe('label columns', () => {
   it('reads a row’s labels by question, as the page does', () => {
     const columns = labelColumnsOf({ team: 'team', urgent: 'urgent' });
-    expect(readLabels(row, columns, questions)).toEqual({ team: 'billing', urgent: true });
-    expect(readLabels(row, columns, questions)).toEqual(
+    expect(readRowLabels(row, columns, questions)).toEqual({ labels: { team: 'billing', urgent: true } });
+    expect(readRowLabels(row, columns, questions)).toEqual(
       rowLabels(row, { mode: 'fields', idColumn: 'id', labels: columns }, questions),
     );
-    expect(readLabels('plain text', columns, questions)).toBeUndefined();
-    expect(readLabels({ team: 'nobody' }, columns, questions)).toBeUndefined();
+    expect(readRowLabels('plain text', columns, questions)).toEqual({});
+    expect(readRowLabels({ team: 'nobody' }, columns, questions)).toEqual({});
   });
 
   it('leaves label and metadata columns out of the state, on the page and on the command line alike', () => {
