@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Questions } from '../contract';
 import { computeAlignment } from '../core/alignment';
 import type { AlignRow, Figure } from '../core/alignment';
-import { labelColumnsOf, readRowLabels } from '../core/labels';
+import { annotatorsByQuestion, labelColumnsOf, readRowLabels } from '../core/labels';
 import type { LabelColumn } from '../core/labels';
 import type { AlignTable } from '../core/alignment/table';
 import { alignTableOf } from '../core/alignment/table';
@@ -261,7 +261,21 @@ function joinTables(parts: readonly AlignTable[]): AlignTable {
       p.set(c.p, at * width);
       at += c.label.length;
     }
-    columns[name] = { ...parts[0]!.columns[name]!, label, p };
+    const first = parts[0]!.columns[name]!;
+    // Every part was built with the header's annotators, so their rating columns line up.
+    const raters = first.raters && {
+      names: first.raters.names,
+      labels: new Int32Array(ids.length * first.raters.names.length),
+    };
+    if (raters) {
+      let r = 0;
+      for (const part of parts) {
+        const c = part.columns[name]!.raters!.labels;
+        raters.labels.set(c, r);
+        r += c.length;
+      }
+    }
+    columns[name] = { ...first, label, p, ...(raters && { raters }) };
   }
   return { ids, answered, columns };
 }
@@ -285,15 +299,16 @@ export function figuresOfIndex(index: RowIndex): Map<string, Figure> {
   const { questions } = index.header;
   const labels = labelColumnsOf(index.header.labels);
   if (labels.length === 0) return new Map();
+  const annotators = Object.fromEntries(annotatorsByQuestion(labels));
   const parts: AlignTable[] = [];
   let chunk: AlignRow[] = [];
   eachNewestRow(index, (row) => {
     chunk.push(alignRowOf(questions, row, labels));
     if (chunk.length >= TABLE_CHUNK) {
-      parts.push(alignTableOf(questions, chunk));
+      parts.push(alignTableOf(questions, chunk, annotators));
       chunk = [];
     }
   });
-  if (chunk.length > 0 || parts.length === 0) parts.push(alignTableOf(questions, chunk));
+  if (chunk.length > 0 || parts.length === 0) parts.push(alignTableOf(questions, chunk, annotators));
   return new Map(Object.entries(computeAlignment(questions, joinTables(parts)).figures));
 }
