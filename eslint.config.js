@@ -39,7 +39,7 @@ export default tseslint.config(
     // The floors (eslint/floors.js): every folder of src/ imports only what its row in the table allows.
     files: ['src/**/*.{ts,tsx}'],
     plugins: { layers: floors },
-    // tests/unit/lint/floors*.test.ts plant a wrong import per rule and check that it fails.
+    // tests/unit/eslint/floors*.test.ts plant a wrong import per rule and check that it fails.
     rules: { 'layers/floors': 'error' },
   },
   {

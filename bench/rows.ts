@@ -3,7 +3,7 @@
 // service's own tally must show zero rows lost and zero rows answered twice.
 import { fileURLToPath } from 'node:url';
 import { abortableSleep, evaluate } from '../src/client';
-import type { EvaluateFn, ReusedRow, RunStore } from '../src/core/rows/runner';
+import type { EvaluateFn, ReusedRow, RunStore } from '../src/core/rows/runTypes';
 import { RowRunner } from '../src/core/rows/runner';
 import type { RowOutcome, StoredAnswer } from '../src/core/rows/records';
 import type { PlannedRow } from '../src/core/rows/runPlan';

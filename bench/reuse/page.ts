@@ -7,7 +7,7 @@ import { EvaluateResponseSchema } from '../../src/contract';
 import type { EvaluateRequest } from '../../src/contract';
 import { EXAMPLE_REQUEST } from '../../src/core/example';
 import { newId } from '../../src/core/ids';
-import type { EvaluateFn } from '../../src/core/rows/runner';
+import type { EvaluateFn } from '../../src/core/rows/runTypes';
 import { WorkbenchDb } from '../../src/app/persistence/db';
 import { RowsRepo } from '../../src/app/persistence/rowsRepo';
 import { createRowsParser } from '../../src/app/workers/rowsParser';

@@ -22,7 +22,11 @@ export interface MapSpec {
     | { mode: 'text' | 'conversation'; column: string }
     | { mode: 'columns'; columns: string[] };
   idColumn?: string;
-  labels: Record<string, string>;
+  /**
+   * Label columns by question: one, or one per annotator (`label.<question>=<column>` repeated, or a pattern with `*`
+   * such as `label.team=ann_*`, resolved against the file's columns by resolveLabelColumns).
+   */
+  labels: Record<string, string[]>;
   meta: string[];
 }
 
@@ -44,7 +48,8 @@ export function parseMapSpec(entries: readonly string[]): MapSpec {
     else if (key === 'columns' && list(value).length > 0)
       spec.state = { mode: 'columns', columns: list(value) };
     else if (key === 'id' && value !== '') spec.idColumn = value;
-    else if (key.startsWith('label.') && key.length > 6 && value !== '') spec.labels[key.slice(6)] = value;
+    else if (key.startsWith('label.') && key.length > 6 && value !== '')
+      (spec.labels[key.slice(6)] ??= []).push(...list(value));
     else if (key === 'meta' && list(value).length > 0) spec.meta.push(...list(value));
     else
       throw new InputError(
@@ -67,7 +72,7 @@ export function withDefaultLabels(
   if (!objectRows) return { spec, defaulted: [] };
   const state = spec.state;
   const taken = new Set([
-    ...Object.values(spec.labels),
+    ...Object.values(spec.labels).flat(),
     ...spec.meta,
     ...(spec.idColumn ? [spec.idColumn] : []),
     ...(state?.mode === 'text' || state?.mode === 'conversation' ? [state.column] : []),
@@ -76,9 +81,46 @@ export function withDefaultLabels(
   const defaulted = labelsNamedLikeQuestions(columns, questions, taken, new Set(Object.keys(spec.labels)));
   if (defaulted.length === 0) return { spec, defaulted };
   const labels = { ...spec.labels };
-  for (const l of defaulted) labels[l.question] = l.column;
+  for (const l of defaulted) labels[l.question] = [l.column];
   return { spec: { ...spec, labels }, defaulted };
 }
+
+/** Turns `*` patterns of --map label.<question>= into the file's matching columns, in the file's order. */
+export function resolveLabelColumns(spec: MapSpec, columns: readonly string[]): MapSpec {
+  const labels: Record<string, string[]> = {};
+  for (const [question, given] of Object.entries(spec.labels)) {
+    const out: string[] = [];
+    for (const name of given) {
+      if (!name.includes('*')) {
+        out.push(name);
+        continue;
+      }
+      const pattern = new RegExp(
+        `^${name
+          .split('*')
+          .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*')}$`,
+      );
+      const matched = columns.filter((c) => pattern.test(c));
+      if (matched.length === 0)
+        throw new InputError(
+          `--map label.${question}=${name} matches no column; the columns are ${columns.map((c) => `"${c}"`).join(', ')}.`,
+        );
+      out.push(...matched);
+    }
+    const repeated = out.find((c, i) => out.indexOf(c) !== i);
+    if (repeated !== undefined)
+      throw new InputError(`--map names the column "${repeated}" twice as a label of "${question}".`);
+    labels[question] = out;
+  }
+  return { ...spec, labels };
+}
+
+/** The label columns as a results file's header keeps them: a column, or the list of one per annotator. */
+export const headerLabels = (labels: Record<string, string[]>): Record<string, string | string[]> =>
+  Object.fromEntries(
+    Object.entries(labels).map(([q, columns]) => [q, columns.length === 1 ? columns[0]! : columns]),
+  );
 
 /** The line that says which columns were read as labels by default, and how to send one instead. */
 export const defaultLabelsLine = (defaulted: readonly NamedLabel[]): string =>

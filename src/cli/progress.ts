@@ -1,7 +1,7 @@
 // What a headless run prints while it goes: on a terminal a progress bar (cli-progress) with done, failed, remaining,
 // rate, time left, tokens and cost; elsewhere (CI logs) one plain line every few seconds. Owns the run's stderr output.
 import { Presets, SingleBar } from 'cli-progress';
-import type { RunProgress } from '../core/rows/runner';
+import type { RunProgress } from '../core/rows/runTypes';
 import { formatCost } from '../contract';
 
 export interface ProgressView {

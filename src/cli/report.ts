@@ -2,7 +2,7 @@
 // shards, one shard, or a whole run), read as a stream: the gate runs once, after the matrix.
 import { estimateCost } from '../contract';
 import type { Figure } from '../core/alignment';
-import type { RunProgress } from '../core/rows/runner';
+import type { RunProgress } from '../core/rows/runTypes';
 import type { Gate, GateResult } from './gates';
 import { checkGates } from './gates';
 import { writeJunit, writeSummary } from './reports';

@@ -2,7 +2,7 @@
 // case per gate (junit-report-builder). Owns writing them.
 import { writeFileSync } from 'node:fs';
 import junit from 'junit-report-builder';
-import type { RunProgress } from '../core/rows/runner';
+import type { RunProgress } from '../core/rows/runTypes';
 import { formatCost } from '../contract';
 import type { Figure } from '../core/alignment';
 import type { GateResult } from './gates';

@@ -3,7 +3,7 @@
 // process died: on resume it is "unknown, may have been billed", never re-sent silently. Both are read back on resume
 // as streams; what is kept per row is a few numbers, and an answer is found again by its line's place in the file.
 import { closeSync, existsSync, fstatSync, openSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import type { ReusedRow, RunStore } from '../core/rows/runner';
+import type { ReusedRow, RunStore } from '../core/rows/runTypes';
 import type { RowOutcome, StoredAnswer } from '../core/rows/records';
 import type { ResultsHeader, ReadRow } from '../core/rows/resultsFile';
 import { ResultLineSchema, headerLine, resultLine, resumeMismatch } from '../core/rows/resultsFile';

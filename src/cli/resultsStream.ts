@@ -4,8 +4,10 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { z } from 'zod';
 import type { Questions } from '../contract';
-import { computeAlignment, readLabel } from '../core/alignment';
-import type { AlignRow, Figure, LabelValue } from '../core/alignment';
+import { computeAlignment } from '../core/alignment';
+import type { AlignRow, Figure } from '../core/alignment';
+import { annotatorsByQuestion, labelColumnsOf, readRowLabels } from '../core/labels';
+import type { LabelColumn } from '../core/labels';
 import type { AlignTable } from '../core/alignment/table';
 import { alignTableOf } from '../core/alignment/table';
 import { ROW_STATUSES } from '../core/rows/records';
@@ -259,26 +261,34 @@ function joinTables(parts: readonly AlignTable[]): AlignTable {
       p.set(c.p, at * width);
       at += c.label.length;
     }
-    columns[name] = { ...parts[0]!.columns[name]!, label, p };
+    const first = parts[0]!.columns[name]!;
+    // Every part was built with the header's annotators, so their rating columns line up.
+    const raters = first.raters && {
+      names: first.raters.names,
+      labels: new Int32Array(ids.length * first.raters.names.length),
+    };
+    if (raters) {
+      let r = 0;
+      for (const part of parts) {
+        const c = part.columns[name]!.raters!.labels;
+        raters.labels.set(c, r);
+        r += c.length;
+      }
+    }
+    columns[name] = { ...first, label, p, ...(raters && { raters }) };
   }
   return { ids, answered, columns };
 }
 
-/** A row of the figures: its labels read from its columns the way the labels screen reads them. */
-export function alignRowOf(
-  questions: Questions,
-  row: ReadRow,
-  labels: Readonly<Record<string, string>>,
-): AlignRow {
-  const data = row.data !== null && typeof row.data === 'object' && !Array.isArray(row.data) ? row.data : {};
-  const read: Record<string, LabelValue> = {};
-  for (const [question, column] of Object.entries(labels)) {
-    const q = questions[question];
-    if (!q) continue;
-    const reading = readLabel(data[column], q, { column, question, levelBase: 0, values: {} });
-    if (reading.kind === 'ok') read[question] = reading.value;
-  }
-  return { id: row.id, labels: read, ...(row.response && { answers: row.response.answers }) };
+/** A row of the figures: its labels read from its columns by the functions the rows screen reads them with. */
+function alignRowOf(questions: Questions, row: ReadRow, columns: readonly LabelColumn[]): AlignRow {
+  const read = readRowLabels(row.data, columns, questions);
+  return {
+    id: row.id,
+    labels: read.labels ?? {},
+    ...(read.annotations && { annotations: read.annotations }),
+    ...(row.response && { answers: row.response.answers }),
+  };
 }
 
 /**
@@ -286,17 +296,19 @@ export function alignRowOf(
  * (the order the whole-file reader gives, so a merge of shards and one process's file give the same figures).
  */
 export function figuresOfIndex(index: RowIndex): Map<string, Figure> {
-  const { questions, labels } = index.header;
-  if (Object.keys(labels).length === 0) return new Map();
+  const { questions } = index.header;
+  const labels = labelColumnsOf(index.header.labels);
+  if (labels.length === 0) return new Map();
+  const annotators = Object.fromEntries(annotatorsByQuestion(labels));
   const parts: AlignTable[] = [];
   let chunk: AlignRow[] = [];
   eachNewestRow(index, (row) => {
     chunk.push(alignRowOf(questions, row, labels));
     if (chunk.length >= TABLE_CHUNK) {
-      parts.push(alignTableOf(questions, chunk));
+      parts.push(alignTableOf(questions, chunk, annotators));
       chunk = [];
     }
   });
-  if (chunk.length > 0 || parts.length === 0) parts.push(alignTableOf(questions, chunk));
+  if (chunk.length > 0 || parts.length === 0) parts.push(alignTableOf(questions, chunk, annotators));
   return new Map(Object.entries(computeAlignment(questions, joinTables(parts)).figures));
 }

@@ -10,8 +10,9 @@ import type { RowOutcome, RowStatus } from '../core/rows/records';
 import type { ResultsHeader } from '../core/rows/resultsFile';
 import { RESULTS_FORMAT, RESULTS_VERSION } from '../core/rows/resultsFile';
 import { planRun } from '../core/rows/runPlan';
-import type { RunProgress } from '../core/rows/runner';
-import { RowRunner, outcomeTokens } from '../core/rows/runner';
+import type { RunProgress } from '../core/rows/runTypes';
+import { RowRunner } from '../core/rows/runner';
+import { outcomeTokens } from '../core/rows/tally';
 import { questionTokens, stateTokens } from '../contract/tokens';
 import { LOCAL_COST_WORDS } from '../core/words';
 import type { ServerEnv } from '../server/env';
@@ -21,9 +22,11 @@ import type { MapSpec } from './inputs';
 import {
   InputError,
   defaultLabelsLine,
+  headerLabels,
   mappingFor,
   readQuestionsFile,
   readSessionFile,
+  resolveLabelColumns,
   withDefaultLabels,
 } from './inputs';
 import { collectGarbage } from './memory';
@@ -195,7 +198,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
   const { columns, objectRows } = await surveyColumns(source);
   // A column named like a question is its human label unless --map says otherwise (the app's default too).
   const { spec: map, defaulted } = withDefaultLabels(
-    options.map,
+    resolveLabelColumns(options.map, columns),
     columns,
     objectRows,
     Object.keys(questions),
@@ -244,7 +247,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
     model,
     questions,
     mapping,
-    labels: map.labels,
+    labels: headerLabels(map.labels),
     pacing: { ...chosen.pacing, ...options.pacing },
     ...(options.shard && {
       shard: { ...options.shard, records: planned.records, planned: planned.rows },

@@ -1,7 +1,7 @@
 // Two tabs of one browser profile (two pages of one context) on one store: a run of rows driven in one tab and
 // watched in the other, which takes it over when the first is killed, with every request counted at the service; two
 // windows editing one session; a tab closed right after typing; a store that never opens. (A full store is tested in
-// tests/unit/persistence/storageTrouble.test.ts: this Chromium ignores DevTools' quota override, see the report.)
+// tests/unit/app/persistence/storageTrouble.test.ts: this Chromium ignores DevTools' quota override, see the report.)
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { CountingReference } from '../../bench/lib/countingReference';

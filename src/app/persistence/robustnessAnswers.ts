@@ -4,7 +4,7 @@
 import Dexie from 'dexie';
 import { StoredAnswerSchema } from '../../core/rows/records';
 import type { StoredAnswer } from '../../core/rows/records';
-import type { RunStore } from '../../core/rows/runner';
+import type { RunStore } from '../../core/rows/runTypes';
 import type { WorkbenchDb } from './db';
 import { findQuestionAnswers, findStoredAnswers } from './rowsRepo';
 

@@ -11,9 +11,9 @@ import {
 } from '../../core/rows/records';
 import type { ReusedChunk, RowItem, RowOutcome, RowRun, StoredAnswer } from '../../core/rows/records';
 import { newId } from '../../core/ids';
-import { LabelValueSchema } from '../../core/alignment/labelValues';
+import { LabelValueSchema } from '../../core/labels/values';
 import type { LabelValue } from '../../core/alignment/types';
-import type { RunStore } from '../../core/rows/runner';
+import type { RunStore } from '../../core/rows/runTypes';
 import type { LabelEdit } from '../../core/rows/labels';
 import type { WorkbenchDb } from './db';
 

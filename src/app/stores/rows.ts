@@ -4,16 +4,14 @@
 // outside React state and read through `results()`; `resultsVersion` says when they changed.
 import { create } from 'zustand';
 import type { StoreApi, UseBoundStore } from 'zustand';
-import { evaluate } from '../../client';
 import { newId } from '../../core/ids';
 import { DEFAULT_PACING } from '../../core/rows/pacer';
 import { RunMessageSchema } from '../../core/rows/runSync';
 import { appDb } from '../persistence/db';
 import { RowsRepo } from '../persistence/rowsRepo';
 import { browserLocks, openChannel } from '../persistence/tabs';
-import { createBrowserClock } from '../platform/clock';
 import { createRowsParser } from '../workers/rowsParser';
-import { proxyTarget } from '../queries/targets';
+import { appRunnerSeam } from './runnerDeps';
 import { useFileRunTally } from './fileRunTally';
 import { fileActions } from './rows/files';
 import { importActions } from './rows/importPlan';
@@ -68,9 +66,7 @@ export function createRowsStore(deps: RowsDeps): UseBoundStore<StoreApi<RowsStat
 export const useRows = createRowsStore({
   repo: new RowsRepo(appDb()),
   parser: createRowsParser,
-  evaluate,
-  clock: createBrowserClock(),
-  targetFor: proxyTarget,
+  ...appRunnerSeam,
   newId,
   locks: browserLocks(),
   channel: openChannel('evaluate-workbench:rows', RunMessageSchema),

@@ -23,6 +23,11 @@ export interface QuestionColumns {
    */
   p: Float64Array;
   width: number;
+  /**
+   * Where several annotators labelled the question: their names (label columns) and each one's label per row,
+   * row-major (`labels[i * names.length + a]`), NO_LABEL where they gave none; `label` above is their majority.
+   */
+  raters?: { names: string[]; labels: Int32Array };
 }
 
 /** Every row of a run, by position: its id, and per question its label and answer. */
@@ -41,18 +46,38 @@ export function labelIndex(label: LabelValue, question: Question, classes: reado
   return label === true ? 1 : 0;
 }
 
-/** The table of rows given one by one (the page's results, a file's rows), read once. */
-export function alignTableOf(questions: Questions, rows: readonly AlignRow[]): AlignTable {
+/** The annotators of each question that several labelled, in the order the rows first name them. */
+export function annotatorsOfRows(rows: readonly AlignRow[]): Record<string, string[]> {
+  const out: Record<string, Set<string>> = {};
+  for (const row of rows)
+    for (const [question, byAnnotator] of Object.entries(row.annotations ?? {}))
+      for (const name of Object.keys(byAnnotator)) (out[question] ??= new Set()).add(name);
+  return Object.fromEntries(Object.entries(out).map(([q, names]) => [q, [...names]]));
+}
+
+/**
+ * The table of rows given one by one (the page's results, a file's rows), read once. `annotators` names each
+ * question's annotators in order (the label columns); by default, as the rows first name them.
+ */
+export function alignTableOf(
+  questions: Questions,
+  rows: readonly AlignRow[],
+  annotators: Readonly<Record<string, readonly string[]>> = annotatorsOfRows(rows),
+): AlignTable {
   const n = rows.length;
   const names = Object.keys(questions);
   const setups = names.map((name) => {
     const question = questions[name]!;
     const classes = classesOf(question);
     const width = question.type === 'noul' ? 1 : classes.length;
+    const raters = annotators[name]?.length
+      ? { names: [...annotators[name]], labels: new Int32Array(n * annotators[name].length).fill(NO_LABEL) }
+      : undefined;
     const column: QuestionColumns = {
       label: new Int32Array(n).fill(NO_LABEL),
       p: new Float64Array(n * width),
       width,
+      ...(raters && { raters }),
     };
     return { name, question, classes, column };
   });
@@ -64,6 +89,15 @@ export function alignTableOf(questions: Questions, rows: readonly AlignRow[]): A
     for (const { name, question, classes, column } of setups) {
       const label = row.labels[name];
       if (label !== undefined) column.label[i] = labelIndex(label, question, classes);
+      const raters = column.raters;
+      const given = row.annotations?.[name];
+      if (raters && given) {
+        const A = raters.names.length;
+        raters.names.forEach((annotator, a) => {
+          const v = given[annotator];
+          if (v !== undefined) raters.labels[i * A + a] = labelIndex(v, question, classes);
+        });
+      }
       writeAnswer(column, i, row.answers?.[name], question, classes);
     }
     if (row.answers && Object.keys(row.answers).length > 0) answered++;

@@ -1,6 +1,7 @@
 // Shared shapes of the alignment figures: every figure carries its n, a 95% interval and the method that made them.
 import type { Answer } from '../../contract';
 import type { LabelValue } from '../labels/values';
+import type { Annotations } from '../labels/annotators';
 
 export type { LabelValue } from '../labels/values';
 
@@ -22,6 +23,8 @@ export interface AlignRow {
   id: string;
   answers?: Record<string, Answer>;
   labels: Record<string, LabelValue>;
+  /** Each annotator's label, by question then annotator, where several labelled a question (`labels` is their majority). */
+  annotations?: Annotations;
 }
 
 /** The conventions a report is computed under; each is stated next to the figures. */

@@ -10,7 +10,16 @@ export {
   validLabel,
 } from './values';
 export type { LabelColumn, LabelColumnSummary, LabelReading, LabelValue, ValueTableLine } from './values';
-export { excludedColumns, labelColumnsOf, readLabels } from './columns';
+export { excludedColumns, labelColumnsOf } from './columns';
+export {
+  AnnotationsSchema,
+  annotatorOf,
+  annotatorsByQuestion,
+  majorityOf,
+  readRowLabels,
+  withAnnotation,
+} from './annotators';
+export type { Annotations, RowLabels } from './annotators';
 export type { LabelEdit } from './columns';
 export {
   argmax,

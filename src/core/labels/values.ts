@@ -14,6 +14,8 @@ export const LabelValueSchema = z.union([z.string(), z.number().int().min(0), z.
 export const LabelColumnSchema = z.object({
   column: z.string().min(1),
   question: z.string().min(1),
+  /** Who labelled this column, when a question has several (one per annotator); the column's name otherwise. */
+  annotator: z.string().min(1).optional(),
   /** Score levels written as numbers: 0-based (the contract's numbering) or 1-based. */
   levelBase: z.union([z.literal(0), z.literal(1)]).default(0),
   /** The user's table for raw values: a label to read them as, or null to leave them out. */

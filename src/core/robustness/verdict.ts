@@ -12,7 +12,7 @@ const ROUNDING = 0.011;
 
 /**
  * The order verdict's false alarm rate: the conventional 5%. An unbiased server whose identical requests differ is
- * called "moves with order" in at most this share of checks (tests/unit/robustness/falseAlarm.test.ts measures it).
+ * called "moves with order" in at most this share of checks (tests/unit/core/robustness/falseAlarm.test.ts measures it).
  */
 export const ORDER_FALSE_ALARM_RATE = 0.05;
 

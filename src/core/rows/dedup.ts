@@ -161,7 +161,7 @@ const prefixes = new WeakMap<object, Map<string, Sha256>>();
  * The dedup key of an answer: SHA-256 of the canonical identity, computed without Web Crypto. The canonical text
  * orders its keys (model, questions, state, tag, target, v), so everything before the state is the same for every row
  * of a run: that beginning is hashed once per questions object and model, and each row hashes only its state and
- * what follows. Equal to SHA-256 of dedupText (tests/unit/rows/plan.test.ts).
+ * what follows. Equal to SHA-256 of dedupText (tests/unit/core/rows/plan.test.ts).
  */
 export function dedupKeySync(id: AnswerIdentity): string {
   let byModel = prefixes.get(id.questions);

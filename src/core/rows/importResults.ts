@@ -2,8 +2,8 @@
 // outcomes and human labels, and the answers to store. Stored as it is, the run opens as if it had been made in the
 // browser (table, filters, charts, the alignment view), and its answers join the shared store that later runs reuse.
 import type { Questions, State } from '../../contract';
-import { validLabel } from '../labels';
-import type { LabelValue } from '../labels';
+import { labelColumnsOf, validLabel } from '../labels';
+import type { Annotations, LabelValue, RowLabels } from '../labels';
 import { rowLabels } from './labels';
 import { mapRow } from './mapping';
 import type { RowMapping } from './mapping';
@@ -30,17 +30,22 @@ export interface ImportOptions {
  * A row's labels: those read from its label columns, then those its line carries (given in the labelling view, so not
  * in any column), each kept only when it still answers the header's question.
  */
-function mergedLabels(
-  fromColumns: Record<string, LabelValue> | undefined,
-  fromLine: Record<string, LabelValue> | undefined,
-  questions: Questions,
-): Record<string, LabelValue> | undefined {
-  const out: Record<string, LabelValue> = { ...fromColumns };
-  for (const [question, value] of Object.entries(fromLine ?? {})) {
+function mergedLabels(fromColumns: RowLabels, fromLine: RowLabels, questions: Questions): RowLabels {
+  const valid = (question: string, value: LabelValue): boolean => {
     const definition = questions[question];
-    if (definition && validLabel(value, definition)) out[question] = value;
-  }
-  return Object.keys(out).length > 0 ? out : undefined;
+    return definition !== undefined && validLabel(value, definition);
+  };
+  const labels: Record<string, LabelValue> = { ...fromColumns.labels };
+  for (const [question, value] of Object.entries(fromLine.labels ?? {}))
+    if (valid(question, value)) labels[question] = value;
+  const annotations: Annotations = structuredClone(fromColumns.annotations ?? {});
+  for (const [question, byAnnotator] of Object.entries(fromLine.annotations ?? {}))
+    for (const [annotator, value] of Object.entries(byAnnotator))
+      if (valid(question, value)) (annotations[question] ??= {})[annotator] = value;
+  return {
+    ...(Object.keys(labels).length > 0 ? { labels } : {}),
+    ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+  };
 }
 
 /** The rows file's format, as its name says (the header keeps the name, not the format). */
@@ -58,9 +63,9 @@ export function runFromResults(results: ReadResults, options: ImportOptions): Im
     ...header.mapping,
     labels: [
       ...(header.mapping.labels ?? []),
-      ...Object.entries(header.labels)
-        .filter(([question]) => !header.mapping.labels?.some((l) => l.question === question))
-        .map(([question, column]) => ({ column, question, levelBase: 0 as const, values: {} })),
+      ...labelColumnsOf(header.labels).filter(
+        (column) => !header.mapping.labels?.some((l) => l.question === column.question),
+      ),
     ],
   };
   const answers = new Map<string, StoredAnswer>();
@@ -87,7 +92,7 @@ export function runFromResults(results: ReadResults, options: ImportOptions): Im
           ? options.tokensOf(mapped.state, header.questions)
           : 0;
     totalTokens += tokens;
-    const labels = mergedLabels(rowLabels(row.data, mapping, header.questions), row.labels, header.questions);
+    const labels = mergedLabels(rowLabels(row.data, mapping, header.questions), row, header.questions);
     return {
       runId,
       number: row.number,
@@ -96,7 +101,7 @@ export function runFromResults(results: ReadResults, options: ImportOptions): Im
       data: row.data,
       tokens,
       outcome,
-      ...(labels ? { labels } : {}),
+      ...labels,
     };
   });
   const created = Date.parse(header.createdAt);

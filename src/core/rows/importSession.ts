@@ -130,7 +130,7 @@ export class ImportSession {
     const questions = this.lastQuestions;
     return this.lastPlan.rows.map((row) => {
       const data = dataOf.get(row.number) ?? row.state;
-      const labels = mapping && questions ? rowLabels(data, mapping, questions) : undefined;
+      const labels = mapping && questions ? rowLabels(data, mapping, questions) : {};
       return {
         runId,
         number: row.number,
@@ -138,7 +138,7 @@ export class ImportSession {
         id: row.id,
         data,
         tokens: row.tokens,
-        ...(labels ? { labels } : {}),
+        ...labels,
       };
     });
   }

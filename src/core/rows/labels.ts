@@ -1,20 +1,17 @@
 // Human labels of a file's rows: read from the columns the mapping names as labels, through each column's value
 // table, when the run is built; the labelling view adds more to the stored rows later.
 import type { JsonValue, Questions } from '../../contract';
-import { labelColumnSummary, readLabels } from '../labels';
-import type { LabelColumnSummary, LabelValue } from '../labels';
+import { labelColumnSummary, readRowLabels } from '../labels';
+import type { LabelColumnSummary, RowLabels } from '../labels';
 import type { RowMapping } from './mapping';
 import type { SourceRow } from './parse';
 import { isRecord } from '../../contract/guards';
 
 export type { LabelEdit } from '../labels';
 
-/** The labels one row carries under a mapping, by question; undefined when it has none. */
-export const rowLabels = (
-  data: JsonValue,
-  mapping: RowMapping,
-  questions: Questions,
-): Record<string, LabelValue> | undefined => readLabels(data, mapping.labels ?? [], questions);
+/** The labels one row carries under a mapping: by question, and each annotator's where several labelled. */
+export const rowLabels = (data: JsonValue, mapping: RowMapping, questions: Questions): RowLabels =>
+  readRowLabels(data, mapping.labels ?? [], questions);
 
 /** One label column's value table over the whole file, or why it cannot be read. */
 export interface LabelPlan {

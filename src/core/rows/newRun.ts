@@ -43,7 +43,7 @@ export function buildRun(input: NewRunInput): { run: RowRun; items: RowItem[] } 
       id: row.id,
       data,
       tokens: row.tokens,
-      ...(labels ? { labels } : {}),
+      ...labels,
     };
   });
   const run: RowRun = {

@@ -2,7 +2,7 @@
 // Persisted data is untrusted: src/app/persistence/rowsRepo parses every record with these schemas on read.
 import { z } from 'zod';
 import { EvaluateResponseSchema, JsonValueSchema, QuestionsSchema } from '../../contract';
-import { LabelValueSchema } from '../labels';
+import { AnnotationsSchema, LabelValueSchema } from '../labels';
 import { RowMappingSchema } from './mapping';
 import { PacingSchema } from './pacer';
 
@@ -83,6 +83,8 @@ export const RowItemSchema = z.object({
   outcome: RowOutcomeSchema.optional(),
   /** Human labels by question: read from the file's label columns, or given in the labelling view. */
   labels: z.record(z.string(), LabelValueSchema).optional(),
+  /** Each annotator's label, by question then annotator, where several labelled a question (`labels` is their majority). */
+  annotations: AnnotationsSchema.optional(),
 });
 export type RowItem = z.infer<typeof RowItemSchema>;
 

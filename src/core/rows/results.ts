@@ -3,7 +3,7 @@ import Papa from 'papaparse';
 import type { Answer, EvaluateResponse, JsonValue, Question, Questions } from '../../contract';
 import { isRefusal } from '../../contract';
 import type { RowOutcome, RowStatus } from './records';
-import type { LabelValue } from '../labels';
+import type { Annotations, LabelValue } from '../labels';
 import { predictedClass, validLabel } from '../labels';
 
 /** One row of the results table. */
@@ -16,6 +16,8 @@ export interface ResultRow {
   response?: EvaluateResponse;
   /** Human labels by question (from the file's label columns or the labelling view). */
   labels?: Record<string, LabelValue>;
+  /** Each annotator's label, by question then annotator, where several labelled a question. */
+  annotations?: Annotations;
 }
 
 export type CellValue = string | number | null;
@@ -441,10 +443,8 @@ function* byLine(
 }
 
 /** A human label as the CSV writes it: the label, the level number, or yes/no. */
-const labelCell = (row: ResultRow, question: string): CellValue => {
-  const v = row.labels?.[question];
-  return v === undefined ? null : typeof v === 'boolean' ? (v ? 'yes' : 'no') : v;
-};
+const labelCell = (v: LabelValue | undefined): CellValue =>
+  v === undefined ? null : typeof v === 'boolean' ? (v ? 'yes' : 'no') : v;
 
 /**
  * The CSV export, a piece of about `chunkRows` rows at a time, so a caller can yield between pieces. With `leftOut`,
@@ -460,10 +460,18 @@ export function* csvChunks(
   const columns = answerColumns(questions);
   // Human labels as `label.<question>`, only for questions some row is labelled on.
   const labelled = Object.keys(questions).filter((q) => rows.some((r) => r.labels?.[q] !== undefined));
+  // Each annotator's label as `label.<question>.<annotator>`, after the majority, where several labelled.
+  const annotated: [string, string][] = [];
+  for (const q of labelled) {
+    const names = new Set<string>();
+    for (const r of rows) for (const name of Object.keys(r.annotations?.[q] ?? {})) names.add(name);
+    for (const name of names) annotated.push([q, name]);
+  }
   const header = [
     ...EXPORT_META_COLUMNS,
     ...columns.map((c) => c.key),
     ...labelled.map((q) => `label.${q}`),
+    ...annotated.map(([q, name]) => `label.${q}.${name}`),
     ...inputColumns.map(inputColumnName),
   ];
   const config = { escapeFormulae: FORMULA, newline: '\r\n' };
@@ -476,7 +484,8 @@ export function* csvChunks(
         ? [
             ...metaCells(item.row),
             ...columns.map((c) => cellOf(item.row, c)),
-            ...labelled.map((q) => labelCell(item.row, q)),
+            ...labelled.map((q) => labelCell(item.row.labels?.[q])),
+            ...annotated.map(([q, name]) => labelCell(item.row.annotations?.[q]?.[name])),
             ...inputColumns.map((c) => inputCell(item.row.data, c)),
           ]
         : [
@@ -484,7 +493,14 @@ export function* csvChunks(
             item.left.line,
             LEFT_OUT_STATUS,
             item.left.reason,
-            ...blank(EXPORT_META_COLUMNS.length - 4 + columns.length + labelled.length + inputColumns.length),
+            ...blank(
+              EXPORT_META_COLUMNS.length -
+                4 +
+                columns.length +
+                labelled.length +
+                annotated.length +
+                inputColumns.length,
+            ),
           ],
     );
     if (chunk.length >= chunkRows) {
@@ -521,6 +537,7 @@ export function exportJsonlRecord(row: ResultRow): Record<string, unknown> {
     ...(o?.reusedQuestions ? { reused_questions: o.reusedQuestions } : {}),
     input: row.data,
     ...(row.labels ? { labels: row.labels } : {}),
+    ...(row.annotations ? { annotations: row.annotations } : {}),
   };
   if (o?.error)
     record.error = {

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { EvaluateResponseSchema, JsonValueSchema, QuestionsSchema, UsageSchema } from '../../contract';
 import type { JsonValue } from '../../contract';
-import { LabelValueSchema } from '../labels';
+import { AnnotationsSchema, LabelValueSchema } from '../labels';
 import { RowMappingSchema } from './mapping';
 import { PacingSchema } from './pacer';
 import { ROW_STATUSES } from './records';
@@ -28,8 +28,8 @@ export const ResultsHeaderSchema = z.object({
   model: z.string().min(1),
   questions: QuestionsSchema,
   mapping: RowMappingSchema,
-  /** Columns mapped as human labels, by question: they never reach the state. */
-  labels: z.record(z.string(), z.string()).default({}),
+  /** Columns mapped as human labels, by question (several: one per annotator): they never reach the state. */
+  labels: z.record(z.string(), z.union([z.string(), z.array(z.string()).min(1)])).default({}),
   /** The pacing the run was started with, so the rows screen shows the run's own (absent in older files). */
   pacing: PacingSchema.optional(),
   /**
@@ -74,6 +74,8 @@ export const ResultLineSchema = z.object({
   input: JsonValueSchema,
   /** The row's human labels by question, as the export writes them (absent in lines without any). */
   labels: z.record(z.string(), LabelValueSchema).optional(),
+  /** Each annotator's label, by question then annotator, where several labelled a question. */
+  annotations: AnnotationsSchema.optional(),
   answer_key: z.string().optional(),
   error: z
     .object({
@@ -141,6 +143,7 @@ function rowOf(line: ResultLine, at: number): ReadRow {
     data: line.input as JsonValue,
     outcome,
     ...(line.labels && Object.keys(line.labels).length > 0 && { labels: line.labels }),
+    ...(line.annotations && Object.keys(line.annotations).length > 0 && { annotations: line.annotations }),
     ...(line.answers &&
       line.model !== null && { response: { model: line.model, answers: line.answers, usage } }),
   };

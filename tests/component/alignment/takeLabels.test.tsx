@@ -19,7 +19,7 @@ import { RowsRepo } from '../../../src/app/persistence/rowsRepo';
 import { createInlineParser } from '../../../src/app/workers/rowsParser';
 import { TakeLabels } from '../../../src/app/features/alignment/TakeLabels';
 import { createRowsStore } from '../../../src/app/stores/rows';
-import { freshDbName } from '../../unit/persistence/dbHelpers';
+import { freshDbName } from '../../unit/app/persistence/dbHelpers';
 
 const questions: Questions = {
   department: { type: 'choice', criteria: { billing: null, technical: null } },

@@ -8,7 +8,7 @@ import Papa from 'papaparse';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EvaluateRequest } from '../../../src/contract';
 import { abortableSleep, evaluate } from '../../../src/client';
-import type { EvaluateFn } from '../../../src/core/rows/runner';
+import type { EvaluateFn } from '../../../src/core/rows/runTypes';
 import { requestTokens } from '../../../src/contract/tokens';
 import { EXAMPLE_REQUEST, exampleDoc } from '../../../src/core/example';
 import { newId } from '../../../src/core/ids';

@@ -5,7 +5,7 @@ import { ProgressPanel } from '../../../src/app/features/rows/ProgressPanel';
 import { ResultsTable } from '../../../src/app/features/rows/ResultsTable';
 import type { ResultRow } from '../../../src/core/rows/results';
 import { answerColumns } from '../../../src/core/rows/results';
-import type { RunProgress } from '../../../src/core/rows/runner';
+import type { RunProgress } from '../../../src/core/rows/runTypes';
 
 // jsdom lays nothing out: give the virtualised table a viewport so its rows render.
 const clientHeight = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');

@@ -6,7 +6,7 @@ import { expect, it, vi } from 'vitest';
 import { ProgressPanel } from '../../../src/app/features/rows/ProgressPanel';
 import { ResumeNotice } from '../../../src/app/features/rows/ResumeNotice';
 import { RunList } from '../../../src/app/features/rows/RunList';
-import type { RunProgress } from '../../../src/core/rows/runner';
+import type { RunProgress } from '../../../src/core/rows/runTypes';
 import type { RowRun } from '../../../src/core/rows/records';
 import { useResumeOffer } from '../../../src/app/stores/resumeOffer';
 

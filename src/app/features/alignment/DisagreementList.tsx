@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import type { Question } from '../../../contract';
 import type { Disagreement } from '../../../core/alignment/compute';
-import { labelText } from '../../../core/alignment/labelValues';
+import { labelText } from '../../../core/labels/values';
 import type { RowMapping } from '../../../core/rows/mapping';
 import type { ResultRow } from '../../../core/rows/results';
 import { distributionText, stateOf, stateText } from './rowText';

@@ -5,7 +5,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { Question } from '../../../contract';
-import { labelText } from '../../../core/alignment/labelValues';
+import { labelText } from '../../../core/labels/values';
 import type { LabelValue } from '../../../core/alignment/types';
 import type { RowMapping } from '../../../core/rows/mapping';
 import type { ResultRow } from '../../../core/rows/results';

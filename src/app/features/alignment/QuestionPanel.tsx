@@ -4,7 +4,7 @@
 import type { Question } from '../../../contract';
 import type { QuestionReport } from '../../../core/alignment/compute';
 import { figureName } from '../../../core/alignment/figureWords';
-import { labelText } from '../../../core/alignment/labelValues';
+import { labelText } from '../../../core/labels/values';
 import { thresholdView } from '../../../core/alignment/thresholdView';
 import type { LabelValue } from '../../../core/alignment/types';
 import type { RowMapping } from '../../../core/rows/mapping';

@@ -94,6 +94,7 @@ async function loadRun(id: string): Promise<{ run: RowRun; rows: AlignRow[] }> {
       return {
         id: String(i.number),
         labels: i.labels ?? {},
+        ...(i.annotations ? { annotations: i.annotations } : {}),
         ...(answer ? { answers: answer.response.answers } : {}),
       };
     }),

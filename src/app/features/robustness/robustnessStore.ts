@@ -4,8 +4,6 @@
 import { create } from 'zustand';
 import type { EvaluateRequest, EvaluateResponse, Questions } from '../../../contract';
 import { isVersionedId } from '../../../contract';
-import { abortableSleep, evaluate } from '../../../client';
-import type { ClientTarget } from '../../../client';
 import { newId } from '../../../core/ids';
 import type { Budget } from '../../../core/robustness/budget';
 import { describeBudget } from '../../../core/robustness/budget';
@@ -19,18 +17,19 @@ import { sampleIndices, seededRandom } from '../../../core/robustness/random';
 import type { VariantKind } from '../../../core/robustness/variants';
 import { VARIANT_KINDS, VARIANT_LABELS } from '../../../core/robustness/variants';
 import { dedupKey } from '../../../core/rows/dedup';
-import type { Clock, Pacing } from '../../../core/rows/pacer';
+import type { Pacing } from '../../../core/rows/pacer';
 import type { StoredAnswer } from '../../../core/rows/records';
 import type { TokenCounter } from '../../../core/rows/runPlan';
 import { plannedFromItems } from '../../../core/rows/runPlan';
-import type { EvaluateFn, RunProgress } from '../../../core/rows/runner';
+import type { RunProgress } from '../../../core/rows/runTypes';
 import { RowRunner } from '../../../core/rows/runner';
 import { appDb } from '../../persistence/db';
 import type { WorkbenchDb } from '../../persistence/db';
 import { robustnessRunStore } from '../../persistence/robustnessAnswers';
 import { findStoredAnswers } from '../../persistence/rowsRepo';
 import { RowsRepo } from '../../persistence/rowsRepo';
-import { proxyTarget } from '../../queries/targets';
+import { appRunnerSeam } from '../../stores/runnerDeps';
+import type { RunnerSeam } from '../../stores/runnerDeps';
 import { useSessions } from '../../stores/sessions';
 import { errorClause as errorText } from '../../../contract/text';
 
@@ -90,11 +89,9 @@ export interface ReadyCheck {
   planKey: string;
 }
 
-export interface RobustnessDeps {
+/** The runner's seam, as the rows store has it, and where the check keeps its answers and report. */
+export interface RobustnessDeps extends RunnerSeam {
   db: () => WorkbenchDb;
-  evaluate: EvaluateFn;
-  clock: Clock;
-  targetFor: (targetId: string) => ClientTarget;
   tokens: () => Promise<TokenCounter>;
   /** The open session's id when a check starts; its report is saved only into that session. */
   sessionId: () => string | null;
@@ -452,9 +449,7 @@ function orderNotes(plan: CheckPlan): string[] {
 /** The app's robustness store: the real client through the proxy, IndexedDB, the lazily loaded tokenizer. */
 export const useRobustness = createRobustnessStore({
   db: appDb,
-  evaluate,
-  clock: { now: () => Date.now(), sleep: abortableSleep },
-  targetFor: proxyTarget,
+  ...appRunnerSeam,
   tokens: async () => {
     const { questionTokens, stateTokens } = await import('../../../contract/tokens');
     return { questionTokens, stateTokens };

@@ -3,8 +3,8 @@
 // label or left out. The figures themselves are on the alignment screen.
 import { useId, useState } from 'react';
 import type { Question, Questions } from '../../../contract';
-import { labelText } from '../../../core/alignment/labelValues';
-import type { LabelColumn, LabelReading } from '../../../core/alignment/labelValues';
+import { labelText } from '../../../core/labels/values';
+import type { LabelColumn, LabelReading } from '../../../core/labels/values';
 import type { LabelValue } from '../../../core/alignment/types';
 import type { LabelPlan } from '../../../core/rows/labels';
 import type { RowMapping } from '../../../core/rows/mapping';

@@ -1,6 +1,6 @@
 // The run as it goes: a bar of done, failed and remaining rows, the rate, the ETA, tokens and cost so far, and the
 // controls (start or resume, pause, cancel, retry on request). Why the run stopped is said in one sentence.
-import type { RunProgress } from '../../../core/rows/runner';
+import type { RunProgress } from '../../../core/rows/runTypes';
 import { formatCost } from '../../../contract';
 import { formatCount, formatDuration, reuseText } from './format';
 import { LOCAL_COST_WORDS } from '../../../core/words';

@@ -1,8 +1,8 @@
 // Filters of the results table: status, low confidence, thresholds on answer columns, and text.
 import { useId } from 'react';
 import type { Question, Questions } from '../../../contract';
-import { labelText } from '../../../core/alignment/labelValues';
-import { classesOf } from '../../../core/alignment/prediction';
+import { labelText } from '../../../core/labels/values';
+import { classesOf } from '../../../core/labels/prediction';
 import type { LabelValue } from '../../../core/alignment/types';
 import { classValue } from '../../../core/rows/results';
 import type {

@@ -3,7 +3,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
 import type { JsonValue, Questions } from '../../../contract';
-import { labelText } from '../../../core/alignment/labelValues';
+import { labelText } from '../../../core/labels/values';
 import type { AnswerColumn, ResultRow } from '../../../core/rows/results';
 import { cellOf, statusOf } from '../../../core/rows/results';
 import type { RowStatus } from '../../../core/rows/records';

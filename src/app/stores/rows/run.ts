@@ -213,6 +213,7 @@ export function rowsEngine({ deps, set, get, live, post }: RowsKit) {
       id: i.id,
       data: i.data,
       ...(i.labels ? { labels: i.labels } : {}),
+      ...(i.annotations ? { annotations: i.annotations } : {}),
       ...(i.outcome ? { outcome: i.outcome } : {}),
       ...(i.outcome?.answerKey && answers.has(i.outcome.answerKey)
         ? { response: answers.get(i.outcome.answerKey)!.response }

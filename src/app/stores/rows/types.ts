@@ -1,27 +1,24 @@
 // The rows store's shape: what it needs from the outside world, and the state and actions the screens use.
 import type { Questions } from '../../../contract';
-import type { ClientTarget } from '../../../client';
+import type { RunnerSeam } from '../runnerDeps';
 import type { ImportSummary, PlanSummary } from '../../../core/rows/importSession';
 import type { NamedLabel, RowMapping } from '../../../core/rows/mapping';
-import type { Clock, Pacing } from '../../../core/rows/pacer';
+import type { Pacing } from '../../../core/rows/pacer';
 import type { LabelValue } from '../../../core/alignment/types';
 import type { RowRun } from '../../../core/rows/records';
 import type { LabelEdit } from '../../../core/rows/labels';
 import type { ResultRow } from '../../../core/rows/results';
 import type { TargetContext } from '../../../core/rows/runPlan';
-import type { EvaluateFn, RunProgress } from '../../../core/rows/runner';
+import type { RunProgress } from '../../../core/rows/runTypes';
 import type { RunMessage } from '../../../core/rows/runSync';
 import type { RowsRepo } from '../../persistence/rowsRepo';
 import type { TabChannel, TabLocks } from '../../persistence/tabs';
 import type { ParseOptions, ParseProgress, RowsParser } from '../../workers/rowsParser';
 
 /** What the store needs from the outside world; the app passes the real ones, tests their own. */
-export interface RowsDeps {
+export interface RowsDeps extends RunnerSeam {
   repo: RowsRepo;
   parser: () => RowsParser;
-  evaluate: EvaluateFn;
-  clock: Clock;
-  targetFor: (targetId: string) => ClientTarget;
   newId: () => string;
   /** Web Locks: the tab holding a run's lock is the only one that sends its rows. Absent: this tab works alone. */
   locks?: TabLocks;

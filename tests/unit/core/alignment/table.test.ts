@@ -1,0 +1,67 @@
+// The column table the figures read and the worker receives: labels as class indexes (with marks for none and for a
+// label the question cannot take), answers renormalised as distributionOf does, and ids that survive packing.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Questions } from '../../../../src/contract';
+import { distributionOf } from '../../../../src/core/labels/prediction';
+import {
+  INVALID_LABEL,
+  NO_LABEL,
+  alignTableOf,
+  answeredAt,
+  packTable,
+  unpackTable,
+} from '../../../../src/core/alignment/table';
+
+const QUESTIONS: Questions = {
+  team: { type: 'choice', criteria: { billing: null, tech: null } },
+  level: { type: 'score', criteria: ['low', 'mid', 'high'] },
+  urgent: { type: 'noul' },
+};
+
+describe('alignTableOf', () => {
+  const choice = {
+    type: 'choice',
+    choice: 'tech',
+    confidence: 0.5,
+    probabilities: { billing: 0.3, tech: 0.9 },
+  } as const;
+  const table = alignTableOf(QUESTIONS, [
+    {
+      id: 'a',
+      labels: { team: 'tech', level: 2, urgent: true },
+      answers: { team: choice, urgent: { type: 'noul', noul: 1.2 } },
+    },
+    { id: 'b', labels: { team: 'sales', level: 7 } },
+    { id: 'c', labels: {}, answers: {} },
+  ]);
+
+  it('reads labels as class indexes, marking none and labels the question cannot take', () => {
+    expect([...table.columns['team']!.label]).toEqual([1, INVALID_LABEL, NO_LABEL]);
+    expect([...table.columns['level']!.label]).toEqual([2, INVALID_LABEL, NO_LABEL]);
+    expect([...table.columns['urgent']!.label]).toEqual([1, NO_LABEL, NO_LABEL]);
+  });
+
+  it('holds answers renormalised exactly as distributionOf reads them, and P(yes) clamped', () => {
+    const expected = distributionOf(choice, QUESTIONS['team']!)!;
+    expect([...table.columns['team']!.p.subarray(0, 2)]).toEqual([...expected]);
+    expect(table.columns['urgent']!.p[0]).toBe(1);
+    expect(answeredAt(table.columns['team']!, 1)).toBe(false);
+    expect(answeredAt(table.columns['level']!, 0)).toBe(false);
+    expect(table.answered).toBe(1);
+  });
+});
+
+describe('packTable', () => {
+  it('gives back every id, whatever characters it holds', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: 'grapheme' }), { maxLength: 40 }), (ids) => {
+        const table = alignTableOf(
+          QUESTIONS,
+          ids.map((id) => ({ id, labels: {} })),
+        );
+        expect(unpackTable(structuredClone(packTable(table))).ids).toEqual(ids);
+      }),
+    );
+  });
+});
