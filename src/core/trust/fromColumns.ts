@@ -1,7 +1,8 @@
-// TrustData from what the alignment already holds: one label column per annotator (the alignment table's class
-// indices, NO_LABEL and INVALID_LABEL read as missing) and the question's answer columns, read under the alignment's
-// conventions: the most probable class (ties to the first) or the expected level rounded, P(yes) at a threshold.
-// Confidence is the top probability (noul: max(P(yes), P(no))), never the answer's own confidence field.
+// TrustData from what the alignment table already holds for a question: its annotators' labels (`raters`, row-major
+// class indices; a question one column labels is one annotator) with NO_LABEL and INVALID_LABEL read as missing, and
+// its answer columns, read under the alignment's conventions: the most probable class (ties to the first) or the
+// expected level rounded, P(yes) at a threshold. Confidence is the top probability (noul: max(P(yes), P(no))), never
+// the answer's own confidence field.
 import type { Question } from '../../contract';
 import type { QuestionColumns } from '../alignment/table';
 import { classesOf, roundedLevel } from '../labels/prediction';
@@ -16,24 +17,25 @@ export interface JudgeReading {
 
 export const JUDGE_READING_DEFAULTS: JudgeReading = { scorePrediction: 'mostProbable', noulThreshold: 0.5 };
 
+/** The name a question's single label column goes by when it has no raters. */
+export const SINGLE_ANNOTATOR = 'label';
+
 export function trustDataFromColumns(
   question: Question,
-  annotators: readonly { name: string; label: Int32Array }[],
-  answers: QuestionColumns,
+  column: QuestionColumns,
   reading: JudgeReading = JUDGE_READING_DEFAULTS,
 ): TrustData {
   const classes = classesOf(question);
   const K = classes.length;
-  const A = annotators.length;
-  const n = answers.p.length / answers.width;
-  const ratings = new Int32Array(n * A);
-  annotators.forEach(({ name, label }, a) => {
-    if (label.length !== n) throw new Error(`Annotator ${name} has ${label.length} rows, the answers ${n}.`);
-    for (let i = 0; i < n; i++) ratings[i * A + a] = label[i]! >= 0 && label[i]! < K ? label[i]! : MISSING;
-  });
+  const n = column.label.length;
+  const names = column.raters?.names ?? [SINGLE_ANNOTATOR];
+  const given = column.raters?.labels ?? column.label;
+  if (given.length !== n * names.length)
+    throw new Error(`${given.length} labels for ${n} rows and ${names.length} annotators.`);
+  const ratings = given.map((v) => (v >= 0 && v < K ? v : MISSING));
   const judge = new Int32Array(n).fill(MISSING);
   const confidence = new Float64Array(n).fill(Number.NaN);
-  const { p, width } = answers;
+  const { p, width } = column;
   for (let i = 0; i < n; i++) {
     const at = i * width;
     // NaN (no answer) and REFUSED (-1) both fail: neither is a probability.
@@ -58,7 +60,7 @@ export function trustDataFromColumns(
   return {
     type: question.type,
     classes,
-    annotators: annotators.map((a) => a.name),
+    annotators: [...names],
     ratings,
     judge,
     confidence,

@@ -29,5 +29,5 @@ export {
   figureText,
   thresholdSentence,
 } from './sentences';
-export { JUDGE_READING_DEFAULTS, trustDataFromColumns } from './fromColumns';
+export { JUDGE_READING_DEFAULTS, SINGLE_ANNOTATOR, trustDataFromColumns } from './fromColumns';
 export type { JudgeReading } from './fromColumns';

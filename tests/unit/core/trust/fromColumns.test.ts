@@ -1,9 +1,10 @@
-// TrustData from the alignment table's columns: labels read as class indices (no label and invalid labels as
-// missing), the judge's prediction under the alignment's conventions, and the top probability as its confidence.
+// TrustData from the alignment table's columns: each annotator's labels (the table's raters) as class indices, no
+// label and invalid labels missing; the judge's prediction under the alignment's conventions; the top probability
+// as its confidence.
 import { describe, expect, it } from 'vitest';
 import type { Answer, Questions } from '../../../../src/contract';
-import { INVALID_LABEL, NO_LABEL, alignTableOf } from '../../../../src/core/alignment/table';
-import { trustDataFromColumns } from '../../../../src/core/trust/fromColumns';
+import { alignTableOf } from '../../../../src/core/alignment/table';
+import { SINGLE_ANNOTATOR, trustDataFromColumns } from '../../../../src/core/trust/fromColumns';
 import { MISSING } from '../../../../src/core/trust/ratings';
 
 const QUESTIONS: Questions = {
@@ -24,28 +25,35 @@ const score = (p: number[]): Answer => ({
   legend: {},
   probabilities: { '0': p[0]!, '1': p[1]!, '2': p[2]! },
 });
+const noul = (p: number): Answer => ({ type: 'noul', noul: p });
+// Two annotators on department (ann_b's "marketing" is no label of the question), one label column elsewhere.
 const table = alignTableOf(QUESTIONS, [
   {
     id: 'a',
-    labels: {},
+    labels: { department: 'technical', frustration: 2, is_urgent: true },
+    annotations: { department: { ann_a: 'technical', ann_b: 'marketing' } },
     answers: {
       department: choice([0.2, 0.5, 0.3]),
       frustration: score([0.45, 0.1, 0.45]),
-      is_urgent: { type: 'noul', noul: 0.3 },
+      is_urgent: noul(0.3),
     },
   },
-  { id: 'b', labels: {}, answers: { department: { type: 'refusal', question_type: 'choice' } } },
-  { id: 'c', labels: {} },
+  {
+    id: 'b',
+    labels: { department: 'billing' },
+    annotations: { department: { ann_b: 'billing' } },
+    answers: { department: { type: 'refusal', question_type: 'choice' } },
+  },
+  {
+    id: 'c',
+    labels: { department: 'sales' },
+    annotations: { department: { ann_a: 'sales', ann_b: 'sales' } },
+  },
 ]);
 
 describe('trustDataFromColumns', () => {
-  const labels = [
-    { name: 'ann_a', label: Int32Array.from([1, NO_LABEL, 2]) },
-    { name: 'ann_b', label: Int32Array.from([INVALID_LABEL, 0, 2]) },
-  ];
-
-  it('reads labels and the most probable class, with its probability as confidence', () => {
-    const data = trustDataFromColumns(QUESTIONS['department']!, labels, table.columns['department']!);
+  it("reads the table's raters and the most probable class, with its probability as confidence", () => {
+    const data = trustDataFromColumns(QUESTIONS['department']!, table.columns['department']!);
     expect(data.classes).toEqual(['billing', 'technical', 'sales']);
     expect(data.annotators).toEqual(['ann_a', 'ann_b']);
     expect([...data.ratings]).toEqual([1, MISSING, MISSING, 0, 2, 2]);
@@ -55,10 +63,16 @@ describe('trustDataFromColumns', () => {
     expect(Number.isNaN(data.confidence[1]!)).toBe(true);
   });
 
+  it('makes a question with one label column one annotator', () => {
+    const data = trustDataFromColumns(QUESTIONS['frustration']!, table.columns['frustration']!);
+    expect(data.annotators).toEqual([SINGLE_ANNOTATOR]);
+    expect([...data.ratings]).toEqual([2, MISSING, MISSING]);
+  });
+
   it('predicts a score by its most probable level (ties low) or its expected level rounded', () => {
     const column = table.columns['frustration']!;
-    expect(trustDataFromColumns(QUESTIONS['frustration']!, labels, column).judge[0]).toBe(0);
-    const rounded = trustDataFromColumns(QUESTIONS['frustration']!, labels, column, {
+    expect(trustDataFromColumns(QUESTIONS['frustration']!, column).judge[0]).toBe(0);
+    const rounded = trustDataFromColumns(QUESTIONS['frustration']!, column, {
       scorePrediction: 'expectedRounded',
       noulThreshold: 0.5,
     });
@@ -69,18 +83,14 @@ describe('trustDataFromColumns', () => {
 
   it('predicts noul at the threshold with max(P(yes), P(no)) as confidence', () => {
     const column = table.columns['is_urgent']!;
-    const data = trustDataFromColumns(
-      QUESTIONS['is_urgent']!,
-      labels.map((l) => ({ ...l, label: l.label.map((v) => Math.min(v, 1)) })),
-      column,
-    );
+    const data = trustDataFromColumns(QUESTIONS['is_urgent']!, column);
+    expect(data.ratings[0]).toBe(1);
     expect(data.judge[0]).toBe(0);
     expect(data.confidence[0]).toBeCloseTo(0.7, 12);
-    expect(
-      trustDataFromColumns(QUESTIONS['is_urgent']!, [], column, {
-        scorePrediction: 'mostProbable',
-        noulThreshold: 0.25,
-      }).judge[0],
-    ).toBe(1);
+    const low = trustDataFromColumns(QUESTIONS['is_urgent']!, column, {
+      scorePrediction: 'mostProbable',
+      noulThreshold: 0.25,
+    });
+    expect(low.judge[0]).toBe(1);
   });
 });
