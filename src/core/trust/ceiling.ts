@@ -169,6 +169,4 @@ export function ceilingFigures(
 
 /** The majority rule in words, for the methods and the documentation. */
 export const majorityRule = (type: TrustData['type']): string =>
-  type === 'score'
-    ? 'the median rating, the two middle ones averaged and rounded half up'
-    : 'the most frequent label, ties to the first-listed annotator among the tied labels';
+  `the most frequent ${type === 'score' ? 'level' : 'label'}, ties to the first-listed annotator among the tied ${type === 'score' ? 'levels' : 'labels'}`;

@@ -60,10 +60,9 @@ export function trustDataOf(input: {
 }
 
 /**
- * The majority label of every row (MISSING where nobody rated it). Choice and noul: the most frequent label, a tie
- * going to the first-listed annotator that gave one of the tied labels. Score: the median rating, the mean of the
- * two middle ratings rounded half up when their count is even (with three annotators it is the label two of them
- * share whenever two do). A row with one rating has that label.
+ * The majority label of every row (MISSING where nobody rated it), for every type alike (agreement-metrics.md): the
+ * most frequent label, a tie going to the first-listed annotator that gave one of the tied labels, as the row's own
+ * label is set (core/labels majorityOf). A row with one rating has that label.
  */
 export function majorityOf(data: TrustData): Int32Array {
   const A = data.annotators.length;
@@ -78,11 +77,6 @@ export function majorityOf(data: TrustData): Int32Array {
       if (r !== MISSING) given[m++] = r;
     }
     if (m === 0) continue;
-    if (data.type === 'score') {
-      const sorted = given.subarray(0, m).sort();
-      out[i] = m % 2 === 1 ? sorted[m >> 1]! : Math.floor((sorted[m / 2 - 1]! + sorted[m / 2]! + 1) / 2);
-      continue;
-    }
     let top = 0;
     for (let j = 0; j < m; j++) top = Math.max(top, ++counts[given[j]!]!);
     // The first-listed rating whose label reaches the top count wins: the stated tie rule.

@@ -1,5 +1,5 @@
 // The rating matrix: built from one column per annotator with every kind of missing value, and the majority label's
-// stated rules (ties to the first-listed annotator among the tied labels; the median for scores, halves up).
+// stated rules (ties to the first-listed annotator among the tied labels; the same for scores).
 import { describe, expect, it } from 'vitest';
 import { MISSING, majorityOf, ratingsPerRow, trustDataOf } from '../../../../src/core/trust/ratings';
 
@@ -54,14 +54,14 @@ describe('majorityOf', () => {
     expect([...majorityOf(choice({ x: [null, null], y: [2, null] }))]).toEqual([2, MISSING]);
   });
 
-  it('takes the median rating of a score, the two middle ones averaged and rounded half up', () => {
+  it('takes the most frequent level of a score, by the same tie rule as a choice', () => {
     const data = trustDataOf({
       type: 'score',
       classes: ['0', '1', '2', '3', '4'],
       columns: { x: [1, 1, 1, 4, 0], y: [4, 4, 3, null, 3], z: [4, 2, null, null, null] },
       judge: [0, 0, 0, 0, 0],
     });
-    // {1,4,4} -> 4 (two agree); {1,2,4} -> 2; {1,3} -> 2; {4} -> 4; {0,3} -> 1.5 -> 2.
-    expect([...majorityOf(data)]).toEqual([4, 2, 2, 4, 2]);
+    // {1,4,4} -> 4 (two agree); {1,2,4} -> 1 (a tie: x first); {1,3} -> 1; {4} -> 4; {0,3} -> 0.
+    expect([...majorityOf(data)]).toEqual([4, 1, 1, 4, 0]);
   });
 });
