@@ -7,7 +7,7 @@ import type { ReliabilityBin } from './calibration';
 import { bootstrap, bootstrapMethod, bootstrapSize, percentileInterval, wilson } from './intervals';
 import { bestThreshold, thresholdCurve } from './noulAgreement';
 import type { ThresholdPoint } from './noulAgreement';
-import { proportionsOf, questionData, scratchFor, statKeys, statsInto } from './questionData';
+import { proportionsOf, questionData, scratchFor, statKeys, statsInto, thresholdOf } from './questionData';
 import type { QuestionData } from './questionData';
 import {
   LINEARISED_ABOVE,
@@ -25,7 +25,10 @@ import type { AlignTable } from './table';
 import { ROGAN_GLADEN_UNDEFINED, roganGladen } from './roganGladen';
 import { selectiveCurve, selectiveReadout, selectiveSentence } from './selective';
 import type { SelectivePoint } from './selective';
-import { DEFAULT_OPTIONS, undefinedFigure } from './types';
+import { DEFAULT_OPTIONS, TRUST_OPTION_DEFAULTS, undefinedFigure } from './types';
+import { trustDataFromColumns, trustFigures } from '../trust';
+import type { TrustFigures } from '../trust';
+import { trustFigureKeys } from './trustKeys';
 import type { AlignRow, AlignmentOptions, Figure, LabelValue } from './types';
 
 /** Mistakes and cell rows a report lists: more than a person reads, few enough to move between threads at once. */
@@ -86,6 +89,8 @@ export interface QuestionReport {
   disagreements: Disagreement[];
   disagreementCount: number;
   prevalence: Prevalence[];
+  /** "Can the judge replace a person?": the human ceiling, the alt-test, the guaranteed threshold and PPI. */
+  trust?: TrustFigures;
 }
 
 export interface AlignmentReport {
@@ -483,7 +488,30 @@ export const withDefaults = (options: Partial<AlignmentOptions> = {}): Alignment
   ...options,
   bootstrap: { ...DEFAULT_OPTIONS.bootstrap, ...options.bootstrap },
   noulThresholds: { ...DEFAULT_OPTIONS.noulThresholds, ...options.noulThresholds },
+  trust: { ...TRUST_OPTION_DEFAULTS, ...options.trust },
 });
+
+/** The trust figures of a labelled question, from its annotators' labels (one label column reads as one annotator). */
+function trustOf(
+  name: string,
+  question: Question,
+  table: AlignTable,
+  options: AlignmentOptions,
+  B: number,
+): TrustFigures | null {
+  const column = table.columns[name];
+  if (!column) return null;
+  const trust = { ...TRUST_OPTION_DEFAULTS, ...options.trust };
+  const data = trustDataFromColumns(question, column, {
+    scorePrediction: options.scorePrediction,
+    noulThreshold: thresholdOf(options, name),
+  });
+  return trustFigures(data, {
+    bootstrap: { B, seed: questionSeed(options.bootstrap.seed, `${name}.trust`) },
+    altTest: { epsilon: trust.epsilon },
+    threshold: { alpha: trust.alpha, delta: trust.delta },
+  });
+}
 
 /** Every alignment figure of a run: per question and flat under stable keys. */
 export function computeAlignment(
@@ -515,8 +543,12 @@ export function computeAlignment(
       B,
       questionSeed(options.bootstrap.seed, name),
     );
+    const trust = trustOf(name, questions[name]!, table, options, B);
+    if (trust) report.trust = trust;
     reports[name] = report;
     for (const [key, figure] of Object.entries(report.figures)) figures[`${name}.${key}`] = figure;
+    if (trust)
+      for (const [key, figure] of Object.entries(trustFigureKeys(trust))) figures[`${name}.${key}`] = figure;
     for (const p of report.prevalence) {
       const base = report.type === 'noul' ? `${name}.prevalence` : `${name}.prevalence.${p.label}`;
       figures[`${base}.judge`] = p.judge;

@@ -4,6 +4,8 @@
 import { z } from 'zod';
 import type { AlignmentReport } from './compute';
 import { LabelValueSchema } from '../labels/values';
+import { TrustFiguresSchema } from '../trust';
+import { trustHtml, trustMarkdown } from './trustReport';
 import { LabelledRowSchema } from './sessionLabels';
 import type { LabelledRow } from './sessionLabels';
 
@@ -51,6 +53,8 @@ const QuestionSummarySchema = z.object({
       pPredicted: z.number(),
     }),
   ),
+  /** "Can the judge replace a person?" (absent in reports kept before it). */
+  trust: TrustFiguresSchema.optional(),
 });
 
 /** A report as kept in a session: parsed on read like every persisted record. */
@@ -115,6 +119,7 @@ export function summariseReport(
         predicted: d.predicted,
         pPredicted: d.pPredicted,
       })),
+      ...(q.trust ? { trust: q.trust } : {}),
     })),
     ...(labelled.length > 0 ? { labels: [...labelled] } : {}),
   };
@@ -175,6 +180,7 @@ export function alignmentMarkdown(s: AlignmentSummary): string {
           `| ${md(p.label)} | ${md(figureLine(p.judge))} | ${md(figureLine(p.corrected))} | ${md(figureLine(p.human))} |`,
         );
     }
+    if (q.trust) out.push('', ...trustMarkdown(q.trust));
     if (q.disagreements.length) {
       out.push('', 'Most confident mistakes:', '');
       for (const d of q.disagreements)
@@ -238,6 +244,7 @@ export function alignmentHtml(s: AlignmentSummary): string {
       ),
     );
     body.push('</table>');
+    if (q.trust) body.push(trustHtml(q.trust));
     if (q.disagreements.length)
       body.push(
         '<h3>Most confident mistakes</h3><ul>',

@@ -39,7 +39,15 @@ export interface AlignmentOptions {
   bootstrap: { B: number | null; seed: number };
   /** Probability floor in log loss, so a label given 0 costs a finite amount. */
   logLossFloor: number;
+  /**
+   * "Can the judge replace a person?": the alt-test's margin epsilon, and the guaranteed threshold's target (agree with
+   * the majority at least 1 - alpha of the time, with probability at least 1 - delta). Optional so reports kept
+   * before them still parse.
+   */
+  trust?: { epsilon: number; alpha: number; delta: number };
 }
+
+export const TRUST_OPTION_DEFAULTS = { epsilon: 0.2, alpha: 0.1, delta: 0.1 } as const;
 
 export const DEFAULT_OPTIONS: AlignmentOptions = {
   scorePrediction: 'mostProbable',
@@ -47,6 +55,7 @@ export const DEFAULT_OPTIONS: AlignmentOptions = {
   bins: 10,
   bootstrap: { B: null, seed: 1 },
   logLossFloor: 1e-15,
+  trust: { ...TRUST_OPTION_DEFAULTS },
 };
 
 /** An undefined figure, with its reason. */
