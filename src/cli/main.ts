@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadServerEnv } from '../server/env';
 import { createInProcessReference } from '../server/reference/local';
+import type { AlignmentOptions } from '../core/alignment';
+import { TRUST_OPTION_DEFAULTS } from '../core/alignment/types';
 import type { Gate } from './gates';
 import { parseGate } from './gates';
 import { InputError, parseMapSpec } from './inputs';
@@ -24,6 +26,25 @@ const positive =
     return n;
   };
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
+/** A share strictly between 0 and 1 (alpha, delta, epsilon). */
+const share =
+  (name: string) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0 || n >= 1)
+      throw new InvalidArgumentError(`${name} must be between 0 and 1.`);
+    return n;
+  };
+
+/** "Can the judge replace a person?": the alt-test's margin and the guaranteed threshold's target, as figures read them. */
+function trustOptionsOf(opts: Record<string, unknown>): Partial<AlignmentOptions> {
+  const trust = {
+    ...(opts.epsilon !== undefined && { epsilon: opts.epsilon as number }),
+    ...(opts.alpha !== undefined && { alpha: opts.alpha as number }),
+    ...(opts.delta !== undefined && { delta: opts.delta as number }),
+  };
+  return Object.keys(trust).length ? { trust: { ...TRUST_OPTION_DEFAULTS, ...trust } } : {};
+}
 
 /** The program, built fresh for each call so tests can run it in process. */
 export function program(): Command {
@@ -90,6 +111,17 @@ export function program(): Command {
     .option('--report <file>', 'write a Markdown summary (for a CI step summary)')
     .option('--junit <file>', 'write a JUnit XML file, one test case per gate')
     .option(
+      '--epsilon <n>',
+      "the alt-test's margin: the judge may align this much worse and still win (default 0.2)",
+      share('--epsilon'),
+    )
+    .option(
+      '--alpha <n>',
+      'the guaranteed threshold certifies agreement of at least 1 - alpha (default 0.1)',
+      share('--alpha'),
+    )
+    .option('--delta <n>', '... with probability at least 1 - delta (default 0.1)', share('--delta'))
+    .option(
       '--shard <i/n|env>',
       "send only shard i of n (from 1), placed by a hash of each row's id (or content); env: JOB_COMPLETION_INDEX (from 0) and --shard-total or SHARD_TOTAL",
     )
@@ -137,6 +169,17 @@ Exit codes: 0 merged, every shard and row present; 2 files of different runs (th
     .option('--strict', "gate on the 95% interval's end instead of the figure")
     .option('--report <file>', 'write a Markdown summary (for a CI step summary)')
     .option('--junit <file>', 'write a JUnit XML file, one test case per gate')
+    .option(
+      '--epsilon <n>',
+      "the alt-test's margin: the judge may align this much worse and still win (default 0.2)",
+      share('--epsilon'),
+    )
+    .option(
+      '--alpha <n>',
+      'the guaranteed threshold certifies agreement of at least 1 - alpha (default 0.1)',
+      share('--alpha'),
+    )
+    .option('--delta <n>', '... with probability at least 1 - delta (default 0.1)', share('--delta'))
     .addHelpText(
       'after',
       `
@@ -165,6 +208,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       results: file,
       gates: gatesOf(opts),
       strict: opts.strict === true,
+      alignment: trustOptionsOf(opts),
       ...(opts.report !== undefined && { report: opts.report as string }),
       ...(opts.junit !== undefined && { junit: opts.junit as string }),
     });
@@ -202,6 +246,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
         retryUnknown: opts.retryUnknown === true,
         gates,
         strict: opts.strict === true,
+        alignment: trustOptionsOf(opts),
         ...(opts.report !== undefined && { report: opts.report as string }),
         ...(opts.junit !== undefined && { junit: opts.junit as string }),
         ...(shard && { shard }),

@@ -1,17 +1,20 @@
 // `evaluate-workbench report`: the gates, the Markdown summary and the JUnit file of any results file (a merge of
 // shards, one shard, or a whole run), read as a stream: the gate runs once, after the matrix.
 import { estimateCost } from '../contract';
-import type { Figure } from '../core/alignment';
+import type { AlignmentOptions, Figure } from '../core/alignment';
 import type { RunProgress } from '../core/rows/runTypes';
 import type { Gate, GateResult } from './gates';
 import { checkGates } from './gates';
 import { writeJunit, writeSummary } from './reports';
-import { figuresOfIndex, indexRows, statusOf } from './resultsStream';
+import { alignmentOfIndex, indexRows, statusOf } from './resultsStream';
+import { trustSentencesOf } from './reports';
 
 export interface ReportOptions {
   results: string;
   gates: Gate[];
   strict: boolean;
+  /** How the figures are read (the trust options: epsilon, alpha, delta). */
+  alignment?: Partial<AlignmentOptions>;
   report?: string;
   junit?: string;
 }
@@ -56,7 +59,8 @@ export function reportCommand(options: ReportOptions): ReportResult {
     etaMs: null,
     serviceWaitMs: null,
   };
-  const figures = figuresOfIndex(index);
+  const alignment = alignmentOfIndex(index, options.alignment);
+  const figures = new Map(Object.entries(alignment?.figures ?? {}));
   const gates = checkGates(options.gates, figures, { strict: options.strict });
   const what = header.merged
     ? `a merge of ${header.merged.shards.length} of ${header.merged.count} shards`
@@ -95,6 +99,7 @@ export function reportCommand(options: ReportOptions): ReportResult {
       leftOut: null,
       gates,
       figures,
+      trust: trustSentencesOf(alignment),
       ending,
     });
   if (options.junit) writeJunit(options.junit, gates);

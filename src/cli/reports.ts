@@ -4,7 +4,8 @@ import { writeFileSync } from 'node:fs';
 import junit from 'junit-report-builder';
 import type { RunProgress } from '../core/rows/runTypes';
 import { formatCost } from '../contract';
-import type { Figure } from '../core/alignment';
+import type { AlignmentReport, Figure } from '../core/alignment';
+import { trustSentences } from '../core/alignment/trustReport';
 import type { GateResult } from './gates';
 
 export interface RunSummary {
@@ -17,6 +18,8 @@ export interface RunSummary {
   leftOut: number | null;
   gates: GateResult[];
   figures: ReadonlyMap<string, Figure>;
+  /** "Can the judge replace a person?", its sentences by question (absent without labels). */
+  trust?: Record<string, string[]>;
   /** How the run ended, in one sentence. */
   ending: string;
 }
@@ -24,6 +27,13 @@ export interface RunSummary {
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const num = (x: number | null | undefined): string =>
   x === null || x === undefined ? '—' : Number.isInteger(x) ? String(x) : x.toFixed(3);
+
+/** The trust sentences of each question of a report that has them. */
+export function trustSentencesOf(report: AlignmentReport | null): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const q of Object.values(report?.questions ?? {})) if (q.trust) out[q.name] = trustSentences(q.trust);
+  return out;
+}
 
 /** The Markdown summary. */
 export function summaryMarkdown(s: RunSummary): string {
@@ -61,6 +71,13 @@ export function summaryMarkdown(s: RunSummary): string {
       );
     }
   }
+  for (const [question, sentences] of Object.entries(s.trust ?? {}))
+    lines.push(
+      '',
+      `## Can the judge replace a person? ${cell(question)}`,
+      '',
+      ...sentences.flatMap((t) => [t, '']),
+    );
   if (s.figures.size > 0) {
     lines.push(
       '',

@@ -5,7 +5,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { z } from 'zod';
 import type { Questions } from '../contract';
 import { computeAlignment } from '../core/alignment';
-import type { AlignRow, Figure } from '../core/alignment';
+import type { AlignmentOptions, AlignmentReport, AlignRow, Figure } from '../core/alignment';
 import { annotatorsByQuestion, labelColumnsOf, readRowLabels } from '../core/labels';
 import type { LabelColumn } from '../core/labels';
 import type { AlignTable } from '../core/alignment/table';
@@ -295,10 +295,21 @@ function alignRowOf(questions: Questions, row: ReadRow, columns: readonly LabelC
  * The alignment figures of a results file, flat by "question.metric": its newest line of each row in record order
  * (the order the whole-file reader gives, so a merge of shards and one process's file give the same figures).
  */
-export function figuresOfIndex(index: RowIndex): Map<string, Figure> {
+export function figuresOfIndex(
+  index: RowIndex,
+  options: Partial<AlignmentOptions> = {},
+): Map<string, Figure> {
+  return new Map(Object.entries(alignmentOfIndex(index, options)?.figures ?? {}));
+}
+
+/** The alignment report of a results file (null when no column is a label), as figuresOfIndex reads it. */
+export function alignmentOfIndex(
+  index: RowIndex,
+  options: Partial<AlignmentOptions> = {},
+): AlignmentReport | null {
   const { questions } = index.header;
   const labels = labelColumnsOf(index.header.labels);
-  if (labels.length === 0) return new Map();
+  if (labels.length === 0) return null;
   const annotators = Object.fromEntries(annotatorsByQuestion(labels));
   const parts: AlignTable[] = [];
   let chunk: AlignRow[] = [];
@@ -310,5 +321,5 @@ export function figuresOfIndex(index: RowIndex): Map<string, Figure> {
     }
   });
   if (chunk.length > 0 || parts.length === 0) parts.push(alignTableOf(questions, chunk, annotators));
-  return new Map(Object.entries(computeAlignment(questions, joinTables(parts)).figures));
+  return computeAlignment(questions, joinTables(parts), options);
 }

@@ -2,7 +2,7 @@
 // retrying client, to a results file that resumes; then the alignment figures, the gates and the CI reports.
 import { abortableSleep, evaluate } from '../client';
 import { estimateCost, formatCost, isVersionedId } from '../contract';
-import type { Figure } from '../core/alignment';
+import type { AlignmentOptions, Figure } from '../core/alignment';
 import type { Clock, Pacing } from '../core/rows/pacer';
 import { Pacer, RateMeter } from '../core/rows/pacer';
 import type { SourceRow } from '../core/rows/parse';
@@ -31,9 +31,9 @@ import {
 } from './inputs';
 import { collectGarbage } from './memory';
 import type { ProgressView } from './progress';
-import { writeJunit, writeSummary } from './reports';
+import { trustSentencesOf, writeJunit, writeSummary } from './reports';
 import { AnswerIndex, ResultsStore, openResults, resumedOutcome } from './resultsStore';
-import { figuresOfIndex, grow, indexRows } from './resultsStream';
+import { alignmentOfIndex, grow, indexRows } from './resultsStream';
 import { eachBatch, openRowsSource, rowBatches } from './rowsStream';
 import type { RowsSource } from './rowsStream';
 import type { Shard } from './shard';
@@ -52,6 +52,8 @@ export const EXIT = {
 } as const;
 
 export interface RunOptions {
+  /** How the figures are read (the trust options: epsilon, alpha, delta). */
+  alignment?: Partial<AlignmentOptions>;
   session?: string;
   sessionName?: string;
   questions?: string;
@@ -469,7 +471,8 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
 
   // The figures read the results file back as a stream, only when a gate or a report needs them.
   const wantFigures = options.gates.length > 0 || options.report !== undefined || options.junit !== undefined;
-  const figures = wantFigures ? figuresOfIndex(indexRows(options.out)) : new Map<string, Figure>();
+  const alignment = wantFigures ? alignmentOfIndex(indexRows(options.out), options.alignment) : null;
+  const figures = new Map<string, Figure>(Object.entries(alignment?.figures ?? {}));
   const gates = checkGates(options.gates, figures, { strict: options.strict });
   const halt = progress.halt;
   const unanswered = progress.failed + progress.unknown;
@@ -489,6 +492,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
     leftOut: planned.skipped,
     gates,
     figures,
+    trust: trustSentencesOf(alignment),
     ending,
   };
   if (options.report) writeSummary(options.report, runSummary);
