@@ -196,6 +196,15 @@ describe('labelling blind with a name', () => {
     ).toEqual(expected);
     const reloaded = await new RowsRepo(db).loadItems(run.id);
     expect(reloaded.items.map((i) => [i.labels, i.annotations])).toEqual(expected);
+    // The results export carries every annotator's labels beside the row's.
+    const exported = await store.getState().exportRun('jsonl');
+    expect(
+      exported!.parts
+        .join('')
+        .trimEnd()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { annotations?: unknown }).annotations),
+    ).toEqual(expected.map(([, annotations]) => annotations));
     // The label column still never reaches the state.
     expect(reloaded.items[0]!.data).toMatchObject({ human: 'billing' });
     expect(screen.queryByText(/human/)).toBeNull();
