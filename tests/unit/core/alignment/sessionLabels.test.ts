@@ -76,8 +76,9 @@ describe('labels in the alignment summary', () => {
   });
 
   it("keeps every annotator's labels with the row's, a copy the run's rows cannot change", () => {
-    const rows = [
-      { id: 'a', labels: { is_urgent: true }, annotations: { is_urgent: { ana: true, bo: true } } },
+    const given = { ana: true, bo: true };
+    const rows: Omit<LabelRow, 'number'>[] = [
+      { id: 'a', labels: { is_urgent: true }, annotations: { is_urgent: given } },
       { id: 'b', annotations: {} },
       { id: 'c', labels: { mood: 1 } },
     ];
@@ -86,7 +87,7 @@ describe('labels in the alignment summary', () => {
       { id: 'a', labels: { is_urgent: true }, annotations: { is_urgent: { ana: true, bo: true } } },
       { id: 'c', labels: { mood: 1 } },
     ]);
-    rows[0]!.annotations.is_urgent.ana = false;
+    given.ana = false;
     expect(labelled[0]!.annotations?.['is_urgent']?.['ana']).toBe(true);
     expect(AlignmentSummarySchema.parse(JSON.parse(JSON.stringify(annotatedSummary)))).toEqual(
       annotatedSummary,
