@@ -28,6 +28,9 @@ export interface LabelRow {
   annotations?: Annotations;
 }
 
+const copyAnnotations = (annotations: Annotations): Annotations =>
+  Object.fromEntries(Object.entries(annotations).map(([question, given]) => [question, { ...given }]));
+
 /** The labelled rows of a run, in row order, with every annotator's labels (rows without a label are left out). */
 export function labelledRowsOf(rows: Iterable<Omit<LabelRow, 'number'>>): LabelledRow[] {
   const out: LabelledRow[] = [];
@@ -37,7 +40,7 @@ export function labelledRowsOf(rows: Iterable<Omit<LabelRow, 'number'>>): Labell
       out.push({
         id: row.id,
         labels: { ...row.labels },
-        ...(annotated ? { annotations: structuredClone(row.annotations) } : {}),
+        ...(annotated ? { annotations: copyAnnotations(row.annotations!) } : {}),
       });
   }
   return out;
