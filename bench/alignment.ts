@@ -2,7 +2,8 @@
 // above 20,000 rows, as the app computes them) in a worker thread, as the app does, and 1,000 bootstrap resamples of
 // 10,000 rows; each side by side with the same computation on the main thread. Targets: under 200 ms and under 1 s
 // in the worker (median of five measured rounds, after five warm-ups; the worker time includes copying the rows' table
-// to it and the report back). The page's own share, building the table from its rows, is measured beside it.
+// to it and the report back). The page's own share, building the table from its rows, is measured beside it. The
+// trust figures of issue 32 follow (bench/alignment/trust.ts).
 import { Worker } from 'node:worker_threads';
 import { computeAlignment } from '../src/core/alignment/compute';
 import { LINEARISED_ABOVE } from '../src/core/alignment/linearised';
@@ -12,6 +13,7 @@ import type { AlignmentOptions } from '../src/core/alignment/types';
 import { BENCH_QUESTIONS, benchRows } from './alignment/rows';
 import type { SectionResult } from './lib/section';
 import { printTable } from './lib/table';
+import { runTrust } from './alignment/trust';
 
 const ROUNDS = 5;
 // A recompute is what the screen does as labels arrive, in a worker that has computed before: measured once the JIT
@@ -112,5 +114,7 @@ export async function run(): Promise<SectionResult> {
     }
   }
   printTable('alignment: figures off the main thread against on it', table);
-  return { section: 'alignment', ok, figures };
+  const trust = await runTrust();
+  printTable('alignment: can the judge replace a person? (trust figures, issue 32)', trust.rows);
+  return { section: 'alignment', ok: ok && trust.ok, figures: { ...figures, ...trust.figures } };
 }

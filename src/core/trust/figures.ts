@@ -1,0 +1,217 @@
+// "Can the judge replace a person?" for one question: every figure of issue 32 from one TrustData, as a plain
+// serialisable record (numbers, arrays, strings) that crosses a worker boundary and is kept in session files, with
+// the conventions it was computed under and one sentence per finding.
+import { altTest, ALT_TEST_DEFAULTS } from './altTest';
+import type { AltTest, AltTestOptions } from './altTest';
+import { cascadeOf } from './cascade';
+import type { Cascade, CascadeJudgeInput } from './cascade';
+import { alphaMetricsOf, ceilingFigures, majorityRule } from './ceiling';
+import type { CeilingFigures } from './ceiling';
+import { guaranteedThreshold, THRESHOLD_DEFAULTS } from './guaranteedThreshold';
+import type { GuaranteedThreshold, ThresholdOptions } from './guaranteedThreshold';
+import { Z95 } from '../alignment/intervals';
+import { LINEARISED_ABOVE } from '../alignment/linearised';
+import { ppiMean } from './ppi';
+import type { PpiMean } from './ppi';
+import { MISSING, majorityOf, ratingsPerRow, rowCount } from './ratings';
+import type { TrustData, TrustType } from './ratings';
+import {
+  altTestSentence,
+  cascadeSentence,
+  ceilingSentence,
+  estimateSentence,
+  thresholdSentence,
+} from './sentences';
+
+export interface TrustOptions {
+  /** Percentile bootstrap over the labelled rows: resamples (null: by row count) and seed. */
+  bootstrap: { B: number | null; seed: number };
+  altTest: Partial<AltTestOptions>;
+  threshold: Partial<ThresholdOptions>;
+  /** Judges in cascade order (the question's own judge is not added: list it where it belongs), or null. */
+  cascade: { judges: CascadeJudgeInput[]; lastAnswersAll: boolean } | null;
+  /** PPI's lambda: null to power-tune it (PPI++), 1 for plain PPI. */
+  ppiLambda: number | null;
+}
+
+export const TRUST_DEFAULTS: TrustOptions = {
+  bootstrap: { B: null, seed: 1 },
+  altTest: {},
+  threshold: {},
+  cascade: null,
+  ppiLambda: null,
+};
+
+/** A prevalence (choice: each label; noul: yes) or a score question's mean level. */
+export interface TrustEstimate {
+  what: string;
+  /** A share of rows (prevalence) or a mean level (score). */
+  kind: 'share' | 'mean';
+  ppi: PpiMean | null;
+}
+
+export interface TrustFigures {
+  type: TrustType;
+  classes: string[];
+  annotators: string[];
+  rows: {
+    total: number;
+    /** Rated by at least one annotator, by two or more, by every annotator. */
+    labelled: number;
+    pairable: number;
+    complete: number;
+    /** Answered by the judge, and answered with no rating at all (PPI's unlabelled rows). */
+    answered: number;
+    judgeOnly: number;
+  };
+  ceiling: CeilingFigures;
+  altTest: AltTest;
+  threshold: GuaranteedThreshold;
+  cascade: Cascade | null;
+  estimates: TrustEstimate[];
+  conventions: string[];
+  sentences: {
+    ceiling: string;
+    altTest: string;
+    threshold: string;
+    cascade: string | null;
+    estimates: string[];
+  };
+}
+
+/** The conventions the figures were computed under, one sentence each. */
+export function trustConventions(
+  type: TrustType,
+  o: TrustOptions,
+  intervals: { B: number; linearised: boolean },
+): string[] {
+  const alt = { ...ALT_TEST_DEFAULTS, ...o.altTest };
+  const th = { ...THRESHOLD_DEFAULTS, ...o.threshold };
+  return [
+    `Majority label: ${majorityRule(type)}; a row with one rating has that label.`,
+    `Krippendorff's alpha: ${alphaMetricsOf(type).join(' and ')} metric, through the coincidence matrix; rows with fewer than two ratings add nothing. Fleiss' kappa only on the rows every annotator rated.`,
+    intervals.linearised
+      ? `Intervals: more than ${LINEARISED_ABOVE.toLocaleString('en')} labelled rows, so normal intervals from each row's influence (the infinitesimal jackknife, the first-order variance a bootstrap over rows estimates); the judge's plain agreement with the majority has a Wilson interval.`
+      : `Intervals: seeded percentile bootstrap over the labelled rows (items, not single ratings; B=${intervals.B}, seed ${o.bootstrap.seed}); the judge's plain agreement with the majority has a Wilson interval.`,
+    `Alt-test (Calderon, Reichart & Dror 2025): ${type === 'score' ? 'negative RMSE' : 'accuracy'} against the other annotators, one-sided paired t-test on the advantage indicators with epsilon ${alt.epsilon}, Benjamini-Yekutieli at q = ${alt.q}; a verdict needs ${alt.minAnnotators} annotators with ${alt.minRows} rows each, rows with ${alt.minPerRow} ratings or more; an annotator whose differences never vary gets p = 0 when their mean is below epsilon, else 1.`,
+    `Guaranteed threshold (Jung, Brahman & Choi 2024): confidence is the judge's top probability; a grid of the distinct confidences keeping ${th.minRows} rows or more, tested from the highest down (fixed sequence), each against the exact one-sided Clopper-Pearson bound at level 1 - delta (alpha ${th.alpha}, delta ${th.delta}); none passing means no threshold.`,
+    ...(o.cascade
+      ? [
+          `Cascade: delta split by Bonferroni (delta / ${o.cascade.judges.length} per judge); a row goes on only when a judge abstains; the last judge ${o.cascade.lastAnswersAll ? 'answers every row that reaches it' : 'settles only rows above its own certified threshold'}.`,
+        ]
+      : []),
+    `Prevalence and mean: PPI${o.ppiLambda === null ? '++ with the power-tuned lambda' : ` with lambda ${o.ppiLambda}`} (ppi_py's formulas) on the judge's predicted labels, normal 95% interval clipped to the figure's range; the classical interval is the normal one of the labelled rows alone (ppi_py's classical_mean_ci), so the two compare like with like.`,
+  ];
+}
+
+/** Every figure of trust for one question. */
+export function trustFigures(data: TrustData, options: Partial<TrustOptions> = {}): TrustFigures {
+  const o: TrustOptions = { ...TRUST_DEFAULTS, ...options };
+  const n = rowCount(data);
+  const A = data.annotators.length;
+  const majority = majorityOf(data);
+  const perRow = ratingsPerRow(data);
+  let labelled = 0;
+  let pairable = 0;
+  let complete = 0;
+  let answered = 0;
+  let judgeOnly = 0;
+  for (let i = 0; i < n; i++) {
+    const m = perRow[i]!;
+    if (m >= 1) labelled++;
+    if (m >= 2) pairable++;
+    if (m === A && A > 0) complete++;
+    if (data.judge[i] !== MISSING) {
+      answered++;
+      if (m === 0) judgeOnly++;
+    }
+  }
+  const ceiling = ceilingFigures(data, o.bootstrap);
+  const alt = altTest(data, o.altTest);
+  // The threshold reads the rows a person labelled and the judge answered.
+  const conf: number[] = [];
+  const agrees: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (majority[i] === MISSING || data.judge[i] === MISSING) continue;
+    conf.push(data.confidence[i]!);
+    agrees.push(majority[i] === data.judge[i] ? 1 : 0);
+  }
+  const threshold = guaranteedThreshold(conf, agrees, o.threshold);
+  const cascade = o.cascade
+    ? cascadeOf(majority, o.cascade.judges, { ...o.threshold, lastAnswersAll: o.cascade.lastAnswersAll })
+    : null;
+  const estimates = estimatesOf(data, majority, perRow, o.ppiLambda);
+  return {
+    type: data.type,
+    classes: [...data.classes],
+    annotators: [...data.annotators],
+    rows: { total: n, labelled, pairable, complete, answered, judgeOnly },
+    ceiling,
+    altTest: alt,
+    threshold,
+    cascade,
+    estimates,
+    conventions: trustConventions(data.type, o, {
+      B: ceiling.bootstrap.B,
+      linearised: ceiling.intervals === 'linearised',
+    }),
+    sentences: {
+      ceiling: ceilingSentence(ceiling),
+      altTest: altTestSentence(alt),
+      threshold: thresholdSentence(threshold),
+      cascade: cascade ? cascadeSentence(cascade) : null,
+      estimates: estimates.map((e) => estimateSentence(e.what, e.ppi, e.kind === 'share')),
+    },
+  };
+}
+
+/**
+ * PPI for each prevalence (choice: every label; noul: yes) or the mean level (score): Y the majority label on the
+ * rows a person labelled and the judge answered, f the judge's prediction there and on the rows only it labelled.
+ */
+function estimatesOf(
+  data: TrustData,
+  majority: Int32Array,
+  perRow: Uint16Array,
+  lambda: number | null,
+): TrustEstimate[] {
+  let labelledCount = 0;
+  let judgeOnlyCount = 0;
+  for (let i = 0; i < majority.length; i++) {
+    if (data.judge[i] === MISSING) continue;
+    if (majority[i] !== MISSING) labelledCount++;
+    else if (perRow[i] === 0) judgeOnlyCount++;
+  }
+  // The labels and predictions as class indices once; each estimate maps them to 0/1 (or keeps the level).
+  const yClass = new Int32Array(labelledCount);
+  const fClass = new Int32Array(labelledCount);
+  const fuClass = new Int32Array(judgeOnlyCount);
+  for (let i = 0, l = 0, u = 0; i < majority.length; i++) {
+    if (data.judge[i] === MISSING) continue;
+    if (majority[i] !== MISSING) {
+      yClass[l] = majority[i]!;
+      fClass[l++] = data.judge[i]!;
+    } else if (perRow[i] === 0) fuClass[u++] = data.judge[i]!;
+  }
+  const y = new Float64Array(labelledCount);
+  const f = new Float64Array(labelledCount);
+  const fu = new Float64Array(judgeOnlyCount);
+  const estimate = (value: (label: number) => number, range: [number, number]): PpiMean | null => {
+    for (let r = 0; r < labelledCount; r++) {
+      y[r] = value(yClass[r]!);
+      f[r] = value(fClass[r]!);
+    }
+    for (let r = 0; r < judgeOnlyCount; r++) fu[r] = value(fuClass[r]!);
+    return ppiMean(y, f, fu, lambda, Z95, range);
+  };
+  if (data.type === 'score')
+    return [
+      { what: 'Mean level', kind: 'mean', ppi: estimate((label) => label, [0, data.classes.length - 1]) },
+    ];
+  const classes = data.type === 'noul' ? [1] : data.classes.map((_, k) => k);
+  return classes.map((k) => ({
+    what: `Share of ${data.classes[k]}`,
+    kind: 'share',
+    ppi: estimate((label) => (label === k ? 1 : 0), [0, 1]),
+  }));
+}
