@@ -1,7 +1,7 @@
 // Runs of a file of rows in IndexedDB: the run record, every row's input and outcome as it arrives, and answers by
 // dedup key. Owns those writes; every record read is parsed, and one that does not parse is reported, never dropped.
 import Dexie from 'dexie';
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   ReusedChunkSchema,
   RowItemSchema,
@@ -11,11 +11,24 @@ import {
 } from '../../core/rows/records';
 import type { ReusedChunk, RowItem, RowOutcome, RowRun, StoredAnswer } from '../../core/rows/records';
 import { newId } from '../../core/ids';
-import { LabelValueSchema } from '../../core/labels/values';
-import type { LabelValue } from '../../core/alignment/types';
+import { AnnotationsSchema, LabelValueSchema, applyLabelEdits } from '../../core/labels';
+import type { LabelValue, RowLabels } from '../../core/labels';
 import type { RunStore } from '../../core/rows/runTypes';
 import type { LabelEdit } from '../../core/rows/labels';
 import type { WorkbenchDb } from './db';
+
+/** A label edit as it reaches the store: checked before anything is written. */
+const LabelEditSchema = z.object({
+  number: z.number().int(),
+  question: z.string(),
+  value: LabelValueSchema.nullable(),
+  annotator: z.string().trim().min(1).optional(),
+});
+/** The labels a stored row carries, read before an edit is applied to them. */
+const StoredLabelsSchema = z.object({
+  labels: z.record(z.string(), LabelValueSchema).optional(),
+  annotations: AnnotationsSchema.optional(),
+});
 
 /** Rows between two progress reports when a run is created. */
 const CREATE_CHUNK = 5000;
@@ -198,48 +211,62 @@ export class RowsRepo {
   }
 
   /**
-   * Sets one row's human label for a question (null clears it) and returns the row's labels after the change. One
-   * read-modify-write transaction, so a label given while the run writes outcomes loses neither.
+   * Sets one row's human label for a question (null clears it), a labeller's own when `annotator` is given, and
+   * returns the row's labels after the change. One read-modify-write transaction, so a label given while the run
+   * writes outcomes loses neither.
    */
   async setLabel(
     runId: string,
     number: number,
     question: string,
     value: LabelValue | null,
-  ): Promise<Record<string, LabelValue> | undefined> {
-    return (await this.setLabels(runId, [{ number, question, value }])).get(number);
+    annotator?: string,
+  ): Promise<RowLabels | undefined> {
+    return (
+      await this.setLabels(runId, [
+        { number, question, value, ...(annotator !== undefined ? { annotator } : {}) },
+      ])
+    ).get(number);
   }
 
   /**
    * Sets many rows' labels (null clears one) in one read-modify-write transaction, and returns each changed row's
-   * labels after it: labels taken from a session at once are stored, or none are.
+   * labels and annotations after it: labels taken from a session at once are stored, or none are. An edit with an
+   * annotator keeps that labeller's label apart, the row's label becomes the majority (applyLabelEdits), and a plain
+   * label already there is kept as the annotator `plainAnnotator` names for its question (its label column).
    */
   async setLabels(
     runId: string,
     changes: readonly LabelEdit[],
-  ): Promise<Map<number, Record<string, LabelValue> | undefined>> {
-    const checked = changes.map((c) => ({
-      ...c,
-      value: c.value === null ? null : LabelValueSchema.parse(c.value),
-    }));
-    const numbers = [...new Set(checked.map((c) => c.number))];
+    plainAnnotator: Readonly<Record<string, string>> = {},
+  ): Promise<Map<number, RowLabels>> {
+    const byRow = new Map<number, LabelEdit[]>();
+    for (const change of changes) {
+      const edit = LabelEditSchema.parse(change);
+      const edits = byRow.get(edit.number);
+      if (edits) edits.push(edit);
+      else byRow.set(edit.number, [edit]);
+    }
+    const numbers = [...byRow.keys()];
     return this.db.transaction('rw', this.db.rowItems, async () => {
       const raws = await this.db.rowItems.bulkGet(numbers.map((n) => [runId, n] as [string, number]));
-      const labelsOf = new Map<number, Record<string, LabelValue>>();
+      const after = new Map<number, RowLabels>();
       numbers.forEach((n, i) => {
         const raw = raws[i];
         if (raw === undefined) throw new Error(`Row ${n} of run ${runId} is no longer stored.`);
-        labelsOf.set(n, { ...(raw.labels ?? {}) });
+        const stored = StoredLabelsSchema.safeParse(raw);
+        if (!stored.success)
+          throw new Error(
+            `The labels of row ${n} of run ${runId} cannot be read (${issueText(stored.error)}).`,
+          );
+        after.set(n, applyLabelEdits(stored.data, byRow.get(n)!, plainAnnotator));
       });
-      for (const { number, question, value } of checked) {
-        const labels = labelsOf.get(number)!;
-        if (value === null) delete labels[question];
-        else labels[question] = value;
-      }
-      const after = new Map<number, Record<string, LabelValue> | undefined>();
-      for (const [n, labels] of labelsOf) after.set(n, Object.keys(labels).length ? labels : undefined);
+      // Absent fields are written as undefined, which removes them from the stored row.
       await this.db.rowItems.bulkUpdate(
-        [...after].map(([n, labels]) => ({ key: [runId, n] as [string, number], changes: { labels } })),
+        [...after].map(([n, { labels, annotations }]) => ({
+          key: [runId, n] as [string, number],
+          changes: { labels, annotations },
+        })),
       );
       return after;
     });

@@ -1,31 +1,48 @@
-// Human labels kept with a session's alignment report: each labelled row's id (as in its file) and its labels by
-// question, so they travel in session files and share links; and the plan for putting them back on a run whose rows
-// lack them (rows matched by id, every value checked against the run's questions).
+// Human labels kept with a session's alignment report: each labelled row's id (as in its file), its labels by
+// question and every annotator's where several labelled, so they travel in session files and share links; and the
+// plan for putting them back on a run whose rows lack them (rows matched by id, every value checked against the run's
+// questions).
 import { z } from 'zod';
 import type { Questions } from '../../contract';
 import { plural } from '../words';
 import { LabelValueSchema, validLabel } from '../labels/values';
-import type { LabelEdit, LabelValue } from '../labels';
+import { AnnotationsSchema } from '../labels/annotators';
+import type { Annotations, LabelEdit, LabelValue } from '../labels';
 
-/** One labelled row as a session keeps it: the file's row id and the labels by question. */
+/**
+ * One labelled row as a session keeps it: the file's row id, the labels by question and, where several annotators
+ * labelled a question, each one's label (absent in sessions kept before annotators; they parse as before).
+ */
 export const LabelledRowSchema = z.object({
   id: z.string(),
   labels: z.record(z.string(), LabelValueSchema),
+  annotations: AnnotationsSchema.optional(),
 });
 export type LabelledRow = z.infer<typeof LabelledRowSchema>;
 
-/** A row as the plan reads it: its number in the run, the file's id and the labels it has. */
+/** A row as the plan reads it: its number in the run, the file's id, the labels it has and each annotator's. */
 export interface LabelRow {
   number: number;
   id: string;
   labels?: Record<string, LabelValue>;
+  annotations?: Annotations;
 }
 
-/** The labelled rows of a run, in row order (rows without a label are left out). */
+const copyAnnotations = (annotations: Annotations): Annotations =>
+  Object.fromEntries(Object.entries(annotations).map(([question, given]) => [question, { ...given }]));
+
+/** The labelled rows of a run, in row order, with every annotator's labels (rows without a label are left out). */
 export function labelledRowsOf(rows: Iterable<Omit<LabelRow, 'number'>>): LabelledRow[] {
   const out: LabelledRow[] = [];
-  for (const row of rows)
-    if (row.labels && Object.keys(row.labels).length > 0) out.push({ id: row.id, labels: { ...row.labels } });
+  for (const row of rows) {
+    const annotated = row.annotations && Object.keys(row.annotations).length > 0;
+    if ((row.labels && Object.keys(row.labels).length > 0) || annotated)
+      out.push({
+        id: row.id,
+        labels: { ...row.labels },
+        ...(annotated ? { annotations: copyAnnotations(row.annotations!) } : {}),
+      });
+  }
   return out;
 }
 
@@ -49,6 +66,8 @@ export interface LabelTakePlan {
 /**
  * Matches a session's labelled rows to a run's rows by id and lists the labels the run lacks. A repeated id pairs in
  * order (the first kept row with that id to the first run row with it), as both came from the order of one file.
+ * Where the session keeps annotators' labels of a question, each is taken as that annotator's (the row's label then
+ * follows as their majority) and the kept majority itself is not taken again.
  */
 export function planLabelTake(
   labelled: readonly LabelledRow[],
@@ -69,18 +88,24 @@ export function planLabelTake(
       continue;
     }
     let gains = false;
-    for (const [question, value] of Object.entries(kept.labels)) {
+    const take = (question: string, value: LabelValue, has: LabelValue | undefined, annotator?: string) => {
       const definition = questions[question];
-      if (!definition || !validLabel(value, definition)) {
-        plan.misfit++;
-        continue;
-      }
-      const has = row.labels?.[question];
-      if (has === undefined) {
-        plan.changes.push({ number: row.number, question, value });
+      if (!definition || !validLabel(value, definition)) plan.misfit++;
+      else if (has === undefined) {
+        plan.changes.push({
+          number: row.number,
+          question,
+          value,
+          ...(annotator !== undefined ? { annotator } : {}),
+        });
         gains = true;
       } else if (has !== value) plan.differing++;
-    }
+    };
+    for (const [question, value] of Object.entries(kept.labels))
+      if (!kept.annotations?.[question]) take(question, value, row.labels?.[question]);
+    for (const [question, byAnnotator] of Object.entries(kept.annotations ?? {}))
+      for (const [annotator, value] of Object.entries(byAnnotator))
+        take(question, value, row.annotations?.[question]?.[annotator], annotator);
     if (gains) plan.rows++;
   }
   return plan;

@@ -21,6 +21,7 @@ export {
 } from './annotators';
 export type { Annotations, RowLabels } from './annotators';
 export type { LabelEdit } from './columns';
+export { UNNAMED_ANNOTATOR, applyLabelEdits } from './labelEdits';
 export {
   argmax,
   classesOf,

@@ -1,7 +1,7 @@
 // Human labels of a file's rows: read from the columns the mapping names as labels, through each column's value
 // table, when the run is built; the labelling view adds more to the stored rows later.
 import type { JsonValue, Questions } from '../../contract';
-import { labelColumnSummary, readRowLabels } from '../labels';
+import { annotatorOf, labelColumnSummary, readRowLabels } from '../labels';
 import type { LabelColumnSummary, RowLabels } from '../labels';
 import type { RowMapping } from './mapping';
 import type { SourceRow } from './parse';
@@ -12,6 +12,16 @@ export type { LabelEdit } from '../labels';
 /** The labels one row carries under a mapping: by question, and each annotator's where several labelled. */
 export const rowLabels = (data: JsonValue, mapping: RowMapping, questions: Questions): RowLabels =>
   readRowLabels(data, mapping.labels ?? [], questions);
+
+/**
+ * Who each question's plain label speaks for once labellers label it too: its (first) label column, by question.
+ * Questions without a label column are left out (their plain labels were given without a name).
+ */
+export function plainAnnotatorsOf(mapping: RowMapping): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const spec of mapping.labels ?? []) out[spec.question] ??= annotatorOf(spec);
+  return out;
+}
 
 /** One label column's value table over the whole file, or why it cannot be read. */
 export interface LabelPlan {

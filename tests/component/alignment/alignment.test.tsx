@@ -60,6 +60,8 @@ function Harness({ initial, log }: { initial: ResultRow[]; log: string[] }) {
         mapping={mapping}
         revealed={revealed}
         onReveal={setRevealed}
+        labeller=""
+        onLabeller={() => {}}
         onLabel={(number, value) => {
           setHistory((h) => [
             ...h,
@@ -157,6 +159,8 @@ describe('labelling view', () => {
         mapping={{ mode: 'fields', idColumn: null }}
         revealed={false}
         onReveal={() => {}}
+        labeller=""
+        onLabeller={() => {}}
         onLabel={(n, v) => seen.push(`${n}=${String(v)}`)}
         onUndo={() => null}
       />,

@@ -1,6 +1,7 @@
 // Taking the labels a session keeps onto the open run, as the alignment screen wires it: a real rows store over
-// fake-indexeddb, the button reached and pressed with the keyboard, labels the run lacks stored through the store, the
-// ones left out counted in the sentence, and a "reload" (a new repo over the same database) finding them stored.
+// fake-indexeddb, the button reached and pressed with the keyboard, labels the run lacks stored through the store (each
+// annotator's as theirs), the ones left out counted in the sentence, and a "reload" (a new repo over the same
+// database) finding them stored.
 import 'fake-indexeddb/auto';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -127,6 +128,32 @@ describe('take labels from the session', () => {
       { is_urgent: true },
       undefined,
     ]);
+  });
+
+  it("stores each annotator's label as theirs, and the run's own label beside them", async () => {
+    const { db, store } = await openRun();
+    const kept: LabelledRow[] = [
+      { id: 't1', labels: { department: 'technical' }, annotations: { department: { ana: 'technical' } } },
+      // The run's t2 has a label of its own, given without a name: it stays, as "unnamed".
+      { id: 't2', labels: { is_urgent: false }, annotations: { is_urgent: { ana: false, bo: false } } },
+    ];
+    const user = userEvent.setup();
+    render(<Harness store={store} kept={kept} />);
+    await user.click(screen.getByRole('button', { name: 'Take 3 labels from the session' }));
+    await screen.findByRole('status');
+    const expected = [
+      [{ department: 'technical' }, { department: { ana: 'technical' } }],
+      [{ is_urgent: false }, { is_urgent: { unnamed: true, ana: false, bo: false } }],
+      [undefined, undefined],
+    ];
+    expect(
+      store
+        .getState()
+        .results()
+        .map((r) => [r.labels, r.annotations]),
+    ).toEqual(expected);
+    const reloaded = await new RowsRepo(db).loadItems(run.id);
+    expect(reloaded.items.map((i) => [i.labels, i.annotations])).toEqual(expected);
   });
 
   it('offers nothing when the run already has every label the session keeps', async () => {

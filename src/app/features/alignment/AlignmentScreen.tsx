@@ -14,6 +14,7 @@ import { readAddressParam, writeAddressParam } from '../../platform/address';
 import { useRowsView } from '../../stores/rowsView';
 import { useSessionQuestions } from '../../stores/sessionQuestions';
 import { LabellingView } from './LabellingView';
+import { labelOfRow } from './rowText';
 import { QuestionPanel } from './QuestionPanel';
 import type { RowsWanted } from './QuestionPanel';
 import { VariantsPanel, familyOf } from './VariantsPanel';
@@ -301,15 +302,25 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench, onOpenRows }: Ali
             mapping={run.mapping}
             revealed={align.revealed}
             onReveal={align.setRevealed}
+            labeller={align.labeller}
+            onLabeller={align.setLabeller}
             onLabel={(number, value) => {
-              const previous = byNumber.get(number)?.labels?.[labelQuestion] ?? null;
-              align.pushStep({ number, question: labelQuestion, previous });
-              void rows.setLabel(number, labelQuestion, value);
+              // With a name, the label and its undo are that labeller's own: another's is never touched.
+              const annotator = align.labeller || undefined;
+              const row = byNumber.get(number);
+              const previous = (row && labelOfRow(row, labelQuestion, align.labeller)) ?? null;
+              align.pushStep({
+                number,
+                question: labelQuestion,
+                previous,
+                ...(annotator ? { annotator } : {}),
+              });
+              void rows.setLabel(number, labelQuestion, value, annotator);
             }}
             onUndo={() => {
               const step = align.popStep();
               if (!step) return null;
-              void rows.setLabel(step.number, step.question, step.previous);
+              void rows.setLabel(step.number, step.question, step.previous, step.annotator);
               return step.number;
             }}
           />

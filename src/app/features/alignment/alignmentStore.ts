@@ -21,6 +21,7 @@ export function alignRowsOf(rows: readonly ResultRow[]): AlignRow[] {
   return rows.map((r) => ({
     id: String(r.number),
     labels: r.labels ?? {},
+    ...(r.annotations ? { annotations: r.annotations } : {}),
     ...(r.response ? { answers: r.response.answers } : {}),
   }));
 }
@@ -36,11 +37,12 @@ export interface OpenCell {
   predicted: number;
 }
 
-/** One label given in the labelling view, with what it replaced, for Backspace. */
+/** One label given in the labelling view, with what it replaced, for Backspace: the labeller's own when named. */
 export interface LabelStep {
   number: number;
   question: string;
   previous: LabelValue | null;
+  annotator?: string;
 }
 
 export interface AlignmentState {
@@ -57,6 +59,8 @@ export interface AlignmentState {
   view: 'figures' | 'label';
   labelQuestion: string | null;
   revealed: boolean;
+  /** The labeller's name ('' for none): labels given are theirs, and the view is blind. Kept for the page's life. */
+  labeller: string;
   history: LabelStep[];
 
   setScorePrediction: (p: AlignmentOptions['scorePrediction']) => void;
@@ -65,6 +69,8 @@ export interface AlignmentState {
   setView: (view: 'figures' | 'label') => void;
   setLabelQuestion: (question: string | null) => void;
   setRevealed: (revealed: boolean) => void;
+  /** Sets the labeller's name (trimmed); another labeller starts with an empty undo history. */
+  setLabeller: (name: string) => void;
   pushStep: (step: LabelStep) => void;
   popStep: () => LabelStep | null;
   /** Computes the open run's figures (in the worker); a newer call wins. */
@@ -114,6 +120,7 @@ export const useAlignment = create<AlignmentState>()((set, get) => ({
   view: 'figures',
   labelQuestion: null,
   revealed: false,
+  labeller: '',
   history: [],
 
   setScorePrediction: (scorePrediction) => set((s) => ({ options: { ...s.options, scorePrediction } })),
@@ -125,6 +132,11 @@ export const useAlignment = create<AlignmentState>()((set, get) => ({
   setView: (view) => set({ view }),
   setLabelQuestion: (labelQuestion) => set({ labelQuestion, revealed: false }),
   setRevealed: (revealed) => set({ revealed }),
+  setLabeller: (name) => {
+    const labeller = name.trim();
+    // Backspace never undoes a label another labeller gave.
+    if (labeller !== get().labeller) set({ labeller, history: [] });
+  },
   pushStep: (step) => set((s) => ({ history: [...s.history.slice(-199), step] })),
   popStep: () => {
     const h = get().history;

@@ -1,6 +1,7 @@
-// How a row of the run reads on this screen: the state it was sent as (labels and metadata never in it), and the
-// judge's distribution for one question in one line.
+// How a row of the run reads on this screen: the state it was sent as (labels and metadata never in it), the label
+// the labelling view works on, and the judge's distribution for one question in one line.
 import type { Answer, State } from '../../../contract';
+import type { LabelValue } from '../../../core/labels';
 import { mapRow } from '../../../core/rows/mapping';
 import type { RowMapping } from '../../../core/rows/mapping';
 import type { ResultRow } from '../../../core/rows/results';
@@ -10,6 +11,13 @@ export function stateOf(row: ResultRow, mapping: RowMapping): State | null {
   const mapped = mapRow(row.data, mapping);
   return mapped.ok ? mapped.state : null;
 }
+
+/** The label a row has for a question: the labeller's own when one is named, else the row's label. */
+export const labelOfRow = (
+  row: Pick<ResultRow, 'labels' | 'annotations'>,
+  question: string,
+  labeller: string,
+): LabelValue | undefined => (labeller ? row.annotations?.[question]?.[labeller] : row.labels?.[question]);
 
 export const stateText = (state: State | null): string =>
   state === null ? '(no state)' : typeof state === 'string' ? state : JSON.stringify(state, null, 2);

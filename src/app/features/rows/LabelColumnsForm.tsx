@@ -1,8 +1,10 @@
-// Which columns hold human labels (one per question) and which are metadata: both are kept with the rows and never
-// sent. Each label column shows its values with counts and what they read as, and unmatched values can be mapped to a
-// label or left out. The figures themselves are on the alignment screen.
+// Which columns hold human labels and which are metadata: both are kept with the rows and never sent. A question takes
+// one column, or several (one per annotator, the row's label their majority). Each label column shows its values
+// with counts and what they read as, and unmatched values can be mapped to a label or left out. The figures themselves
+// are on the alignment screen.
 import { useId, useState } from 'react';
 import type { Question, Questions } from '../../../contract';
+import { annotatorOf } from '../../../core/labels/annotators';
 import { labelText } from '../../../core/labels/values';
 import type { LabelColumn, LabelReading } from '../../../core/labels/values';
 import type { LabelValue } from '../../../core/alignment/types';
@@ -61,14 +63,29 @@ export function LabelColumnsForm({
   const metadata = mapping.metadata ?? [];
   const names = Object.keys(questions ?? {});
   const setLabels = (next: LabelColumn[]) => onChange({ ...mapping, labels: next });
-  const specOf = (question: string) => labels.find((l) => l.question === question);
-  const setColumn = (question: string, column: string) => {
-    const rest = labels.filter((l) => l.question !== question);
-    setLabels(column ? [...rest, { column, question, levelBase: 0, values: {} }] : rest);
+  const specsOf = (question: string) => labels.filter((l) => l.question === question);
+  const specOf = (column: string) => labels.find((l) => l.column === column);
+  /** Sets the question's column at `at` (one past the last adds an annotator; '' removes that one). */
+  const setColumn = (question: string, at: number, column: string) => {
+    const mine = specsOf(question);
+    const levelBase = mine[0]?.levelBase ?? 0;
+    const next = [...mine];
+    if (!column) next.splice(at, 1);
+    else next.splice(at, 1, { column, question, levelBase, values: {} });
+    setLabels([...labels.filter((l) => l.question !== question), ...next]);
   };
-  const patch = (question: string, change: Partial<LabelColumn>) =>
-    setLabels(labels.map((l) => (l.question === question ? { ...l, ...change } : l)));
+  // The level base is the question's scale, so it is the same for each of its annotators.
+  const setLevelBase = (question: string, levelBase: 0 | 1) =>
+    setLabels(labels.map((l) => (l.question === question ? { ...l, levelBase } : l)));
+  const setValues = (column: string, values: LabelColumn['values']) =>
+    setLabels(labels.map((l) => (l.column === column ? { ...l, values } : l)));
   const used = new Set([...labels.map((l) => l.column), mapping.idColumn ?? '']);
+  const several = (question: string) => specsOf(question).length > 1;
+  /** Test ids of a column's value table: by question, and by column too where the question has several. */
+  const tableId = (question: string, column: string) =>
+    several(question) ? `${question}.${column}` : question;
+  const choices = (own: string | undefined) =>
+    columns.filter((c) => c === own || (!used.has(c) && !metadata.includes(c)));
   return (
     <section className="rows-labels panel" aria-label="Human labels and metadata" data-testid="rows.labels">
       <h2>Human labels and metadata (optional)</h2>
@@ -80,36 +97,63 @@ export function LabelColumnsForm({
       {names.length > 0 && (
         <div className="rows-labels__grid">
           {names.map((name) => {
-            const spec = specOf(name);
+            const mine = specsOf(name);
             const question = questions![name]!;
+            // One select per column of the question, then an empty one that adds another annotator's column.
+            const slots = [...mine.map((l) => l.column), ...(mine.length > 0 ? [''] : [])];
+            if (slots.length === 0) slots.push('');
             return (
               <div key={name} className="rows-labels__question">
-                <label htmlFor={`${base}-${name}`}>
-                  Human label of <code>{name}</code>
-                </label>
-                <select
-                  id={`${base}-${name}`}
-                  value={spec?.column ?? ''}
-                  disabled={disabled}
-                  data-testid={`rows.labels.column.${name}`}
-                  onChange={(e) => setColumn(name, e.currentTarget.value)}
-                >
-                  <option value="">None</option>
-                  {columns
-                    .filter((c) => c === spec?.column || (!used.has(c) && !metadata.includes(c)))
-                    .map((c) => (
-                      <option key={c} value={c}>
-                        {c}
-                      </option>
-                    ))}
-                </select>
-                {spec && question.type === 'score' && (
+                {slots.map((column, at) => {
+                  const adding = at > 0 && at === mine.length;
+                  const id = `${base}-${name}${at > 0 ? `-${at}` : ''}`;
+                  return (
+                    <span key={adding ? '+' : at} className="rows-labels__question">
+                      <label htmlFor={id}>
+                        {at === 0 ? (
+                          <>
+                            Human label of <code>{name}</code>
+                          </>
+                        ) : adding ? (
+                          <>
+                            Another annotator’s column for <code>{name}</code>
+                          </>
+                        ) : (
+                          <>
+                            Annotator {at + 1}’s column for <code>{name}</code>
+                          </>
+                        )}
+                      </label>
+                      <select
+                        id={id}
+                        value={column}
+                        disabled={disabled}
+                        data-testid={`rows.labels.column.${name}${at === 0 ? '' : adding ? '.add' : `.${at + 1}`}`}
+                        onChange={(e) => setColumn(name, at, e.currentTarget.value)}
+                      >
+                        <option value="">None</option>
+                        {choices(column || undefined).map((c) => (
+                          <option key={c} value={c}>
+                            {c}
+                          </option>
+                        ))}
+                      </select>
+                    </span>
+                  );
+                })}
+                {mine.length > 1 && (
+                  <p className="muted" data-testid={`rows.labels.annotators.${name}`}>
+                    {mine.length} annotators ({mine.map((l) => annotatorOf(l)).join(', ')}): a row’s label is
+                    their majority; a tie goes to the column listed first.
+                  </p>
+                )}
+                {mine.length > 0 && question.type === 'score' && (
                   <label className="rows-check">
                     <input
                       type="checkbox"
                       disabled={disabled}
-                      checked={spec.levelBase === 1}
-                      onChange={(e) => patch(name, { levelBase: e.currentTarget.checked ? 1 : 0 })}
+                      checked={mine[0]!.levelBase === 1}
+                      onChange={(e) => setLevelBase(name, e.currentTarget.checked ? 1 : 0)}
                     />
                     Level numbers start at 1
                   </label>
@@ -142,27 +186,30 @@ export function LabelColumnsForm({
           ))}
       </fieldset>
       {plans.map((plan) => {
-        const spec = specOf(plan.question);
+        const spec = specOf(plan.column);
         const question = questions?.[plan.question];
-        if (!spec || !question) return null;
+        if (!spec || spec.question !== plan.question || !question) return null;
         if (!plan.summary)
           return (
-            <p key={plan.question} role="alert">
+            <p key={plan.column} role="alert">
               {plan.problem}
             </p>
           );
         const s = plan.summary;
         const options = labelOptions(question);
+        const tid = tableId(plan.question, plan.column);
         return (
-          <div
-            key={plan.question}
-            className="rows-labels__values"
-            data-testid={`rows.labels.values.${plan.question}`}
-          >
+          <div key={plan.column} className="rows-labels__values" data-testid={`rows.labels.values.${tid}`}>
             <h3>
               <code>{plan.column}</code> as the label of <code>{plan.question}</code>
+              {several(plan.question) && (
+                <span className="muted">
+                  {' '}
+                  · annotator: <code>{annotatorOf(spec)}</code>
+                </span>
+              )}
             </h3>
-            <p data-testid={`rows.labels.counts.${plan.question}`}>
+            <p data-testid={`rows.labels.counts.${tid}`}>
               {formatCount(s.labelled)} rows labelled · {formatCount(s.unmatched)} with a value that matches
               no label · {formatCount(s.excluded)} left out by you · {formatCount(s.empty)} without a label.
               Rows without a label are still sent.
@@ -177,7 +224,7 @@ export function LabelColumnsForm({
                 </tr>
               </thead>
               <tbody>
-                {(whole.has(plan.question) ? s.lines : s.lines.slice(0, VALUES_SHOWN)).map((line) => {
+                {(whole.has(plan.column) ? s.lines : s.lines.slice(0, VALUES_SHOWN)).map((line) => {
                   const own = Object.hasOwn(spec.values, line.raw) ? spec.values[line.raw] : undefined;
                   const current = own === undefined ? AUTO : own === null ? LEAVE_OUT : JSON.stringify(own);
                   return (
@@ -200,7 +247,7 @@ export function LabelColumnsForm({
                             const values = { ...spec.values };
                             if (v === AUTO) delete values[line.raw];
                             else values[line.raw] = JSON.parse(v) as LabelValue | null;
-                            patch(plan.question, { values });
+                            setValues(plan.column, values);
                           }}
                         >
                           <option value={AUTO}>Automatic</option>
@@ -217,13 +264,13 @@ export function LabelColumnsForm({
                 })}
               </tbody>
             </table>
-            {s.lines.length > VALUES_SHOWN && !whole.has(plan.question) && (
+            {s.lines.length > VALUES_SHOWN && !whole.has(plan.column) && (
               <p className="muted">
                 {formatCount(s.lines.length - VALUES_SHOWN)} more distinct values are not listed.{' '}
                 <button
                   type="button"
-                  onClick={() => setWhole((w) => new Set(w).add(plan.question))}
-                  data-testid={`rows.labels.values.all.${plan.question}`}
+                  onClick={() => setWhole((w) => new Set(w).add(plan.column))}
+                  data-testid={`rows.labels.values.all.${tid}`}
                 >
                   List all {formatCount(s.lines.length)} values
                 </button>

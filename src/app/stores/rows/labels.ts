@@ -1,5 +1,6 @@
 // Human labels on the open run's rows, and variants: the same rows and labels run again with other questions, model
 // or target.
+import { plainAnnotatorsOf } from '../../../core/rows/labels';
 import type { RowItem, RowRun } from '../../../core/rows/records';
 import { errorText } from './kit';
 import type { RowsKit } from './kit';
@@ -11,19 +12,25 @@ export function labelActions(
   { attach }: RowsEngine,
 ): Pick<RowsState, 'setLabel' | 'setLabels' | 'createVariant'> {
   return {
-    setLabel: (number, question, value) => get().setLabels([{ number, question, value }]),
+    setLabel: (number, question, value, annotator) =>
+      get().setLabels([{ number, question, value, ...(annotator !== undefined ? { annotator } : {}) }]),
 
     async setLabels(changes) {
       const run = get().openRun;
       const known = changes.filter((c) => live.indexOf.has(c.number));
       if (!run || known.length === 0) return;
       try {
-        const after = await deps.repo.setLabels(run.id, known);
-        for (const [number, labels] of after) {
+        // A plain label of a question with a label column speaks for that column once labellers label it too.
+        const after = await deps.repo.setLabels(run.id, known, plainAnnotatorsOf(run.mapping));
+        for (const [number, { labels, annotations }] of after) {
           const at = live.indexOf.get(number);
           if (at === undefined) continue;
-          const { labels: _old, ...rest } = live.results[at]!;
-          live.results[at] = labels ? { ...rest, labels } : rest;
+          const { labels: _labels, annotations: _annotations, ...rest } = live.results[at]!;
+          live.results[at] = {
+            ...rest,
+            ...(labels ? { labels } : {}),
+            ...(annotations ? { annotations } : {}),
+          };
         }
         set((s) => ({ resultsVersion: s.resultsVersion + 1 }));
       } catch (error) {

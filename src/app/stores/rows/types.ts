@@ -100,8 +100,11 @@ export interface RowsState {
   cancel: () => void;
   retry: (which: 'failed' | 'unknown') => Promise<void>;
   results: () => readonly ResultRow[];
-  /** Sets (or clears, with null) the human label of one row of the open run; saved before the screen hears of it. */
-  setLabel: (number: number, question: string, value: LabelValue | null) => Promise<void>;
+  /**
+   * Sets (or clears, with null) the human label of one row of the open run, a labeller's own when `annotator` is
+   * given (the row's label is then the majority); saved before the screen hears of it.
+   */
+  setLabel: (number: number, question: string, value: LabelValue | null, annotator?: string) => Promise<void>;
   /** Sets (or clears) many labels of the open run's rows in one save, as setLabel does one. */
   setLabels: (changes: readonly LabelEdit[]) => Promise<void>;
   /**

@@ -252,8 +252,8 @@ describe('RowsRepo', () => {
       { number: 3, question: 'tone', value: 'warm' },
     ]);
     expect([...after]).toEqual([
-      [1, { q: true }],
-      [3, { q: false, tone: 'warm' }],
+      [1, { labels: { q: true } }],
+      [3, { labels: { q: false, tone: 'warm' } }],
     ]);
     await repo.setLabel('l', 3, 'tone', null);
     await repo.setLabel('l', 1, 'q', null);
@@ -266,6 +266,51 @@ describe('RowsRepo', () => {
       ]),
     ).rejects.toThrow('Row 9 of run l is no longer stored.');
     expect((await repo.loadItems('l')).items[1]!.labels).toBeUndefined();
+  });
+
+  it("keeps each labeller's label apart, the row's label their majority, and undoes one labeller's own", async () => {
+    const db = open();
+    const repo = new RowsRepo(db);
+    const stored = items('n', 3);
+    stored[0] = { ...stored[0]!, labels: { q: true } };
+    stored[1] = { ...stored[1]!, labels: { q: false }, annotations: { q: { zoe: false, ana: true } } };
+    await repo.createRun(run('n', 3), stored);
+    const after = await repo.setLabels(
+      'n',
+      [
+        // Row 1's label came from the column "human": it stays as that annotator's.
+        { number: 1, question: 'q', value: false, annotator: 'bob' },
+        { number: 1, question: 'q', value: false, annotator: 'cy' },
+        // The stored annotators keep their order (zoe first): bob's label breaks the tie for true.
+        { number: 2, question: 'q', value: true, annotator: 'bob' },
+        { number: 3, question: 'q', value: true, annotator: 'bob' },
+      ],
+      { q: 'human' },
+    );
+    expect([...after]).toEqual([
+      [1, { labels: { q: false }, annotations: { q: { human: true, bob: false, cy: false } } }],
+      [2, { labels: { q: true }, annotations: { q: { zoe: false, ana: true, bob: true } } }],
+      [3, { labels: { q: true }, annotations: { q: { bob: true } } }],
+    ]);
+    expect(Object.keys(after.get(2)!.annotations!['q']!)).toEqual(['zoe', 'ana', 'bob']);
+
+    // Undoing bob's label of row 2 clears only his: zoe and ana tie again and zoe, listed first, wins.
+    expect(await repo.setLabel('n', 2, 'q', null, 'bob')).toEqual({
+      labels: { q: false },
+      annotations: { q: { zoe: false, ana: true } },
+    });
+    await repo.setLabel('n', 3, 'q', null, 'bob');
+    // A reload (a new repo over the same database) reads what was stored, absent fields removed.
+    const read = (await new RowsRepo(db).loadItems('n')).items;
+    expect(read.map((i) => [i.labels, i.annotations])).toEqual([
+      [{ q: false }, { q: { human: true, bob: false, cy: false } }],
+      [{ q: false }, { q: { zoe: false, ana: true } }],
+      [undefined, undefined],
+    ]);
+    expect(Object.keys(read[2]!)).not.toContain('annotations');
+    // A blank labeller's name is refused before anything is written.
+    await expect(repo.setLabel('n', 3, 'q', true, '  ')).rejects.toThrow();
+    expect((await repo.loadItems('n')).items[2]!.labels).toBeUndefined();
   });
 
   it('updates a run and says so when it is gone', async () => {

@@ -1,6 +1,7 @@
-// Human labels kept with a session's alignment report: the schema, records saved before the labels were kept, the
-// trip through session files and share links (and what a link too long for them says), and the plan of taking them
-// back onto a run by row id, with every label left out counted.
+// Human labels kept with a session's alignment report: the schema, records saved before the labels (or the
+// annotators' labels) were kept, the trip through session files and share links (and what a link too long for them
+// says), and the plan of taking them back onto a run by row id, each annotator's as theirs, with every label left out
+// counted.
 import { describe, expect, it } from 'vitest';
 import type { Questions } from '../../../../src/contract';
 import { computeAlignment } from '../../../../src/core/alignment/compute';
@@ -46,6 +47,16 @@ const kept: LabelledRow[] = [
   { id: 't2', labels: { is_urgent: false } },
 ];
 const summary = summariseReport(report, run, (id) => `t${id}`, at, kept);
+// Three annotators labelled the department of t1 and two the urgency of t2; the labels are their majority.
+const annotated: LabelledRow[] = [
+  {
+    id: 't1',
+    labels: { department: 'billing', mood: 2 },
+    annotations: { department: { ana: 'billing', bo: 'technical', cy: 'billing' } },
+  },
+  { id: 't2', labels: { is_urgent: true }, annotations: { is_urgent: { ana: true, bo: false } } },
+];
+const annotatedSummary = summariseReport(report, run, (id) => `t${id}`, at, annotated);
 
 describe('labels in the alignment summary', () => {
   it('keeps the labelled rows of a run in row order, and none for rows without a label', () => {
@@ -62,6 +73,29 @@ describe('labels in the alignment summary', () => {
     ]);
     expect(summary.labels).toEqual(kept);
     expect(summariseReport(report, run, undefined, at).labels).toBeUndefined();
+  });
+
+  it("keeps every annotator's labels with the row's, a copy the run's rows cannot change", () => {
+    const given = { ana: true, bo: true };
+    const rows: Omit<LabelRow, 'number'>[] = [
+      { id: 'a', labels: { is_urgent: true }, annotations: { is_urgent: given } },
+      { id: 'b', annotations: {} },
+      { id: 'c', labels: { mood: 1 } },
+    ];
+    const labelled = labelledRowsOf(rows);
+    expect(labelled).toEqual([
+      { id: 'a', labels: { is_urgent: true }, annotations: { is_urgent: { ana: true, bo: true } } },
+      { id: 'c', labels: { mood: 1 } },
+    ]);
+    given.ana = false;
+    expect(labelled[0]!.annotations?.['is_urgent']?.['ana']).toBe(true);
+    expect(AlignmentSummarySchema.parse(JSON.parse(JSON.stringify(annotatedSummary)))).toEqual(
+      annotatedSummary,
+    );
+    expect(
+      LabelledRowSchema.safeParse({ id: 't3', labels: {}, annotations: { mood: { ana: 'x', bo: null } } })
+        .success,
+    ).toBe(false);
   });
 
   it('parses labels as choice strings, 0-based levels and booleans, and refuses anything else', () => {
@@ -98,6 +132,22 @@ describe('labels in the alignment summary', () => {
     if (!read.ok) throw new Error(read.message);
     expect(read.sessions[0]!.alignment?.labels).toEqual(kept);
   });
+
+  it("travels in a session file with every annotator's labels", () => {
+    const read = parseImportFile(exportFile([{ ...sampleSession(), alignment: annotatedSummary }]));
+    if (!read.ok) throw new Error(read.message);
+    expect(read.sessions[0]!.alignment?.labels).toEqual(annotated);
+    const damaged = {
+      ...sampleSession(),
+      alignment: {
+        ...annotatedSummary,
+        labels: [{ id: 't1', labels: {}, annotations: { mood: { ana: -1 } } }],
+      },
+    };
+    expect(() => migrateSession(JSON.parse(JSON.stringify(damaged)))).toThrow(
+      /^This session is damaged: alignment\.labels\.0\.annotations\.mood\.ana: /,
+    );
+  });
 });
 
 describe('labels in share links', () => {
@@ -109,6 +159,18 @@ describe('labels in share links', () => {
     expect(sessionFromShared(decoded.shared, 'new').alignment).toEqual(summary);
     const link = encodeShareLink(session, { pageUrl: 'http://localhost/', includeRuns: true });
     expect(link.ok && link.labelsLeftOut).toBe(undefined);
+  });
+
+  it("carry every annotator's labels to the session made from the link", () => {
+    const session = { ...sampleSession(), alignment: annotatedSummary };
+    const link = encodeShareLink(session, { pageUrl: 'http://localhost/', includeRuns: false });
+    if (!link.ok) throw new Error(link.reason);
+    const decoded = decodeShareFragment(new URL(link.url).hash);
+    if (!decoded?.ok) throw new Error('not decoded');
+    expect(decoded.shared.alignment?.labels).toEqual(annotated);
+    expect(sessionFromShared(decoded.shared, 'new').alignment?.labels?.[0]?.annotations).toEqual({
+      department: { ana: 'billing', bo: 'technical', cy: 'billing' },
+    });
   });
 
   it('leaves labels out of a link they would make too long, says so, and keeps them in the file', () => {
@@ -172,6 +234,47 @@ describe('taking kept labels back onto a run', () => {
     expect(labelTakeSentence(plan, 7, 'tickets.csv')).toBe(
       'The session keeps labels of 7 rows of tickets.csv. 2 of them match no row of this run by id. 4 labels no longer fit the questions (a label the choice lacks, a level out of range, or a question this run lacks) and are skipped. 1 label differs from the run’s own, which is kept.',
     );
+  });
+
+  it("takes each annotator's label as theirs, not the kept majority, and counts theirs that differ or misfit", () => {
+    const plan = planLabelTake(
+      [
+        {
+          id: 't1',
+          labels: { department: 'billing', mood: 1 },
+          // "sales" is no label of the choice any more.
+          annotations: { department: { ana: 'billing', bo: 'technical', cy: 'sales' } },
+        },
+        // The run's t2 already has ana's urgency, with another value, and no bo.
+        { id: 't2', labels: { is_urgent: true }, annotations: { is_urgent: { ana: true, bo: true } } },
+      ],
+      [
+        { number: 1, id: 't1' },
+        { number: 2, id: 't2', labels: { is_urgent: false }, annotations: { is_urgent: { ana: false } } },
+      ],
+      questions,
+    );
+    expect(plan.changes).toEqual([
+      { number: 1, question: 'mood', value: 1 },
+      { number: 1, question: 'department', value: 'billing', annotator: 'ana' },
+      { number: 1, question: 'department', value: 'technical', annotator: 'bo' },
+      { number: 2, question: 'is_urgent', value: true, annotator: 'bo' },
+    ]);
+    expect(plan).toMatchObject({ rows: 2, unmatched: 0, misfit: 1, differing: 1 });
+    // Taken again once stored, nothing is left to take.
+    const again = planLabelTake(
+      [{ id: 't2', labels: { is_urgent: true }, annotations: { is_urgent: { ana: true, bo: true } } }],
+      [
+        {
+          number: 2,
+          id: 't2',
+          labels: { is_urgent: true },
+          annotations: { is_urgent: { ana: true, bo: true } },
+        },
+      ],
+      questions,
+    );
+    expect(again.changes).toEqual([]);
   });
 
   it('has nothing to take once the run has every label', () => {

@@ -1,4 +1,5 @@
-// Results: flattened answer columns, filters, aggregates and both exports, read back with a real CSV parser.
+// Results: flattened answer columns, filters, aggregates and both exports (with every annotator's labels), read back
+// with a real CSV parser.
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import type { EvaluateResponse, Questions } from '../../../../src/contract';
@@ -373,6 +374,49 @@ describe('human labels in the exports', () => {
       { dept: 'technical', mood: 2, urgent: false },
       { urgent: true },
       undefined,
+    ]);
+  });
+
+  const annotated: ResultRow[] = [
+    {
+      ...rows[0]!,
+      labels: { dept: 'technical', urgent: true },
+      annotations: { dept: { ana: 'technical', bo: 'billing', cy: 'technical' } },
+    },
+    { ...rows[1]!, labels: { dept: 'billing' }, annotations: { dept: { bo: 'billing' } } },
+    rows[2]!,
+  ];
+
+  it("writes each annotator's label as label.<question>.<annotator> after the majority, empty where none", () => {
+    const text = exportCsv(annotated, questions, ['text']).join('');
+    const parsed = Papa.parse<Record<string, string>>(text.trim(), { header: true });
+    const fields = parsed.meta.fields!;
+    expect(fields.filter((f) => f.startsWith('label.'))).toEqual([
+      'label.dept',
+      'label.urgent',
+      'label.dept.ana',
+      'label.dept.bo',
+      'label.dept.cy',
+    ]);
+    expect(
+      parsed.data.map((r) => ['dept', 'dept.ana', 'dept.bo', 'dept.cy'].map((k) => r[`label.${k}`])),
+    ).toEqual([
+      ['technical', 'technical', 'billing', 'technical'],
+      ['billing', '', 'billing', ''],
+      ['', '', '', ''],
+    ]);
+  });
+
+  it("writes every annotator's labels in JSON Lines beside the row's", () => {
+    const lines = exportJsonl(annotated)
+      .join('')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { labels?: unknown; annotations?: unknown });
+    expect(lines.map((l) => [l.labels, l.annotations])).toEqual([
+      [{ dept: 'technical', urgent: true }, { dept: { ana: 'technical', bo: 'billing', cy: 'technical' } }],
+      [{ dept: 'billing' }, { dept: { bo: 'billing' } }],
+      [undefined, undefined],
     ]);
   });
 });
