@@ -1,0 +1,115 @@
+// The command line on a file three annotators labelled, as CI runs it: the annotators' columns found by a pattern and
+// never sent, the trust figures gated (the alt-test's omega, the guaranteed coverage) and written in --report, and
+// `report` gating a results file again with another epsilon.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CountingReference } from '../../../bench/lib/countingReference';
+import { serveCountingReference } from '../../../bench/lib/countingReference';
+import { readResults } from '../../../src/core/rows/resultsFile';
+import { DEFAULT_API_KEY } from '../../../src/server/reference/options';
+import { spawnCli } from '../../helpers/cliProcess';
+
+const QUESTIONS = {
+  department: {
+    type: 'choice',
+    instructions: 'Which team should handle this ticket?',
+    criteria: {
+      billing: 'Payments, charges and refunds',
+      technical: 'Errors, outages and bugs',
+      other: null,
+    },
+  },
+};
+const MESSAGES = [
+  ['I was charged twice this month, please refund the second charge', 'billing'],
+  ['The API answers 500 errors since your deploy this morning', 'technical'],
+  ['Refund my payment, my card was charged two times', 'billing'],
+  ['Your dashboard is down and the export button throws an error', 'technical'],
+  ['Where can I find the holiday opening hours?', 'other'],
+] as const;
+const OTHER: Record<string, string> = { billing: 'technical', technical: 'other', other: 'billing' };
+
+let dir: string;
+let reference: CountingReference;
+
+/** 90 labelled tickets (each annotator wrong on a different tenth) and 30 that nobody labelled. */
+function ticketsCsv(): string {
+  const lines = ['ticket,message,ann_a,ann_b,ann_c'];
+  for (let i = 0; i < 120; i++) {
+    const [message, label] = MESSAGES[i % MESSAGES.length]!;
+    const labelled = i < 90;
+    const say = (offset: number): string => (!labelled ? '' : i % 10 === offset ? OTHER[label]! : label);
+    lines.push(`t-${i},"${message} (order ${i})",${say(1)},${say(4)},${say(7)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const run = (extra: string[]) =>
+  spawnCli(
+    [
+      'run',
+      '--questions',
+      join(dir, 'questions.json'),
+      '--model',
+      'model-1.13.0',
+      '--rows',
+      join(dir, 'tickets.csv'),
+      '--out',
+      join(dir, 'results.jsonl'),
+      '--target',
+      'direct',
+      '--map',
+      'label.department=ann_*',
+      ...extra,
+    ],
+    dir,
+    { EVAL_BASE_URL: reference.url, EVAL_API_KEY: DEFAULT_API_KEY },
+  );
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ew-trust-'));
+  writeFileSync(join(dir, 'questions.json'), JSON.stringify(QUESTIONS));
+  writeFileSync(join(dir, 'tickets.csv'), ticketsCsv());
+  reference = await serveCountingReference({ idField: 'ticket', port: 0 });
+});
+afterAll(async () => {
+  await reference.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('trust gates on the command line', { timeout: 90_000 }, () => {
+  it('reads the annotators by pattern, never sends them, gates on the alt-test and reports it', async () => {
+    const ran = await run([
+      '--min',
+      'department.alt_test.omega=0',
+      '--min',
+      'department.guaranteed.coverage=0',
+      '--report',
+      join(dir, 'summary.md'),
+    ]);
+    expect(ran.stderr).toContain('pass: department.alt_test.omega');
+    expect(ran.code).toBe(0);
+    const read = readResults(readFileSync(join(dir, 'results.jsonl'), 'utf8'));
+    if (!read.ok) throw new Error(read.message);
+    expect(read.results.header.labels).toEqual({ department: ['ann_a', 'ann_b', 'ann_c'] });
+    expect(read.results.header.mapping).toMatchObject({ mode: 'columns', columns: ['ticket', 'message'] });
+    const summary = readFileSync(join(dir, 'summary.md'), 'utf8');
+    expect(summary).toContain('## Can the judge replace a person? department');
+    expect(summary).toMatch(/people agree with each other at alpha 0\.\d\d/);
+    expect(summary).toMatch(/\| department\.alt_test\.omega \| (0|1|0\.\d+) \|/);
+    // 30 rows nobody labelled make PPI's unlabelled set: its estimate is in the figures.
+    expect(summary).toMatch(/\| department\.ppi\.billing \|/);
+  });
+
+  it('`report` gates the results file again, and fails a bound the figure cannot reach', async () => {
+    const ran = await spawnCli(
+      ['report', join(dir, 'results.jsonl'), '--epsilon', '0.1', '--min', 'department.alt_test.omega=1.5'],
+      dir,
+      {},
+    );
+    expect(ran.code).toBe(1);
+    expect(ran.stderr).toMatch(/FAIL: department\.alt_test\.omega (is \d|is undefined)/);
+  });
+});
