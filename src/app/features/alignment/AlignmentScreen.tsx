@@ -361,6 +361,7 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench, onOpenRows }: Ali
                   onOpenRow={(row) => void openRow(row)}
                   onOpenRows={(wanted) => openRows(n, wanted)}
                   bootstrap={report.bootstrap}
+                  fileBase={run.fileName.replace(/\.[^.]+$/, '') || 'rows'}
                 />
               ))}
           {report && unlabelled.length > 0 && (

@@ -13,6 +13,7 @@ import { ConfusionMatrix } from './ConfusionMatrix';
 import { DisagreementList } from './DisagreementList';
 import { FigureText, FigureWithWords } from './FigureText';
 import { ReliabilityDiagram } from './ReliabilityDiagram';
+import { TrustPanel } from './TrustPanel';
 import type { OpenCell } from './alignmentStore';
 import { typeWord } from '../../../core/words';
 
@@ -45,6 +46,8 @@ export interface QuestionPanelProps {
   /** Opens rows of this question in the rows screen, filtered: every row, past what the report keeps. */
   onOpenRows: (wanted: RowsWanted) => void;
   bootstrap: { B: number; seed: number };
+  /** The run's file name without its extension, for the files the panel saves ("rows" when not given). */
+  fileBase?: string;
 }
 
 export function QuestionPanel(props: QuestionPanelProps) {
@@ -281,6 +284,9 @@ export function QuestionPanel(props: QuestionPanelProps) {
           mapping={props.mapping}
           onOpen={props.onOpenRow}
         />
+      )}
+      {report.trust && (
+        <TrustPanel name={name} definition={definition} trust={report.trust} fileBase={props.fileBase ?? 'rows'} />
       )}
       <DisagreementList
         question={name}

@@ -7,6 +7,7 @@ import type { AlignmentReport } from '../../../core/alignment/compute';
 import { alignTableOf, packTable } from '../../../core/alignment/table';
 import type { AlignTable } from '../../../core/alignment/table';
 import type { AlignRow, AlignmentOptions, LabelValue } from '../../../core/alignment/types';
+import { TRUST_OPTION_DEFAULTS } from '../../../core/alignment/types';
 import type { VariantComparison } from '../../../core/alignment/variants';
 import type { RowRun } from '../../../core/rows/records';
 import type { ResultRow } from '../../../core/rows/results';
@@ -46,7 +47,9 @@ export interface LabelStep {
 }
 
 export interface AlignmentState {
-  options: Pick<AlignmentOptions, 'scorePrediction' | 'noulThresholds'>;
+  options: Pick<AlignmentOptions, 'scorePrediction' | 'noulThresholds'> & {
+    trust: NonNullable<AlignmentOptions['trust']>;
+  };
   report: AlignmentReport | null;
   /** The run the report is of, and the results version it was computed from. */
   reportOf: { runId: string; version: number; key: string } | null;
@@ -65,6 +68,8 @@ export interface AlignmentState {
 
   setScorePrediction: (p: AlignmentOptions['scorePrediction']) => void;
   setThreshold: (question: string, value: number) => void;
+  /** The alt-test's margin and the guaranteed threshold's alpha and delta, for every question. */
+  setTrust: (trust: Partial<NonNullable<AlignmentOptions['trust']>>) => void;
   openCell: (cell: OpenCell | null) => void;
   setView: (view: 'figures' | 'label') => void;
   setLabelQuestion: (question: string | null) => void;
@@ -108,7 +113,7 @@ async function loadRun(id: string): Promise<{ run: RowRun; rows: AlignRow[] }> {
 }
 
 export const useAlignment = create<AlignmentState>()((set, get) => ({
-  options: { scorePrediction: 'mostProbable', noulThresholds: {} },
+  options: { scorePrediction: 'mostProbable', noulThresholds: {}, trust: { ...TRUST_OPTION_DEFAULTS } },
   report: null,
   reportOf: null,
   computing: false,
@@ -128,6 +133,7 @@ export const useAlignment = create<AlignmentState>()((set, get) => ({
     set((s) => ({
       options: { ...s.options, noulThresholds: { ...s.options.noulThresholds, [question]: value } },
     })),
+  setTrust: (trust) => set((s) => ({ options: { ...s.options, trust: { ...s.options.trust, ...trust } } })),
   openCell: (cell) => set({ cell }),
   setView: (view) => set({ view }),
   setLabelQuestion: (labelQuestion) => set({ labelQuestion, revealed: false }),

@@ -1,0 +1,34 @@
+// A certified threshold applied to a whole file run: the rows the judge settles (its confidence at or above the
+// threshold) and the rest, a queue for people to label. Confidence is the top probability, as the threshold was
+// certified on; a row the judge did not answer (or refused) goes to the queue.
+import type { Question } from '../../contract';
+import { distributionOf, yesProbability } from '../labels/prediction';
+import type { ResultRow } from '../rows/results';
+
+/** The judge's top probability on a row for a question; null when it gave no answer of the question's type. */
+export function topProbability(row: ResultRow, name: string, question: Question): number | null {
+  const answer = row.response?.answers[name];
+  if (question.type === 'noul') {
+    const yes = yesProbability(answer);
+    return yes === null ? null : Math.max(yes, 1 - yes);
+  }
+  const p = distributionOf(answer, question);
+  return p === null ? null : Math.max(...p);
+}
+
+/** The rows the judge settles at `threshold`, and the queue (every row when no threshold is certified). */
+export function splitByThreshold(
+  rows: readonly ResultRow[],
+  name: string,
+  question: Question,
+  threshold: number | null,
+): { settled: ResultRow[]; queue: ResultRow[] } {
+  const settled: ResultRow[] = [];
+  const queue: ResultRow[] = [];
+  for (const row of rows) {
+    const top = threshold === null ? null : topProbability(row, name, question);
+    if (top !== null && threshold !== null && top >= threshold) settled.push(row);
+    else queue.push(row);
+  }
+  return { settled, queue };
+}
