@@ -1,4 +1,5 @@
 // Page object of the alignment screen: figures per question, confusion cells, disagreements, variants, kept reports.
+import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 
 export class AlignmentArea {
@@ -84,5 +85,22 @@ export class AlignmentArea {
     await this.page.getByTestId('align.view.label').click();
     await this.page.getByTestId('align.labelling.question').selectOption(question);
     await this.page.getByTestId('align.labelling').waitFor();
+  }
+
+  /** A part of a question's "Can the judge replace a person?" panel: ceiling, verdict, threshold, estimates. */
+  trust(
+    question: string,
+    part: 'ceiling' | 'verdict' | 'threshold' | 'estimates' | 'cascade' | 'alt',
+  ): Locator {
+    return this.page.getByTestId(`align.trust.${part}.${question}`);
+  }
+
+  /** Saves a question's labelling queue and returns the file's name and text. */
+  async labellingQueue(question: string, kind: 'csv' | 'jsonl'): Promise<{ name: string; text: string }> {
+    const [download] = await Promise.all([
+      this.page.waitForEvent('download'),
+      this.page.getByTestId(`align.trust.queue.${kind}.${question}`).click(),
+    ]);
+    return { name: download.suggestedFilename(), text: await readFile((await download.path())!, 'utf8') };
   }
 }

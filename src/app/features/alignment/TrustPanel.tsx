@@ -1,6 +1,7 @@
 // "Can the judge replace a person?" for one question: how well people agree with each other beside how well the judge
 // agrees with them, the alt-test's verdict and why, the confidence threshold that certifies an agreement (or that none
 // does) with the rows it settles and a labelling queue of the rest, the cascade, and prevalence with PPI.
+import { useMemo } from 'react';
 import type { Question } from '../../../contract';
 import { splitByThreshold } from '../../../core/alignment/labellingQueue';
 import { exportCsv, exportInputColumns, exportJsonl } from '../../../core/rows/results';
@@ -29,12 +30,18 @@ function shareOf(text: string): number | string {
 export function TrustPanel({ name, definition, trust, fileBase }: TrustPanelProps) {
   const settings = useAlignment((s) => s.options.trust);
   const setTrust = useAlignment((s) => s.setTrust);
-  const rowCount = useRows((s) => s.openRun?.rowCount ?? 0);
+  const version = useRows((s) => s.resultsVersion);
   const threshold = trust.threshold.threshold;
+  // The threshold applied to every row of the file, labelled or not: what the judge settles and what people label.
+  const split = useMemo(
+    () => splitByThreshold(useRows.getState().results(), name, definition, threshold),
+    // The results are read again whenever the rows store says they changed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [name, definition, threshold, version],
+  );
   const exportQueue = (kind: 'csv' | 'jsonl') => {
     const state = useRows.getState();
-    const rows = state.results();
-    const { queue } = splitByThreshold(rows, name, definition, threshold);
+    const { queue } = split;
     const questions = { [name]: definition };
     const file = `${fileBase}-${name}-labelling-queue.${kind}`;
     if (kind === 'csv')
@@ -112,9 +119,11 @@ export function TrustPanel({ name, definition, trust, fileBase }: TrustPanelProp
       )}
       <p data-testid={`align.trust.threshold.${name}`}>{t.sentences.threshold}</p>
       <p className="align-trust__queue">
-        {threshold === null
-          ? `With no certified threshold, all ${rowCount} rows of the file go to people.`
-          : 'Applied to the whole file, the rows under this threshold (and those the judge did not answer) go to people:'}{' '}
+        <span data-testid={`align.trust.split.${name}`}>
+          {threshold === null
+            ? `With no certified threshold, all ${split.queue.length} rows of the file go to people.`
+            : `Applied to the whole file, the judge settles ${split.settled.length} rows; ${split.queue.length} (under the threshold, or not answered) go to people.`}
+        </span>{' '}
         <button
           type="button"
           onClick={() => exportQueue('csv')}
