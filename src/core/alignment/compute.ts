@@ -21,7 +21,7 @@ import {
 import type { Sums } from './linearised';
 import { seededRandom } from '../../contract/random';
 import { NO_LABEL, alignTableOf } from './table';
-import type { AlignTable } from './table';
+import type { AlignTable, QuestionColumns } from './table';
 import { ROGAN_GLADEN_UNDEFINED, roganGladen } from './roganGladen';
 import { selectiveCurve, selectiveReadout, selectiveSentence } from './selective';
 import type { SelectivePoint } from './selective';
@@ -491,6 +491,30 @@ export const withDefaults = (options: Partial<AlignmentOptions> = {}): Alignment
   trust: { ...TRUST_OPTION_DEFAULTS, ...options.trust },
 });
 
+/**
+ * Judges of a cascade, in order, each with its price per row and its answers to the same rows (matched by row id;
+ * a row a judge was not asked is one it abstains on). The first is usually the run itself.
+ */
+export interface CascadeTables {
+  judges: { label: string; price: number; table: AlignTable }[];
+  /** The last judge settles every row that reaches it. */
+  lastAnswersAll: boolean;
+}
+
+/** A judge's answers to a question re-ordered to the base table's rows (by id); rows it lacks have no answer. */
+function alignedColumn(base: AlignTable, other: AlignTable, name: string): QuestionColumns | null {
+  const column = other.columns[name];
+  if (!column) return null;
+  const at = new Map(other.ids.map((id, i) => [id, i]));
+  const { width } = column;
+  const p = new Float64Array(base.ids.length * width).fill(Number.NaN);
+  base.ids.forEach((id, i) => {
+    const j = at.get(id);
+    if (j !== undefined) for (let k = 0; k < width; k++) p[i * width + k] = column.p[j * width + k]!;
+  });
+  return { label: new Int32Array(base.ids.length).fill(NO_LABEL), p, width };
+}
+
 /** The trust figures of a labelled question, from its annotators' labels (one label column reads as one annotator). */
 function trustOf(
   name: string,
@@ -498,15 +522,21 @@ function trustOf(
   table: AlignTable,
   options: AlignmentOptions,
   B: number,
+  cascade?: CascadeTables,
 ): TrustFigures | null {
   const column = table.columns[name];
   if (!column) return null;
   const trust = { ...TRUST_OPTION_DEFAULTS, ...options.trust };
-  const data = trustDataFromColumns(question, column, {
-    scorePrediction: options.scorePrediction,
-    noulThreshold: thresholdOf(options, name),
+  const reading = { scorePrediction: options.scorePrediction, noulThreshold: thresholdOf(options, name) };
+  const data = trustDataFromColumns(question, column, reading);
+  const judges = (cascade?.judges ?? []).flatMap((j) => {
+    const aligned = alignedColumn(table, j.table, name);
+    if (!aligned) return [];
+    const read = trustDataFromColumns(question, aligned, reading);
+    return [{ name: j.label, price: j.price, judge: read.judge, confidence: read.confidence }];
   });
   return trustFigures(data, {
+    ...(cascade && judges.length > 0 ? { cascade: { judges, lastAnswersAll: cascade.lastAnswersAll } } : {}),
     bootstrap: { B, seed: questionSeed(options.bootstrap.seed, `${name}.trust`) },
     altTest: { epsilon: trust.epsilon },
     threshold: { alpha: trust.alpha, delta: trust.delta },
@@ -518,6 +548,7 @@ export function computeAlignment(
   questions: Questions,
   input: AlignTable | readonly AlignRow[],
   partial: Partial<AlignmentOptions> = {},
+  cascade?: CascadeTables,
 ): AlignmentReport {
   const options = withDefaults(partial);
   const table = Array.isArray(input) ? alignTableOf(questions, input) : (input as AlignTable);
@@ -543,7 +574,7 @@ export function computeAlignment(
       B,
       questionSeed(options.bootstrap.seed, name),
     );
-    const trust = trustOf(name, questions[name]!, table, options, B);
+    const trust = trustOf(name, questions[name]!, table, options, B, cascade);
     if (trust) report.trust = trust;
     reports[name] = report;
     for (const [key, figure] of Object.entries(report.figures)) figures[`${name}.${key}`] = figure;

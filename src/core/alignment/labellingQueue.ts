@@ -2,7 +2,10 @@
 // threshold) and the rest, a queue for people to label. Confidence is the top probability, as the threshold was
 // certified on; a row the judge did not answer (or refused) goes to the queue.
 import type { Question } from '../../contract';
-import { distributionOf, yesProbability } from '../labels/prediction';
+import { classesOf, distributionOf, predictedClass, yesProbability } from '../labels/prediction';
+import { guaranteedThreshold } from '../trust';
+import type { GuaranteedThreshold } from '../trust';
+import { labelIndex } from './table';
 import type { ResultRow } from '../rows/results';
 
 /** The judge's top probability on a row for a question; null when it gave no answer of the question's type. */
@@ -31,4 +34,36 @@ export function splitByThreshold(
     else queue.push(row);
   }
   return { settled, queue };
+}
+
+/**
+ * The first judge's threshold in a cascade of `judges`: certified on the labelled rows with delta split by Bonferroni
+ * (delta / judges), as the cascade certifies each judge; the rows under it are the ones escalated to the next judge.
+ */
+export function escalationThreshold(
+  rows: readonly ResultRow[],
+  name: string,
+  question: Question,
+  judges: number,
+  options: {
+    alpha: number;
+    delta: number;
+    scorePrediction: 'mostProbable' | 'expectedRounded';
+    noulThreshold: number;
+  },
+): GuaranteedThreshold {
+  const classes = classesOf(question);
+  const confidence: number[] = [];
+  const agrees: number[] = [];
+  for (const row of rows) {
+    const label = row.labels?.[name];
+    const answer = row.response?.answers[name];
+    if (label === undefined || !answer) continue;
+    const top = topProbability(row, name, question);
+    const predicted = predictedClass(answer, question, options.scorePrediction, options.noulThreshold);
+    if (top === null || predicted === null) continue;
+    confidence.push(top);
+    agrees.push(predicted === labelIndex(label, question, classes) ? 1 : 0);
+  }
+  return guaranteedThreshold(confidence, agrees, { alpha: options.alpha, delta: options.delta / judges });
 }

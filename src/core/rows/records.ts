@@ -152,5 +152,12 @@ export const RowRunSchema = z.object({
   halt: HaltSchema.nullable().default(null),
   /** The run whose rows and labels this one re-runs with other questions, model or target (a variant). */
   variantOf: z.string().optional(),
+  /**
+   * A cascade's next judge: this variant holds only the rows the run `runId`'s judge abstains on for `question` (its
+   * confidence under `threshold`, certified with delta split over the cascade's judges, or unanswered).
+   */
+  escalatedFrom: z
+    .object({ runId: z.string(), question: z.string(), threshold: z.number().nullable() })
+    .optional(),
 });
 export type RowRun = z.infer<typeof RowRunSchema>;

@@ -148,6 +148,20 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench, onOpenRows }: Ali
     onOpenRows();
   };
 
+  // A cascade's next judge: the session's model at the chosen target, asked only about the rows this judge abstains on.
+  const escalate = async (question: string, numbers: number[], threshold: number | null) => {
+    if (!run) return;
+    const id = await rows.createVariant({
+      questions: run.questions,
+      model: session.model,
+      targetId,
+      ...(sessionId ? { sessionId } : {}),
+      onlyRows: numbers,
+      escalatedFrom: { runId: run.id, question, threshold },
+    });
+    if (id) void useRows.getState().start();
+  };
+
   const runVariant = async () => {
     if (!session.questions) return;
     const id = await rows.createVariant({
@@ -222,6 +236,20 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench, onOpenRows }: Ali
             {run.fileName}
             {run.variantOf ? ' (variant)' : ''}
           </h2>
+          {run.escalatedFrom && (
+            <p className="muted" data-testid="align.cascade.next">
+              The next judge of a cascade: it was asked only about the rows the run before abstained on for “
+              {run.escalatedFrom.question}”.{' '}
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => void rows.openRunById(run.escalatedFrom!.runId)}
+                data-testid="align.cascade.first"
+              >
+                Open the cascade from its first judge
+              </button>
+            </p>
+          )}
           <span className="muted">
             {run.rowCount} rows · model <code>{run.model}</code> · target {run.targetId}
             {rows.progress ? ` · ${rows.progress.done + rows.progress.reused} answered` : ''}
@@ -362,6 +390,10 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench, onOpenRows }: Ali
                   onOpenRows={(wanted) => openRows(n, wanted)}
                   bootstrap={report.bootstrap}
                   fileBase={run.fileName.replace(/\.[^.]+$/, '') || 'rows'}
+                  escalation={{
+                    nextJudge: rows.running || !session.model ? null : `${session.model} at ${targetId}`,
+                    onEscalate: (q, numbers, threshold) => void escalate(q, numbers, threshold),
+                  }}
                 />
               ))}
           {report && unlabelled.length > 0 && (

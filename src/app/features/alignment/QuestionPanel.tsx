@@ -14,6 +14,7 @@ import { DisagreementList } from './DisagreementList';
 import { FigureText, FigureWithWords } from './FigureText';
 import { ReliabilityDiagram } from './ReliabilityDiagram';
 import { TrustPanel } from './TrustPanel';
+import type { TrustPanelProps } from './TrustPanel';
 import type { OpenCell } from './alignmentStore';
 import { typeWord } from '../../../core/words';
 
@@ -48,6 +49,8 @@ export interface QuestionPanelProps {
   bootstrap: { B: number; seed: number };
   /** The run's file name without its extension, for the files the panel saves ("rows" when not given). */
   fileBase?: string;
+  /** Asking a cascade's next judge about the rows this run's judge abstains on. */
+  escalation?: TrustPanelProps['escalation'];
 }
 
 export function QuestionPanel(props: QuestionPanelProps) {
@@ -286,7 +289,13 @@ export function QuestionPanel(props: QuestionPanelProps) {
         />
       )}
       {report.trust && (
-        <TrustPanel name={name} definition={definition} trust={report.trust} fileBase={props.fileBase ?? 'rows'} />
+        <TrustPanel
+          name={name}
+          definition={definition}
+          trust={report.trust}
+          fileBase={props.fileBase ?? 'rows'}
+          {...(props.escalation ? { escalation: props.escalation } : {})}
+        />
       )}
       <DisagreementList
         question={name}

@@ -2,8 +2,12 @@
 // agrees with them, the alt-test's verdict and why, the confidence threshold that certifies an agreement (or that none
 // does) with the rows it settles and a labelling queue of the rest, the cascade, and prevalence with PPI.
 import { useMemo } from 'react';
-import type { Question } from '../../../contract';
-import { splitByThreshold } from '../../../core/alignment/labellingQueue';
+import type { Answer, Question } from '../../../contract';
+import {
+  escalationThreshold,
+  splitByThreshold,
+  topProbability,
+} from '../../../core/alignment/labellingQueue';
 import { exportCsv, exportInputColumns, exportJsonl } from '../../../core/rows/results';
 import type { TrustFigures } from '../../../core/trust';
 import { downloadParts } from '../../platform/download';
@@ -17,6 +21,23 @@ export interface TrustPanelProps {
   trust: TrustFigures;
   /** The file's base name, for the queue's file names. */
   fileBase: string;
+  /**
+   * The next judge of a cascade (the session's model at the chosen target), and how to ask it about the rows this
+   * judge abstains on; null next judge while it cannot be asked (a run going on).
+   */
+  escalation?: {
+    nextJudge: string | null;
+    onEscalate: (question: string, rows: number[], threshold: number | null) => void;
+  };
+}
+
+/** An answer as the cascade export writes it: the choice, the level, or yes/no. */
+function answerText(answer: Answer | undefined): string {
+  if (!answer) return '';
+  if (answer.type === 'choice') return answer.choice;
+  if (answer.type === 'score') return String(answer.score);
+  if (answer.type === 'noul') return answer.noul >= 0.5 ? 'yes' : 'no';
+  return '';
 }
 
 const two = (x: number | null): string => (x === null ? '—' : x.toFixed(2));
@@ -27,8 +48,10 @@ function shareOf(text: string): number | string {
   return Number.isFinite(n) && n > 0 && n < 1 ? n : 'Give a number between 0 and 1, such as 0.1.';
 }
 
-export function TrustPanel({ name, definition, trust, fileBase }: TrustPanelProps) {
+export function TrustPanel({ name, definition, trust, fileBase, escalation }: TrustPanelProps) {
   const settings = useAlignment((s) => s.options.trust);
+  const reading = useAlignment((s) => s.options);
+  const laterJudges = useAlignment((s) => s.cascadeRows);
   const setTrust = useAlignment((s) => s.setTrust);
   const version = useRows((s) => s.resultsVersion);
   const threshold = trust.threshold.threshold;
@@ -39,6 +62,52 @@ export function TrustPanel({ name, definition, trust, fileBase }: TrustPanelProp
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [name, definition, threshold, version],
   );
+  // The first judge of a two-judge cascade: its threshold certified at delta / 2, and the rows it abstains on.
+  const escalating = useMemo(() => {
+    const all = useRows.getState().results();
+    const at = escalationThreshold(all, name, definition, 2, {
+      ...settings,
+      scorePrediction: reading.scorePrediction,
+      noulThreshold: reading.noulThresholds[name] ?? 0.5,
+    });
+    return { threshold: at.threshold, rows: splitByThreshold(all, name, definition, at.threshold).queue };
+    // The results are read again whenever the rows store says they changed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [name, definition, settings, reading, version]);
+  const exportCascade = () => {
+    const state = useRows.getState();
+    const steps = trust.cascade?.judges ?? [];
+    const lines = [['row_id', 'settled_by', 'answer', 'confidence']];
+    for (const row of state.results()) {
+      const id = String(row.number);
+      // The first judge whose confidence reaches its certified threshold settles the row; none: a person does.
+      const answers = [
+        row.response?.answers[name],
+        ...laterJudges.map((j) => j.byId.get(id)?.answers?.[name]),
+      ];
+      let settled = ['person', '', ''];
+      for (let i = 0; i < steps.length; i++) {
+        const t = steps[i]!.threshold;
+        const answer = answers[i];
+        const top = answer
+          ? topProbability(
+              { ...row, response: { model: '', answers: { [name]: answer }, usage: { input_tokens: 0 } } },
+              name,
+              definition,
+            )
+          : null;
+        if (t !== null && top !== null && top >= t) {
+          settled = [steps[i]!.name, answerText(answer), top.toFixed(3)];
+          break;
+        }
+      }
+      lines.push([row.id, ...settled]);
+    }
+    const csv = lines
+      .map((l) => l.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(','))
+      .join('\r\n');
+    downloadParts(`${fileBase}-${name}-cascade.csv`, 'text/csv;charset=utf-8', [`${csv}\r\n`]);
+  };
   const exportQueue = (kind: 'csv' | 'jsonl') => {
     const state = useRows.getState();
     const { queue } = split;
@@ -139,7 +208,35 @@ export function TrustPanel({ name, definition, trust, fileBase }: TrustPanelProp
           Labelling queue (JSONL)
         </button>
       </p>
-      {t.sentences.cascade && <p data-testid={`align.trust.cascade.${name}`}>{t.sentences.cascade}</p>}
+      {t.sentences.cascade && (
+        <p data-testid={`align.trust.cascade.${name}`}>
+          {t.sentences.cascade}{' '}
+          <button type="button" onClick={exportCascade} data-testid={`align.trust.cascade.csv.${name}`}>
+            Which judge settled each row (CSV)
+          </button>
+        </p>
+      )}
+      {escalation && !t.sentences.cascade && (
+        <p data-testid={`align.trust.escalate.${name}`}>
+          {escalating.threshold === null
+            ? 'As the first judge of a two-judge cascade (delta split in two), this judge certifies no threshold: every row would go on to the next judge.'
+            : `As the first judge of a two-judge cascade (delta split in two), this judge settles rows at confidence >= ${escalating.threshold.toFixed(2)}; ${escalating.rows.length} rows go on to the next judge.`}{' '}
+          <button
+            type="button"
+            disabled={escalation.nextJudge === null || escalating.rows.length === 0}
+            onClick={() =>
+              escalation.onEscalate(
+                name,
+                escalating.rows.map((r) => r.number),
+                escalating.threshold,
+              )
+            }
+            data-testid={`align.trust.escalate.run.${name}`}
+          >
+            Ask {escalation.nextJudge ?? 'the next judge'} about those {escalating.rows.length} rows
+          </button>
+        </p>
+      )}
       {t.sentences.estimates.length > 0 && (
         <ul data-testid={`align.trust.estimates.${name}`}>
           {t.sentences.estimates.map((s) => (

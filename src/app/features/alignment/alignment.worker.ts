@@ -3,6 +3,7 @@
 import { computeAlignment } from '../../../core/alignment/compute';
 import { unpackTable } from '../../../core/alignment/table';
 import { compareVariants } from '../../../core/alignment/variants';
+import { unpackCascade } from './alignmentProtocol';
 import type { AlignmentReply, AlignmentRequest } from './alignmentProtocol';
 
 interface WorkerScope {
@@ -16,7 +17,12 @@ scope.onmessage = ({ data }) => {
     if (data.kind === 'report')
       scope.postMessage({
         id: data.id,
-        report: computeAlignment(data.questions, unpackTable(data.table), data.options),
+        report: computeAlignment(
+          data.questions,
+          unpackTable(data.table),
+          data.options,
+          unpackCascade(data.cascade),
+        ),
       });
     else
       scope.postMessage({

@@ -3,6 +3,7 @@
 import type { AlignmentReport } from '../../../core/alignment/compute';
 import type { VariantComparison } from '../../../core/alignment/variants';
 import { unpackTable } from '../../../core/alignment/table';
+import { unpackCascade } from './alignmentProtocol';
 import type { AlignmentReply, AlignmentRequest } from './alignmentProtocol';
 
 type Request = AlignmentRequest extends infer R
@@ -19,7 +20,12 @@ export interface AlignmentComputer {
 async function inline(request: Request): Promise<AlignmentReport | VariantComparison> {
   if (request.kind === 'report') {
     const { computeAlignment } = await import('../../../core/alignment/compute');
-    return computeAlignment(request.questions, unpackTable(request.table), request.options);
+    return computeAlignment(
+      request.questions,
+      unpackTable(request.table),
+      request.options,
+      unpackCascade(request.cascade),
+    );
   }
   const { compareVariants } = await import('../../../core/alignment/variants');
   return compareVariants(

@@ -2,6 +2,8 @@
 // blocks of memory (100,000 row objects took seconds to clone).
 import type { Questions } from '../../../contract';
 import type { AlignmentReport } from '../../../core/alignment/compute';
+import type { CascadeTables } from '../../../core/alignment/compute';
+import { unpackTable } from '../../../core/alignment/table';
 import type { PackedTable } from '../../../core/alignment/table';
 import type { AlignmentOptions } from '../../../core/alignment/types';
 import type { VariantComparison } from '../../../core/alignment/variants';
@@ -13,6 +15,8 @@ export type AlignmentRequest =
       questions: Questions;
       table: PackedTable;
       options: Partial<AlignmentOptions>;
+      /** The cascade's judges in order (the run first), each a run of the same rows with its price per row. */
+      cascade?: { judges: { label: string; price: number; table: PackedTable }[]; lastAnswersAll: boolean };
     }
   | {
       id: number;
@@ -26,3 +30,15 @@ export type AlignmentReply =
   | { id: number; report: AlignmentReport }
   | { id: number; comparison: VariantComparison }
   | { id: number; error: string };
+
+/** The cascade's tables as the worker reads them. */
+export function unpackCascade(
+  cascade: Extract<AlignmentRequest, { kind: 'report' }>['cascade'],
+): CascadeTables | undefined {
+  return (
+    cascade && {
+      lastAnswersAll: cascade.lastAnswersAll,
+      judges: cascade.judges.map((j) => ({ label: j.label, price: j.price, table: unpackTable(j.table) })),
+    }
+  );
+}

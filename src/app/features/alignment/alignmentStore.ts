@@ -3,6 +3,7 @@
 // its undo history. Kept next to its feature, like the taxonomy screen's store, because nothing else reads it.
 import { create } from 'zustand';
 import type { Questions } from '../../../contract';
+import { PRICE_PER_MILLION_INPUT_TOKENS } from '../../../contract';
 import type { AlignmentReport } from '../../../core/alignment/compute';
 import { alignTableOf, packTable } from '../../../core/alignment/table';
 import type { AlignTable } from '../../../core/alignment/table';
@@ -13,6 +14,7 @@ import type { RowRun } from '../../../core/rows/records';
 import type { ResultRow } from '../../../core/rows/results';
 import { appDb } from '../../persistence/db';
 import { RowsRepo } from '../../persistence/rowsRepo';
+import { useRows } from '../../stores/rows';
 import { createAlignmentComputer } from './alignmentComputer';
 import type { AlignmentComputer } from './alignmentComputer';
 import { errorText } from '../../../contract/text';
@@ -51,6 +53,8 @@ export interface AlignmentState {
     trust: NonNullable<AlignmentOptions['trust']>;
   };
   report: AlignmentReport | null;
+  /** The answers of the cascade's later judges (runs escalated from this one), by row id, for its export. */
+  cascadeRows: { label: string; byId: Map<string, AlignRow> }[];
   /** The run the report is of, and the results version it was computed from. */
   reportOf: { runId: string; version: number; key: string } | null;
   computing: boolean;
@@ -89,8 +93,30 @@ const computerOf = (): AlignmentComputer => (computer ??= createAlignmentCompute
 let seq = 0;
 let compareSeq = 0;
 
+/** A judge as the cascade names it: its model at its target. */
+export const judgeLabel = (run: RowRun): string => `${run.model} at ${run.targetId}`;
+
+/** What one answered row cost at a run's price (null price: unknown, counted as 0), from the tokens it billed. */
+export function pricePerRow(run: RowRun, tokens: readonly number[]): number {
+  const price = run.inputPrice === undefined ? PRICE_PER_MILLION_INPUT_TOKENS : (run.inputPrice ?? 0);
+  if (tokens.length === 0) return 0;
+  return (tokens.reduce((a, b) => a + b, 0) / tokens.length / 1e6) * price;
+}
+
+/** The runs escalated one from the other starting at `run`: a cascade's judges after the first. */
+export function escalationChain(run: RowRun, runs: readonly RowRun[]): RowRun[] {
+  const chain: RowRun[] = [];
+  let from = run.id;
+  for (;;) {
+    const next = runs.find((r) => r.escalatedFrom?.runId === from && !chain.includes(r));
+    if (!next) return chain;
+    chain.push(next);
+    from = next.id;
+  }
+}
+
 /** Reads a stored run's rows and answers as figure rows (a variant to compare with). */
-async function loadRun(id: string): Promise<{ run: RowRun; rows: AlignRow[] }> {
+async function loadRun(id: string): Promise<{ run: RowRun; rows: AlignRow[]; pricePerRow: number }> {
   const repo = new RowsRepo(appDb());
   const run = await repo.getRun(id);
   if (!run) throw new Error('That run is no longer stored.');
@@ -98,8 +124,12 @@ async function loadRun(id: string): Promise<{ run: RowRun; rows: AlignRow[] }> {
   const answers = await repo.answers(
     items.flatMap((i) => (i.outcome?.answerKey ? [i.outcome.answerKey] : [])),
   );
+  const billed = items.flatMap((i) =>
+    i.outcome?.status === 'done' ? [i.outcome.inputTokens ?? i.tokens] : [],
+  );
   return {
     run,
+    pricePerRow: pricePerRow(run, billed),
     rows: items.map((i) => {
       const answer = i.outcome?.answerKey ? answers.get(i.outcome.answerKey) : undefined;
       return {
@@ -115,6 +145,7 @@ async function loadRun(id: string): Promise<{ run: RowRun; rows: AlignRow[] }> {
 export const useAlignment = create<AlignmentState>()((set, get) => ({
   options: { scorePrediction: 'mostProbable', noulThresholds: {}, trust: { ...TRUST_OPTION_DEFAULTS } },
   report: null,
+  cascadeRows: [],
   reportOf: null,
   computing: false,
   error: null,
@@ -156,14 +187,44 @@ export const useAlignment = create<AlignmentState>()((set, get) => ({
     const id = ++seq;
     set({ computing: true });
     try {
+      const table = alignTableOfResults(run.questions, rows);
+      // A cascade: this run's judge first, then each run escalated from the one before (the rows it abstained on).
+      const chain = escalationChain(run, useRows.getState().runs);
+      const later = await Promise.all(chain.map((r) => loadRun(r.id)));
+      const own = rows.flatMap((r) => (r.outcome?.status === 'done' ? [r.outcome.inputTokens ?? 0] : []));
+      const cascade =
+        later.length === 0
+          ? undefined
+          : {
+              lastAnswersAll: false,
+              judges: [
+                { label: judgeLabel(run), price: pricePerRow(run, own), table: packTable(table) },
+                ...later.map((l) => ({
+                  label: judgeLabel(l.run),
+                  price: l.pricePerRow,
+                  table: packTable(alignTableOf(run.questions, l.rows)),
+                })),
+              ],
+            };
+      const judgeRows = later.map((l) => ({
+        label: judgeLabel(l.run),
+        byId: new Map(l.rows.map((r) => [r.id, r])),
+      }));
       const report = await computerOf().report({
         kind: 'report',
         questions: run.questions,
-        table: packTable(alignTableOfResults(run.questions, rows)),
+        table: packTable(table),
         options: get().options,
+        ...(cascade ? { cascade } : {}),
       });
       if (id === seq)
-        set({ report, reportOf: { runId: run.id, version, key }, computing: false, error: null });
+        set({
+          report,
+          reportOf: { runId: run.id, version, key },
+          computing: false,
+          error: null,
+          cascadeRows: judgeRows,
+        });
     } catch (error) {
       if (id === seq)
         set({ computing: false, error: `The figures could not be computed: ${errorText(error)}` });

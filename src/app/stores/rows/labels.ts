@@ -47,9 +47,14 @@ export function labelActions(
       const now = deps.clock.now();
       try {
         const { items: stored } = await deps.repo.loadItems(base.id);
-        const items: RowItem[] = stored.map(({ outcome: _outcome, ...item }) => ({ ...item, runId: id }));
+        const only = spec.onlyRows ? new Set(spec.onlyRows) : null;
+        const items: RowItem[] = stored
+          .filter((item) => only === null || only.has(item.number))
+          .map(({ outcome: _outcome, ...item }) => ({ ...item, runId: id }));
+        // A variant is escalated only when asked: a plain variant of an escalated run holds every row of it.
+        const { escalatedFrom: _escalated, ...inherited } = base;
         const run: RowRun = {
-          ...base,
+          ...inherited,
           id,
           ...(spec.sessionId ? { sessionId: spec.sessionId } : {}),
           createdAt: now,
@@ -61,6 +66,7 @@ export function labelActions(
           status: 'ready',
           halt: null,
           variantOf: base.variantOf ?? base.id,
+          ...(spec.escalatedFrom ? { escalatedFrom: spec.escalatedFrom } : {}),
         };
         await deps.repo.createRun(run, items);
         attach(run, items, new Map(), 0);

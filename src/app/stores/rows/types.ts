@@ -47,6 +47,9 @@ export interface RunSpec {
   sessionId?: string;
   /** The target's price per million input tokens (null: unknown); absent: the published price. */
   inputPrice?: number | null;
+  /** Only these rows (by number): a cascade's next judge asked about the rows the one before abstains on. */
+  onlyRows?: readonly number[];
+  escalatedFrom?: RowRun['escalatedFrom'];
 }
 
 export interface RowsState {
