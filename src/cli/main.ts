@@ -3,6 +3,7 @@
 // ./report.ts.
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import packageJson from '../../package.json' with { type: 'json' };
 import { loadServerEnv } from '../server/env';
 import { createInProcessReference } from '../server/reference/local';
 import type { Gate } from './gates';
@@ -31,6 +32,7 @@ export function program(): Command {
     .description(
       'Evaluate Workbench from the command line: run a rubric over a file of rows, for CI or long runs.',
     )
+    .version(packageJson.version)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   cli
