@@ -6,13 +6,13 @@ import { z } from 'zod';
 import type { Questions } from '../contract';
 import { computeAlignment, readLabel } from '../core/alignment';
 import type { AlignRow, Figure, LabelValue } from '../core/alignment';
-import type { AlignTable } from '../core/alignment/table';
-import { alignTableOf } from '../core/alignment/table';
+import { AlignTableWriter } from '../core/alignment/table';
 import { ROW_STATUSES } from '../core/rows/records';
 import type { RowStatus } from '../core/rows/records';
 import type { ReadRow, ResultsHeader } from '../core/rows/resultsFile';
 import { ResultLineSchema, readHeaderLine, readRowLine } from '../core/rows/resultsFile';
 import { InputError } from './inputs';
+import { collectWhenGrown } from './memory';
 
 const READ_BYTES = 1024 * 1024;
 const NEWLINE = 10;
@@ -49,6 +49,8 @@ export function forEachLine(
         last = NEWLINE;
       }
       position += n;
+      // A megabyte of lines parsed: a resume, a merge or a report reads a million of them.
+      collectWhenGrown();
       if (n === 0) {
         if (start < end) {
           onLine(buffer.toString('utf8', start, end), position - end + start, end - start, index++);
@@ -65,11 +67,14 @@ export function forEachLine(
   }
 }
 
+/** The buffer readAt reads into, grown to the longest line read: a million lines read back allocate it once. */
+let scratch = Buffer.alloc(0);
+
 /** Reads `bytes` bytes of a file at `offset`, as text. */
 export function readAt(fd: number, offset: number, bytes: number): string {
-  const buffer = Buffer.alloc(bytes);
-  readSync(fd, buffer, 0, bytes, offset);
-  return buffer.toString('utf8');
+  if (scratch.length < bytes) scratch = Buffer.alloc(Math.max(bytes, 64 * 1024));
+  const n = readSync(fd, scratch, 0, bytes, offset);
+  return scratch.toString('utf8', 0, n);
 }
 
 /** The line of a file that starts at `offset` (without its newline), read 4 KB at a time. */
@@ -150,7 +155,10 @@ export const statusCode = (status: RowStatus): number => ROW_STATUSES.indexOf(st
 export const statusOf = (code: number): RowStatus | undefined => ROW_STATUSES[code - 1];
 
 /** Grows a typed array to hold index `n`, doubling; returns the same array when it already does. */
-export function grow<T extends Uint8Array | Uint32Array | Float64Array>(array: T, n: number): T {
+export function grow<T extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(
+  array: T,
+  n: number,
+): T {
   if (n < array.length) return array;
   let size = Math.max(1024, array.length);
   while (size <= n) size *= 2;
@@ -229,39 +237,11 @@ export function eachNewestRow(index: RowIndex, onRow: (row: ReadRow) => void, no
       if (bytes === 0) continue;
       const read = readRowLine(readAt(fd, index.offset[n]!, bytes), now);
       if (read.ok) onRow(read.row);
+      if (n % 4096 === 0) collectWhenGrown();
     }
   } finally {
     closeSync(fd);
   }
-}
-
-/** Rows of the figures turned into columns this many at a time, so no list of every row is held. */
-const TABLE_CHUNK = 20_000;
-
-/** Joins tables of consecutive rows into one. */
-function joinTables(parts: readonly AlignTable[]): AlignTable {
-  if (parts.length === 1) return parts[0]!;
-  const ids: string[] = [];
-  let answered = 0;
-  for (const p of parts) {
-    for (const id of p.ids) ids.push(id);
-    answered += p.answered;
-  }
-  const columns: AlignTable['columns'] = {};
-  for (const name of Object.keys(parts[0]?.columns ?? {})) {
-    const width = parts[0]!.columns[name]!.width;
-    const label = new Int32Array(ids.length);
-    const p = new Float64Array(ids.length * width);
-    let at = 0;
-    for (const part of parts) {
-      const c = part.columns[name]!;
-      label.set(c.label, at);
-      p.set(c.p, at * width);
-      at += c.label.length;
-    }
-    columns[name] = { ...parts[0]!.columns[name]!, label, p };
-  }
-  return { ids, answered, columns };
 }
 
 /** A row of the figures: its labels read from its columns the way the labels screen reads them. */
@@ -288,15 +268,7 @@ export function alignRowOf(
 export function figuresOfIndex(index: RowIndex): Map<string, Figure> {
   const { questions, labels } = index.header;
   if (Object.keys(labels).length === 0) return new Map();
-  const parts: AlignTable[] = [];
-  let chunk: AlignRow[] = [];
-  eachNewestRow(index, (row) => {
-    chunk.push(alignRowOf(questions, row, labels));
-    if (chunk.length >= TABLE_CHUNK) {
-      parts.push(alignTableOf(questions, chunk));
-      chunk = [];
-    }
-  });
-  if (chunk.length > 0 || parts.length === 0) parts.push(alignTableOf(questions, chunk));
-  return new Map(Object.entries(computeAlignment(questions, joinTables(parts)).figures));
+  const table = new AlignTableWriter(questions, index.rows);
+  eachNewestRow(index, (row) => table.add(alignRowOf(questions, row, labels)));
+  return new Map(Object.entries(computeAlignment(questions, table.table()).figures));
 }
