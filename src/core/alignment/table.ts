@@ -41,34 +41,68 @@ export function labelIndex(label: LabelValue, question: Question, classes: reado
   return label === true ? 1 : 0;
 }
 
-/** The table of rows given one by one (the page's results, a file's rows), read once. */
-export function alignTableOf(questions: Questions, rows: readonly AlignRow[]): AlignTable {
-  const n = rows.length;
-  const names = Object.keys(questions);
-  const setups = names.map((name) => {
-    const question = questions[name]!;
-    const classes = classesOf(question);
-    const width = question.type === 'noul' ? 1 : classes.length;
-    const column: QuestionColumns = {
-      label: new Int32Array(n).fill(NO_LABEL),
-      p: new Float64Array(n * width),
-      width,
-    };
-    return { name, question, classes, column };
-  });
-  const ids = new Array<string>(n);
-  let answered = 0;
-  for (let i = 0; i < n; i++) {
-    const row = rows[i]!;
-    ids[i] = row.id;
-    for (const { name, question, classes, column } of setups) {
+/**
+ * A table written a row at a time into columns sized once for at most `capacity` rows: a results file of a million
+ * rows is read into it line by line, never held as row objects nor copied from tables of parts.
+ */
+export class AlignTableWriter {
+  private readonly setups: {
+    name: string;
+    question: Question;
+    classes: readonly string[];
+    column: QuestionColumns;
+  }[];
+  private readonly ids: string[];
+  private count = 0;
+  private answered = 0;
+
+  constructor(questions: Questions, capacity: number) {
+    this.setups = Object.keys(questions).map((name) => {
+      const question = questions[name]!;
+      const classes = classesOf(question);
+      const width = question.type === 'noul' ? 1 : classes.length;
+      const column: QuestionColumns = {
+        label: new Int32Array(capacity).fill(NO_LABEL),
+        p: new Float64Array(capacity * width),
+        width,
+      };
+      return { name, question, classes, column };
+    });
+    this.ids = new Array<string>(capacity);
+  }
+
+  add(row: AlignRow): void {
+    const i = this.count++;
+    this.ids[i] = row.id;
+    for (const { name, question, classes, column } of this.setups) {
       const label = row.labels[name];
       if (label !== undefined) column.label[i] = labelIndex(label, question, classes);
       writeAnswer(column, i, row.answers?.[name], question, classes);
     }
-    if (row.answers && Object.keys(row.answers).length > 0) answered++;
+    if (row.answers && Object.keys(row.answers).length > 0) this.answered++;
   }
-  return { ids, answered, columns: Object.fromEntries(setups.map((s) => [s.name, s.column])) };
+
+  /** The rows written so far; columns sized for more are viewed up to them, not copied. */
+  table(): AlignTable {
+    const n = this.count;
+    if (this.ids.length > n) this.ids.length = n;
+    const columns = Object.fromEntries(
+      this.setups.map(({ name, column }) => [
+        name,
+        column.label.length === n
+          ? column
+          : { ...column, label: column.label.subarray(0, n), p: column.p.subarray(0, n * column.width) },
+      ]),
+    );
+    return { ids: this.ids, answered: this.answered, columns };
+  }
+}
+
+/** The table of rows given one by one (the page's results, a file's rows), read once. */
+export function alignTableOf(questions: Questions, rows: readonly AlignRow[]): AlignTable {
+  const writer = new AlignTableWriter(questions, rows.length);
+  for (const row of rows) writer.add(row);
+  return writer.table();
 }
 
 /** Writes a row's answer into the columns: P(yes) for noul, else distributionOf's renormalised probabilities. */
