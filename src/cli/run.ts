@@ -26,12 +26,13 @@ import {
   readSessionFile,
   withDefaultLabels,
 } from './inputs';
+import { EXIT } from './exit';
 import { collectGarbage, collectWhenGrown } from './memory';
 import type { ProgressView } from './progress';
 import { writeJunit, writeSummary } from './reports';
 import { AnswerIndex, ResultsStore, openResults, resumedOutcome } from './resultsStore';
 import type { Resumed } from './resultsStore';
-import { figuresOfIndex, grow, indexRows } from './resultsStream';
+import { figuresOf, grow, indexRows, labelTableOf } from './resultsStream';
 import { eachBatch, openRowsSource, rowBatches } from './rowsStream';
 import type { RowsSource } from './rowsStream';
 import type { Shard } from './shard';
@@ -39,15 +40,7 @@ import { inShard } from './shard';
 import { chooseTarget, cliTargets } from './targets';
 import type { LocalReferenceFactory } from './targets';
 
-/** Exit codes, as the README lists them. */
-export const EXIT = {
-  ok: 0,
-  gateFailed: 1,
-  usage: 2,
-  auth: 3,
-  incomplete: 4,
-  interrupted: 130,
-} as const;
+export { EXIT };
 
 export interface RunOptions {
   session?: string;
@@ -489,7 +482,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
 
   // The figures read the results file back as a stream, only when a gate or a report needs them.
   const wantFigures = options.gates.length > 0 || options.report !== undefined || options.junit !== undefined;
-  const figures = wantFigures ? figuresOfIndex(indexRows(options.out)) : new Map<string, Figure>();
+  const figures = wantFigures ? figuresOf(labelTableOf(indexRows(options.out))) : new Map<string, Figure>();
   const gates = checkGates(options.gates, figures, { strict: options.strict });
   const halt = progress.halt;
   const unanswered = progress.failed + progress.unknown;
