@@ -24,7 +24,7 @@ const dexieOnlyInPersistence = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'tests/e2e/artifacts', 'coverage'] },
+  { ignores: ['dist', 'build', 'node_modules', 'tests/e2e/artifacts', 'coverage'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,8 +1,15 @@
 #!/usr/bin/env node
-// The `evaluate-workbench` command: runs the TypeScript command line through tsx (a dependency), with no build step.
-import { register } from 'tsx/esm/api';
+// The `evaluate-workbench` command: runs the command line's prebuilt bundle (./cliBundle.mjs, rebuilt when a source
+// changed), or its TypeScript through tsx when no bundle can be built.
+import { freshCliBundle } from './cliBundle.mjs';
 
-register();
-const { main } = await import('../src/cli/main.ts');
+const bundle = freshCliBundle();
+let main;
+if (bundle) ({ main } = await import(bundle));
+else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('../src/cli/main.ts'));
+}
 // Exit with the run's code at once: the in-process reference may keep timers that would hold the process open.
 process.exit(await main(process.argv.slice(2)));

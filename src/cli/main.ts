@@ -1,20 +1,18 @@
 // The command line: `evaluate-workbench run|merge|report ...` (a bin in package.json, `npm run cli -- ...` in the
 // repository). Arguments through commander; a run is ./run.ts on the app's own core, a merge ./merge.ts, a report
-// ./report.ts.
+// ./report.ts, each loaded when its command runs: a merge or a report never holds the tokenizer and the reference.
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import packageJson from '../../package.json' with { type: 'json' };
 import { loadServerEnv } from '../server/env';
-import { createInProcessReference } from '../server/reference/local';
 import type { AlignmentOptions } from '../core/alignment';
 import { TRUST_OPTION_DEFAULTS } from '../core/alignment/types';
 import type { Gate } from './gates';
 import { parseGate } from './gates';
 import { InputError, parseMapSpec } from './inputs';
-import { mergeCommand } from './merge';
-import { reportCommand } from './report';
+import { EXIT } from './exit';
 import { parseShard } from './shard';
 import { createProgressView } from './progress';
-import { EXIT, runCommand } from './run';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -52,6 +50,7 @@ export function program(): Command {
     .description(
       'Evaluate Workbench from the command line: run a rubric over a file of rows, for CI or long runs.',
     )
+    .version(packageJson.version)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   cli
@@ -198,12 +197,14 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const cli = program();
   let code: number = EXIT.ok;
   const command = (name: string): Command => cli.commands.find((c) => c.name() === name)!;
-  command('merge').action((files: string[], opts: Record<string, unknown>) => {
+  command('merge').action(async (files: string[], opts: Record<string, unknown>) => {
+    const { mergeCommand } = await import('./merge');
     const merged = mergeCommand({ inputs: files, out: opts.out as string });
     for (const line of merged.lines) process.stderr.write(`${line}\n`);
     code = merged.complete ? EXIT.ok : EXIT.incomplete;
   });
-  command('report').action((file: string, opts: Record<string, unknown>) => {
+  command('report').action(async (file: string, opts: Record<string, unknown>) => {
+    const { reportCommand } = await import('./report');
     const reported = reportCommand({
       results: file,
       gates: gatesOf(opts),
@@ -216,6 +217,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     code = reported.code;
   });
   command('run').action(async (opts: Record<string, unknown>) => {
+    const [{ runCommand }, { createInProcessReference }] = await Promise.all([
+      import('./run'),
+      import('../server/reference/local'),
+    ]);
     const view = createProgressView(process.stderr, { quiet: opts.quiet === true });
     const gates = gatesOf(opts);
     const shard =

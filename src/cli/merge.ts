@@ -7,8 +7,8 @@ import { canonicalJson } from '../core/rows/dedup';
 import type { ResultsHeader } from '../core/rows/resultsFile';
 import { headerLine } from '../core/rows/resultsFile';
 import { InputError } from './inputs';
-import type { RowIndex } from './resultsStream';
-import { indexRows, readAt, readHeaderOf, statusOf } from './resultsStream';
+import { collectGarbage } from './memory';
+import { grow, indexRows, readAt, readHeaderOf, statusOf } from './resultsStream';
 
 export interface MergeOptions {
   inputs: string[];
@@ -65,6 +65,29 @@ export function mergeMismatch(
   return null;
 }
 
+/**
+ * The line the merge keeps of each row, by record number: which file (from 1; 0 none) and where. Files are folded in
+ * one at a time, so a merge holds one file's index beside this one, not every file's (n shards of a million rows each
+ * index a million records: 22 MB a file).
+ */
+interface KeptLines {
+  file: Uint16Array;
+  offset: Float64Array;
+  bytes: Uint32Array;
+  status: Uint8Array;
+  answered: Uint8Array;
+  maxRow: number;
+}
+
+/** Second answers to a row, in the order files were folded (by file, then row); written out by row, then file. */
+interface Conflicts {
+  row: Uint32Array;
+  file: Uint16Array;
+  offset: Float64Array;
+  bytes: Uint32Array;
+  count: number;
+}
+
 /** Merges shard results files into `out`. Throws an InputError (exit 2) for files that cannot be merged. */
 export function mergeCommand(options: MergeOptions): MergeResult {
   if (options.inputs.length === 0) throw new InputError('Give the shard results files to merge.');
@@ -91,8 +114,7 @@ export function mergeCommand(options: MergeOptions): MergeResult {
       );
   const missingShards = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !byShard.has(i));
 
-  const indexes: RowIndex[] = options.inputs.map((file) => indexRows(file));
-  const maxRow = Math.max(0, ...indexes.map((x) => x.maxRow));
+  if (options.inputs.length > 0xffff) throw new InputError('Merge at most 65,535 files at once.');
   const fds = options.inputs.map((file) => openSync(file, 'r'));
   const planned = [...byShard.values()].reduce((sum, files) => {
     const h = headers[options.inputs.indexOf(files[0]!)]!;
@@ -129,42 +151,37 @@ export function mergeCommand(options: MergeOptions): MergeResult {
   };
   const conflictRows: number[] = [];
   try {
+    const kept = keptLines(options.inputs, fds, headers[0]!.shard?.records ?? 0);
     writeSync(out, `${headerLine(header)}\n`);
-    for (let n = 1; n <= maxRow; n++) {
-      let kept = -1;
-      for (let f = 0; f < indexes.length; f++) {
-        const x = indexes[f]!;
-        if (n >= x.bytes.length || x.bytes[n] === 0) continue;
-        if (kept === -1) {
-          kept = f;
-          continue;
-        }
-        const mine = indexes[kept]!;
-        if (x.answered[n] === 1 && mine.answered[n] === 1) {
-          const other = readAt(fds[f]!, x.offset[n]!, x.bytes[n]!);
-          // The same line twice (a file given twice) is one answer.
-          if (other === readAt(fds[kept]!, mine.offset[n]!, mine.bytes[n]!)) continue;
-          // Two answers to one row: the first is kept, the other is written beside the merge, never dropped.
-          conflictsFd ??= openSync(conflictsFile, 'w');
-          writeSync(conflictsFd, `${other}\n`);
-          result.conflicts++;
-          if (conflictRows.length < 5) conflictRows.push(n);
-        } else if (x.answered[n] === 1) kept = f;
-      }
-      if (kept === -1) continue;
-      const x = indexes[kept]!;
-      const text = readAt(fds[kept]!, x.offset[n]!, x.bytes[n]!);
+    for (let n = 1; n <= kept.lines.maxRow; n++) {
+      const f = kept.lines.file[n]!;
+      if (f === 0) continue;
+      const text = readAt(fds[f - 1]!, kept.lines.offset[n]!, kept.lines.bytes[n]!);
       buffered.push(text, '\n');
       bufferedBytes += text.length + 1;
       if (bufferedBytes > 1 << 20) flush();
       result.rows++;
-      if (x.answered[n] === 1) result.answered++;
+      if (kept.lines.answered[n] === 1) result.answered++;
       else {
-        const status = statusOf(x.status[n]!) ?? 'unknown';
+        const status = statusOf(kept.lines.status[n]!) ?? 'unknown';
         result.withoutAnswer[status] = (result.withoutAnswer[status] ?? 0) + 1;
       }
     }
     flush();
+    // Two answers to one row: the first is kept, the others are written beside the merge, never dropped.
+    const { conflicts } = kept;
+    const order = Uint32Array.from({ length: conflicts.count }, (_, i) => i).sort(
+      (a, b) => conflicts.row[a]! - conflicts.row[b]! || a - b,
+    );
+    if (order.length > 0) conflictsFd = openSync(conflictsFile, 'w');
+    for (const i of order) {
+      writeSync(
+        conflictsFd!,
+        `${readAt(fds[conflicts.file[i]!]!, conflicts.offset[i]!, conflicts.bytes[i]!)}\n`,
+      );
+      result.conflicts++;
+      if (conflictRows.length < 5) conflictRows.push(conflicts.row[i]!);
+    }
   } finally {
     closeSync(out);
     if (conflictsFd !== null) closeSync(conflictsFd);
@@ -198,4 +215,70 @@ export function mergeCommand(options: MergeOptions): MergeResult {
     );
   result.complete = missingShards.length === 0 && result.missingRows === 0;
   return result;
+}
+
+/**
+ * Folds each file's newest line of each row into the lines the merge keeps, in the order the files were given: the
+ * first file with a line keeps it, a later answered line replaces one without an answer, and a later answer that
+ * differs from a kept answer is a conflict (the same line twice, a file given twice, is one answer).
+ */
+function keptLines(
+  inputs: readonly string[],
+  fds: readonly number[],
+  records: number,
+): { lines: KeptLines; conflicts: Conflicts } {
+  const lines: KeptLines = {
+    file: new Uint16Array(records + 1),
+    offset: new Float64Array(records + 1),
+    bytes: new Uint32Array(records + 1),
+    status: new Uint8Array(records + 1),
+    answered: new Uint8Array(records + 1),
+    maxRow: 0,
+  };
+  const conflicts: Conflicts = {
+    row: new Uint32Array(0),
+    file: new Uint16Array(0),
+    offset: new Float64Array(0),
+    bytes: new Uint32Array(0),
+    count: 0,
+  };
+  inputs.forEach((input, f) => {
+    const x = indexRows(input);
+    if (x.maxRow >= lines.file.length) {
+      lines.file = grow(lines.file, x.maxRow);
+      lines.offset = grow(lines.offset, x.maxRow);
+      lines.bytes = grow(lines.bytes, x.maxRow);
+      lines.status = grow(lines.status, x.maxRow);
+      lines.answered = grow(lines.answered, x.maxRow);
+    }
+    lines.maxRow = Math.max(lines.maxRow, x.maxRow);
+    for (let n = 1; n <= x.maxRow; n++) {
+      if (x.bytes[n] === 0) continue;
+      const mine = lines.file[n]! - 1;
+      if (mine >= 0 && x.answered[n] === 1 && lines.answered[n] === 1) {
+        if (
+          readAt(fds[f]!, x.offset[n]!, x.bytes[n]!) === readAt(fds[mine]!, lines.offset[n]!, lines.bytes[n]!)
+        )
+          continue;
+        const at = conflicts.count++;
+        conflicts.row = grow(conflicts.row, at);
+        conflicts.file = grow(conflicts.file, at);
+        conflicts.offset = grow(conflicts.offset, at);
+        conflicts.bytes = grow(conflicts.bytes, at);
+        conflicts.row[at] = n;
+        conflicts.file[at] = f;
+        conflicts.offset[at] = x.offset[n]!;
+        conflicts.bytes[at] = x.bytes[n]!;
+      } else if (mine === -1 || x.answered[n] === 1) {
+        lines.file[n] = f + 1;
+        lines.offset[n] = x.offset[n]!;
+        lines.bytes[n] = x.bytes[n]!;
+        lines.status[n] = x.status[n]!;
+        lines.answered[n] = x.answered[n]!;
+      }
+    }
+    // This file's index (22 bytes a record of the rows file) is let go before the next one is read.
+    collectGarbage();
+  });
+  return { lines, conflicts };
 }

@@ -6,7 +6,8 @@ import type { RunProgress } from '../core/rows/runTypes';
 import type { Gate, GateResult } from './gates';
 import { checkGates } from './gates';
 import { writeJunit, writeSummary } from './reports';
-import { alignmentOfIndex, indexRows, statusOf } from './resultsStream';
+import { alignmentOf, indexRows, labelTableOf, statusOf } from './resultsStream';
+import type { LabelTable, RowIndex } from './resultsStream';
 import { trustSentencesOf } from './reports';
 
 export interface ReportOptions {
@@ -28,10 +29,18 @@ export interface ReportResult {
   lines: string[];
 }
 
-/** Reads a results file and checks the gates on its figures; writes the summary and JUnit files when asked. */
-export function reportCommand(options: ReportOptions): ReportResult {
-  const index = indexRows(options.results);
-  const { header } = index;
+/**
+ * What a report reads of a results file: the counts of its newest lines, and its labelled rows for the figures. The
+ * index of its lines is let go before the figures are computed (22 bytes a record of the rows file).
+ */
+function readResultsFile(file: string): {
+  header: RowIndex['header'];
+  unreadable: number;
+  counts: Record<'done' | 'reused' | 'invalid' | 'failed' | 'unknown', number>;
+  billedTokens: number;
+  labelled: LabelTable | null;
+} {
+  const index = indexRows(file);
   const counts = { done: 0, reused: 0, invalid: 0, failed: 0, unknown: 0 };
   let billedTokens = 0;
   for (let n = 1; n <= index.maxRow; n++) {
@@ -40,6 +49,18 @@ export function reportCommand(options: ReportOptions): ReportResult {
     const billed = index.billed[n]!;
     if (status === 'done' && Number.isFinite(billed)) billedTokens += billed;
   }
+  return {
+    header: index.header,
+    unreadable: index.unreadable,
+    counts,
+    billedTokens,
+    labelled: labelTableOf(index),
+  };
+}
+
+/** Reads a results file and checks the gates on its figures; writes the summary and JUnit files when asked. */
+export function reportCommand(options: ReportOptions): ReportResult {
+  const { header, unreadable, counts, billedTokens, labelled } = readResultsFile(options.results);
   const settled = counts.done + counts.reused + counts.invalid + counts.failed + counts.unknown;
   const planned = header.merged?.planned ?? header.shard?.planned ?? settled;
   const progress: RunProgress = {
@@ -59,7 +80,7 @@ export function reportCommand(options: ReportOptions): ReportResult {
     etaMs: null,
     serviceWaitMs: null,
   };
-  const alignment = alignmentOfIndex(index, options.alignment);
+  const alignment = alignmentOf(labelled, options.alignment);
   const figures = new Map(Object.entries(alignment?.figures ?? {}));
   const gates = checkGates(options.gates, figures, { strict: options.strict });
   const what = header.merged
@@ -87,8 +108,8 @@ export function reportCommand(options: ReportOptions): ReportResult {
             .join(' and ')} of ${planned.toLocaleString('en-US')}; the figures are of the rows answered.`
         : `Read ${options.results} (${what}): ${settled.toLocaleString('en-US')} rows, ${counts.done.toLocaleString('en-US')} answered, ${counts.reused.toLocaleString('en-US')} reused, ${counts.invalid.toLocaleString('en-US')} refused.`;
   const lines = [ending, ...gates.map((g) => `${g.passed ? 'pass' : 'FAIL'}: ${g.message}`)];
-  if (index.unreadable > 0)
-    lines.splice(1, 0, `${index.unreadable} lines of ${options.results} could not be read and are left out.`);
+  if (unreadable > 0)
+    lines.splice(1, 0, `${unreadable} lines of ${options.results} could not be read and are left out.`);
   if (options.report)
     writeSummary(options.report, {
       rowsFile: `${header.rowsFile} (${what})`,

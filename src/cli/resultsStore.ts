@@ -21,20 +21,24 @@ function hash32(key: string): number {
   return h >>> 0 || 1;
 }
 
+/** Offsets of lines in files under 4 GB, 4 bytes each; past that, 8 (exact up to 2^53). */
+type Offsets = Uint32Array | Float64Array;
+
 /**
  * Where each stored answer's line is in the results file, by its key: an open-addressing table of a 32-bit hash of
- * the key and the line's offset, 12 bytes a slot, sized once for the rows of the run (so memory does not grow as rows
- * settle). Keys that share a hash are all offered; the store keeps the one whose line names the key.
+ * the key and the line's offset, 8 bytes a slot (12 once the file passes 4 GB), sized once for the rows of the run
+ * (so memory does not grow as rows settle). Keys that share a hash are all offered; the store keeps the one whose line
+ * names the key.
  */
 export class AnswerIndex {
   private hashes: Uint32Array;
-  private offsets: Float64Array;
+  private offsets: Offsets;
   private used = 0;
 
   constructor(expected: number) {
     const size = Math.max(1024, Math.ceil(expected / 0.7));
     this.hashes = new Uint32Array(size);
-    this.offsets = new Float64Array(size);
+    this.offsets = new Uint32Array(size);
   }
 
   get size(): number {
@@ -54,6 +58,8 @@ export class AnswerIndex {
   /** Records where a key's line is (the caller adds a key once; a repeat only costs a slot). */
   add(key: string, offset: number): void {
     if ((this.used + 1) / this.hashes.length > 0.7) this.rehash();
+    if (offset > 0xffffffff && this.offsets instanceof Uint32Array)
+      this.offsets = Float64Array.from(this.offsets);
     const h = hash32(key);
     const size = this.hashes.length;
     let at = h % size;
@@ -67,7 +73,7 @@ export class AnswerIndex {
     const { hashes, offsets } = this;
     const size = hashes.length * 2;
     this.hashes = new Uint32Array(size);
-    this.offsets = new Float64Array(size);
+    this.offsets = offsets instanceof Uint32Array ? new Uint32Array(size) : new Float64Array(size);
     for (let i = 0; i < hashes.length; i++) {
       const h = hashes[i]!;
       if (h === 0) continue;

@@ -5,16 +5,17 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { z } from 'zod';
 import type { Questions } from '../contract';
 import { computeAlignment } from '../core/alignment';
-import type { AlignmentOptions, AlignmentReport, AlignRow, Figure } from '../core/alignment';
+import type { AlignmentOptions, AlignmentReport, AlignRow } from '../core/alignment';
 import { annotatorsByQuestion, labelColumnsOf, readRowLabels } from '../core/labels';
 import type { LabelColumn } from '../core/labels';
 import type { AlignTable } from '../core/alignment/table';
-import { alignTableOf } from '../core/alignment/table';
+import { AlignTableWriter } from '../core/alignment/table';
 import { ROW_STATUSES } from '../core/rows/records';
 import type { RowStatus } from '../core/rows/records';
 import type { ReadRow, ResultsHeader } from '../core/rows/resultsFile';
 import { ResultLineSchema, readHeaderLine, readRowLine } from '../core/rows/resultsFile';
 import { InputError } from './inputs';
+import { collectGarbage, collectWhenGrown } from './memory';
 
 const READ_BYTES = 1024 * 1024;
 const NEWLINE = 10;
@@ -51,6 +52,8 @@ export function forEachLine(
         last = NEWLINE;
       }
       position += n;
+      // A megabyte of lines parsed: a resume, a merge or a report reads a million of them.
+      collectWhenGrown();
       if (n === 0) {
         if (start < end) {
           onLine(buffer.toString('utf8', start, end), position - end + start, end - start, index++);
@@ -67,11 +70,14 @@ export function forEachLine(
   }
 }
 
+/** The buffer readAt reads into, grown to the longest line read: a million lines read back allocate it once. */
+let scratch = Buffer.alloc(0);
+
 /** Reads `bytes` bytes of a file at `offset`, as text. */
 export function readAt(fd: number, offset: number, bytes: number): string {
-  const buffer = Buffer.alloc(bytes);
-  readSync(fd, buffer, 0, bytes, offset);
-  return buffer.toString('utf8');
+  if (scratch.length < bytes) scratch = Buffer.alloc(Math.max(bytes, 64 * 1024));
+  const n = readSync(fd, scratch, 0, bytes, offset);
+  return scratch.toString('utf8', 0, n);
 }
 
 /** The line of a file that starts at `offset` (without its newline), read 4 KB at a time. */
@@ -152,7 +158,10 @@ export const statusCode = (status: RowStatus): number => ROW_STATUSES.indexOf(st
 export const statusOf = (code: number): RowStatus | undefined => ROW_STATUSES[code - 1];
 
 /** Grows a typed array to hold index `n`, doubling; returns the same array when it already does. */
-export function grow<T extends Uint8Array | Uint32Array | Float64Array>(array: T, n: number): T {
+export function grow<T extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(
+  array: T,
+  n: number,
+): T {
   if (n < array.length) return array;
   let size = Math.max(1024, array.length);
   while (size <= n) size *= 2;
@@ -231,53 +240,11 @@ export function eachNewestRow(index: RowIndex, onRow: (row: ReadRow) => void, no
       if (bytes === 0) continue;
       const read = readRowLine(readAt(fd, index.offset[n]!, bytes), now);
       if (read.ok) onRow(read.row);
+      if (n % 4096 === 0) collectWhenGrown();
     }
   } finally {
     closeSync(fd);
   }
-}
-
-/** Rows of the figures turned into columns this many at a time, so no list of every row is held. */
-const TABLE_CHUNK = 20_000;
-
-/** Joins tables of consecutive rows into one. */
-function joinTables(parts: readonly AlignTable[]): AlignTable {
-  if (parts.length === 1) return parts[0]!;
-  const ids: string[] = [];
-  let answered = 0;
-  for (const p of parts) {
-    for (const id of p.ids) ids.push(id);
-    answered += p.answered;
-  }
-  const columns: AlignTable['columns'] = {};
-  for (const name of Object.keys(parts[0]?.columns ?? {})) {
-    const width = parts[0]!.columns[name]!.width;
-    const label = new Int32Array(ids.length);
-    const p = new Float64Array(ids.length * width);
-    let at = 0;
-    for (const part of parts) {
-      const c = part.columns[name]!;
-      label.set(c.label, at);
-      p.set(c.p, at * width);
-      at += c.label.length;
-    }
-    const first = parts[0]!.columns[name]!;
-    // Every part was built with the header's annotators, so their rating columns line up.
-    const raters = first.raters && {
-      names: first.raters.names,
-      labels: new Int32Array(ids.length * first.raters.names.length),
-    };
-    if (raters) {
-      let r = 0;
-      for (const part of parts) {
-        const c = part.columns[name]!.raters!.labels;
-        raters.labels.set(c, r);
-        r += c.length;
-      }
-    }
-    columns[name] = { ...first, label, p, ...(raters && { raters }) };
-  }
-  return { ids, answered, columns };
 }
 
 /** A row of the figures: its labels read from its columns by the functions the rows screen reads them with. */
@@ -291,35 +258,37 @@ function alignRowOf(questions: Questions, row: ReadRow, columns: readonly LabelC
   };
 }
 
-/**
- * The alignment figures of a results file, flat by "question.metric": its newest line of each row in record order
- * (the order the whole-file reader gives, so a merge of shards and one process's file give the same figures).
- */
-export function figuresOfIndex(
-  index: RowIndex,
-  options: Partial<AlignmentOptions> = {},
-): Map<string, Figure> {
-  return new Map(Object.entries(alignmentOfIndex(index, options)?.figures ?? {}));
+/** The labelled rows of a results file as the figures read them, with the questions they answer. */
+export interface LabelTable {
+  questions: Questions;
+  table: AlignTable;
 }
 
-/** The alignment report of a results file (null when no column is a label), as figuresOfIndex reads it. */
-export function alignmentOfIndex(
-  index: RowIndex,
-  options: Partial<AlignmentOptions> = {},
-): AlignmentReport | null {
+/**
+ * The rows of a results file for its figures: its newest line of each row in record order (the order the whole-file
+ * reader gives, so a merge of shards and one process's file give the same figures), each annotator's labels kept
+ * apart. Null without label columns. The index is not kept: the figures of a million rows are computed with it let
+ * go (22 bytes a record).
+ */
+export function labelTableOf(index: RowIndex): LabelTable | null {
   const { questions } = index.header;
   const labels = labelColumnsOf(index.header.labels);
   if (labels.length === 0) return null;
-  const annotators = Object.fromEntries(annotatorsByQuestion(labels));
-  const parts: AlignTable[] = [];
-  let chunk: AlignRow[] = [];
-  eachNewestRow(index, (row) => {
-    chunk.push(alignRowOf(questions, row, labels));
-    if (chunk.length >= TABLE_CHUNK) {
-      parts.push(alignTableOf(questions, chunk, annotators));
-      chunk = [];
-    }
-  });
-  if (chunk.length > 0 || parts.length === 0) parts.push(alignTableOf(questions, chunk, annotators));
-  return computeAlignment(questions, joinTables(parts), options);
+  const table = new AlignTableWriter(questions, index.rows, Object.fromEntries(annotatorsByQuestion(labels)));
+  eachNewestRow(index, (row) => table.add(alignRowOf(questions, row, labels)));
+  return { questions, table: table.table() };
+}
+
+/**
+ * The alignment report of a results file's rows (null without label columns), read under `options` (the trust
+ * options). A full collection first, so what reading the rows left (the index, the parsed lines) is let go before the
+ * figures' arrays (about 80 bytes a labelled row) are made.
+ */
+export function alignmentOf(
+  labelled: LabelTable | null,
+  options: Partial<AlignmentOptions> = {},
+): AlignmentReport | null {
+  if (!labelled) return null;
+  collectGarbage();
+  return computeAlignment(labelled.questions, labelled.table, options);
 }

@@ -1,5 +1,5 @@
 // The rows file read as a stream, in file order, by the app's own parsers: CSV through PapaParse's streaming parser
-// (paused while the reader is behind, so at most a couple of chunks wait), JSON Lines by line. A JSON array cannot be
+// (the file stream paused while the reader is behind, so at most a couple of chunks wait), JSON Lines by line. A JSON array cannot be
 // read a piece at a time, so it is read whole up to a size and refused above it with a sentence suggesting JSON Lines.
 import { closeSync, createReadStream, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -96,12 +96,15 @@ interface PapaChunk {
   errors: { code?: string; type?: string; message: string; row?: number }[];
 }
 
-/** CSV through PapaParse's stream reader, one batch per chunk it parses; the reader pauses while two wait. */
+/**
+ * CSV through PapaParse's stream reader, one batch per chunk it parses; the file stream itself pauses while two wait.
+ * (Papa's own pause, on the handle its chunk callback gets, stops only its parser: the stream went on reading the
+ * whole file into Papa's queue while the run waited on the network, 80 MB of a million rows.)
+ */
 async function* csvBatches(source: RowsSource): AsyncGenerator<ParseBatch, ParseSummary> {
   const parser = new CsvRowParser();
   const waiting: PapaChunk[] = [];
   let handle: Papa.Parser | null = null;
-  let paused = false;
   let finished = false;
   let failure: Error | null = null;
   let wake: (() => void) | null = null;
@@ -117,10 +120,7 @@ async function* csvBatches(source: RowsSource): AsyncGenerator<ParseBatch, Parse
     chunk: (results, p) => {
       handle = p;
       waiting.push({ data: results.data, errors: results.errors });
-      if (waiting.length >= 2 && !paused) {
-        paused = true;
-        p.pause();
-      }
+      if (waiting.length >= 2 && !stream.isPaused()) stream.pause();
       poke();
     },
     complete: () => {
@@ -137,10 +137,7 @@ async function* csvBatches(source: RowsSource): AsyncGenerator<ParseBatch, Parse
     for (;;) {
       const next = waiting.shift();
       if (next) {
-        if (paused && waiting.length === 0) {
-          paused = false;
-          (handle as Papa.Parser | null)?.resume();
-        }
+        if (waiting.length === 0 && stream.isPaused()) stream.resume();
         feed(parser, next);
         yield parser.take();
         continue;

@@ -29,11 +29,13 @@ import {
   resolveLabelColumns,
   withDefaultLabels,
 } from './inputs';
-import { collectGarbage } from './memory';
+import { EXIT } from './exit';
+import { collectGarbage, collectWhenGrown } from './memory';
 import type { ProgressView } from './progress';
 import { trustSentencesOf, writeJunit, writeSummary } from './reports';
 import { AnswerIndex, ResultsStore, openResults, resumedOutcome } from './resultsStore';
-import { alignmentOfIndex, grow, indexRows } from './resultsStream';
+import type { Resumed } from './resultsStore';
+import { alignmentOf, grow, indexRows, labelTableOf } from './resultsStream';
 import { eachBatch, openRowsSource, rowBatches } from './rowsStream';
 import type { RowsSource } from './rowsStream';
 import type { Shard } from './shard';
@@ -41,15 +43,7 @@ import { inShard } from './shard';
 import { chooseTarget, cliTargets } from './targets';
 import type { LocalReferenceFactory } from './targets';
 
-/** Exit codes, as the README lists them. */
-export const EXIT = {
-  ok: 0,
-  gateFailed: 1,
-  usage: 2,
-  auth: 3,
-  incomplete: 4,
-  interrupted: 130,
-} as const;
+export { EXIT };
 
 export interface RunOptions {
   /** How the figures are read (the trust options: epsilon, alpha, delta). */
@@ -126,6 +120,7 @@ async function surveyColumns(source: RowsSource): Promise<{ columns: string[]; o
       objectRows = batch.rows.some(
         (r) => r.data !== null && typeof r.data === 'object' && !Array.isArray(r.data),
       );
+    collectWhenGrown();
   });
   // CSV rows are always objects of named fields; an empty CSV still has its header's columns.
   return { columns: summary.columns, objectRows: objectRows || source.format === 'csv' };
@@ -165,6 +160,44 @@ function kept(outcome: RowOutcome | undefined, retryUnknown: boolean): boolean {
   return true;
 }
 
+/** Where a run starts from: what a resume keeps, and the rows it sends. */
+interface Start {
+  base: Base;
+  /** 1 for each record this run sends. */
+  sendable: Uint8Array;
+  toSend: number;
+  /** 1 for rows that were being sent when the last process stopped (the only part of the resume a window reads). */
+  inFlight: Uint8Array;
+  settled: number;
+  unreadable: number;
+}
+
+/**
+ * Counts the rows a resume keeps as they are, and marks the others to send. The rest of what the results file said
+ * (each row's status, billed tokens and attempts: 8 bytes a record) is let go here, not held through the run.
+ */
+function startFrom(resumed: Resumed, planned: Planned, retryUnknown: boolean): Start {
+  const base = emptyBase();
+  const sendable = new Uint8Array(planned.records + 1);
+  let toSend = 0;
+  for (let n = 1; n <= planned.records; n++) {
+    if (planned.flags[n] !== 1) continue;
+    const outcome = resumedOutcome(resumed, n);
+    if (kept(outcome, retryUnknown)) {
+      const status = outcome!.status as keyof Base['counts'];
+      base.counts[status]++;
+      const t = outcomeTokens(outcome!, planned.tokens[n]!);
+      base.billedTokens += t.billed;
+      base.possiblyBilledTokens += t.possiblyBilled;
+    } else {
+      sendable[n] = 1;
+      toSend++;
+    }
+  }
+  const { inFlight, settled, unreadable } = resumed;
+  return { base, sendable, toSend, inFlight, settled, unreadable };
+}
+
 /** Runs the command; never throws for the user's own mistakes (those are InputErrors, exit 2). */
 export async function runCommand(options: RunOptions, io: RunIo): Promise<RunResult> {
   const { view } = io;
@@ -198,6 +231,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
   // Pass 1: the columns (a CSV's are its header; JSON Lines name them row by row).
   const source = openRowsSource(options.rows);
   const { columns, objectRows } = await surveyColumns(source);
+  collectGarbage();
   // A column named like a question is its human label unless --map says otherwise (the app's default too).
   const { spec: map, defaulted } = withDefaultLabels(
     resolveLabelColumns(options.map, columns),
@@ -216,7 +250,6 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
     skipped: 0,
     records: 0,
   };
-  let sinceCollected = 0;
   const summary = await eachBatch(source, (batch) => {
     planned.skipped += batch.issues.filter((i) => i.severity === 'skip').length;
     const mine = batch.rows.filter((row) => inShard(row, mapping, shard));
@@ -230,11 +263,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
     }
     planned.rows += plan.rows.length;
     planned.totalTokens += plan.totalTokens;
-    sinceCollected += batch.rows.length;
-    if (sinceCollected >= WINDOW_ROWS * 10) {
-      sinceCollected = 0;
-      collectGarbage();
-    }
+    collectWhenGrown();
   });
   planned.records = summary.records;
   collectGarbage();
@@ -256,27 +285,14 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
     }),
   };
   const answers = new AnswerIndex(planned.rows);
-  const resumed = openResults(options.out, header, planned.records, answers);
+  const { base, sendable, toSend, inFlight, settled, unreadable } = startFrom(
+    openResults(options.out, header, planned.records, answers),
+    planned,
+    options.retryUnknown,
+  );
+  // Only the plan's pass and startFrom read which records are planned; the sendable ones are marked.
+  planned.flags = new Uint8Array(0);
   collectGarbage();
-
-  // Rows a resume keeps as they are count from the start; the others are sent, window by window.
-  const base = emptyBase();
-  const sendable = new Uint8Array(planned.records + 1);
-  let toSend = 0;
-  for (let n = 1; n <= planned.records; n++) {
-    if (planned.flags[n] !== 1) continue;
-    const outcome = resumedOutcome(resumed, n);
-    if (kept(outcome, options.retryUnknown)) {
-      const status = outcome!.status as keyof Base['counts'];
-      base.counts[status]++;
-      const t = outcomeTokens(outcome!, planned.tokens[n]!);
-      base.billedTokens += t.billed;
-      base.possiblyBilledTokens += t.possiblyBilled;
-    } else {
-      sendable[n] = 1;
-      toSend++;
-    }
-  }
 
   const store = new ResultsStore(options.out, answers, chosen.id);
   const pacing: Pacing = { ...chosen.pacing, ...options.pacing };
@@ -285,7 +301,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
   const meter = new RateMeter();
   const price = chosen.inputPrice;
 
-  const already = resumed.settled;
+  const already = settled;
   const shardText = options.shard ? ` (shard ${shard.index}/${shard.count})` : '';
   view.say(
     `${planned.rows.toLocaleString('en-US')} rows of ${header.rowsFile}${shardText} go to ${chosen.label} with ${model}` +
@@ -299,9 +315,9 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
       `${isVersionedId(model) ? '' : ` ${model} is not a pinned version: answers are not reused across runs.`}`,
   );
   if (defaulted.length > 0) view.say(defaultLabelsLine(defaulted));
-  if (resumed.unreadable > 0)
+  if (unreadable > 0)
     view.say(
-      `${resumed.unreadable} lines of ${options.out} could not be read (cut off mid-write); those rows run again.`,
+      `${unreadable} lines of ${options.out} could not be read (cut off mid-write); those rows run again.`,
     );
 
   let runner: RowRunner | null = null;
@@ -375,7 +391,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
     const outcomes = new Map<number, RowOutcome>();
     for (const row of plan.rows) {
       // Cut off in flight last time: the runner records it as unknown ("may have been billed"), never re-sent silently.
-      if (resumed.inFlight[row.number] === 1 && !options.retryUnknown)
+      if (inFlight[row.number] === 1 && !options.retryUnknown)
         outcomes.set(row.number, {
           status: 'sending',
           at: Date.now(),
@@ -471,7 +487,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
 
   // The figures read the results file back as a stream, only when a gate or a report needs them.
   const wantFigures = options.gates.length > 0 || options.report !== undefined || options.junit !== undefined;
-  const alignment = wantFigures ? alignmentOfIndex(indexRows(options.out), options.alignment) : null;
+  const alignment = wantFigures ? alignmentOf(labelTableOf(indexRows(options.out)), options.alignment) : null;
   const figures = new Map<string, Figure>(Object.entries(alignment?.figures ?? {}));
   const gates = checkGates(options.gates, figures, { strict: options.strict });
   const halt = progress.halt;

@@ -56,37 +56,48 @@ export function annotatorsOfRows(rows: readonly AlignRow[]): Record<string, stri
 }
 
 /**
- * The table of rows given one by one (the page's results, a file's rows), read once. `annotators` names each
- * question's annotators in order (the label columns); by default, as the rows first name them.
+ * A table written a row at a time into columns sized once for at most `capacity` rows: a results file of a million
+ * rows is read into it line by line, never held as row objects nor copied from tables of parts. `annotators` names
+ * each question's annotators in order (its label columns), whose labels go to the question's `raters`.
  */
-export function alignTableOf(
-  questions: Questions,
-  rows: readonly AlignRow[],
-  annotators: Readonly<Record<string, readonly string[]>> = annotatorsOfRows(rows),
-): AlignTable {
-  const n = rows.length;
-  const names = Object.keys(questions);
-  const setups = names.map((name) => {
-    const question = questions[name]!;
-    const classes = classesOf(question);
-    const width = question.type === 'noul' ? 1 : classes.length;
-    const raters = annotators[name]?.length
-      ? { names: [...annotators[name]], labels: new Int32Array(n * annotators[name].length).fill(NO_LABEL) }
-      : undefined;
-    const column: QuestionColumns = {
-      label: new Int32Array(n).fill(NO_LABEL),
-      p: new Float64Array(n * width),
-      width,
-      ...(raters && { raters }),
-    };
-    return { name, question, classes, column };
-  });
-  const ids = new Array<string>(n);
-  let answered = 0;
-  for (let i = 0; i < n; i++) {
-    const row = rows[i]!;
-    ids[i] = row.id;
-    for (const { name, question, classes, column } of setups) {
+export class AlignTableWriter {
+  private readonly setups: {
+    name: string;
+    question: Question;
+    classes: readonly string[];
+    column: QuestionColumns;
+  }[];
+  private readonly ids: string[];
+  private count = 0;
+  private answered = 0;
+
+  constructor(
+    questions: Questions,
+    capacity: number,
+    annotators: Readonly<Record<string, readonly string[]>> = {},
+  ) {
+    this.setups = Object.keys(questions).map((name) => {
+      const question = questions[name]!;
+      const classes = classesOf(question);
+      const width = question.type === 'noul' ? 1 : classes.length;
+      const names = annotators[name] ?? [];
+      const column: QuestionColumns = {
+        label: new Int32Array(capacity).fill(NO_LABEL),
+        p: new Float64Array(capacity * width),
+        width,
+        ...(names.length > 0 && {
+          raters: { names: [...names], labels: new Int32Array(capacity * names.length).fill(NO_LABEL) },
+        }),
+      };
+      return { name, question, classes, column };
+    });
+    this.ids = new Array<string>(capacity);
+  }
+
+  add(row: AlignRow): void {
+    const i = this.count++;
+    this.ids[i] = row.id;
+    for (const { name, question, classes, column } of this.setups) {
       const label = row.labels[name];
       if (label !== undefined) column.label[i] = labelIndex(label, question, classes);
       const raters = column.raters;
@@ -100,9 +111,47 @@ export function alignTableOf(
       }
       writeAnswer(column, i, row.answers?.[name], question, classes);
     }
-    if (row.answers && Object.keys(row.answers).length > 0) answered++;
+    if (row.answers && Object.keys(row.answers).length > 0) this.answered++;
   }
-  return { ids, answered, columns: Object.fromEntries(setups.map((s) => [s.name, s.column])) };
+
+  /** The rows written so far; columns sized for more are viewed up to them, not copied. */
+  table(): AlignTable {
+    const n = this.count;
+    if (this.ids.length > n) this.ids.length = n;
+    const columns = Object.fromEntries(
+      this.setups.map(({ name, column }) => {
+        if (column.label.length === n) return [name, column];
+        const raters = column.raters && {
+          names: column.raters.names,
+          labels: column.raters.labels.subarray(0, n * column.raters.names.length),
+        };
+        return [
+          name,
+          {
+            ...column,
+            label: column.label.subarray(0, n),
+            p: column.p.subarray(0, n * column.width),
+            ...(raters && { raters }),
+          },
+        ];
+      }),
+    );
+    return { ids: this.ids, answered: this.answered, columns };
+  }
+}
+
+/**
+ * The table of rows given one by one (the page's results, a file's rows), read once. `annotators` names each
+ * question's annotators in order (the label columns); by default, as the rows first name them.
+ */
+export function alignTableOf(
+  questions: Questions,
+  rows: readonly AlignRow[],
+  annotators: Readonly<Record<string, readonly string[]>> = annotatorsOfRows(rows),
+): AlignTable {
+  const writer = new AlignTableWriter(questions, rows.length, annotators);
+  for (const row of rows) writer.add(row);
+  return writer.table();
 }
 
 /** Writes a row's answer into the columns: P(yes) for noul, else distributionOf's renormalised probabilities. */

@@ -181,6 +181,19 @@ describe('results file', () => {
 });
 
 describe('the results store', () => {
+  it('finds a line by its key past 4 GB into the file, before and after the table grows', async () => {
+    const { AnswerIndex } = await import('../../../src/cli/resultsStore');
+    const index = new AnswerIndex(4);
+    const offsets = [10, 2 ** 32 - 1, 2 ** 32 + 5, 2 ** 40 + 7];
+    offsets.forEach((offset, i) => index.add(`key-${i}`, offset));
+    offsets.forEach((offset, i) => expect(index.candidates(`key-${i}`)).toContain(offset));
+    // Past its load the table doubles: every offset, small or wide, moves with it.
+    for (let i = 4; i < 3000; i++) index.add(`key-${i}`, 2 ** 33 + i);
+    offsets.forEach((offset, i) => expect(index.candidates(`key-${i}`)).toContain(offset));
+    expect(index.candidates('key-2999')).toContain(2 ** 33 + 2999);
+    expect(index.size).toBe(3000);
+  });
+
   it('finds an answer written in this run by its place in the file, and writes reused rows with that answer', async () => {
     const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');

@@ -91,6 +91,33 @@ describe('evaluate-workbench merge', () => {
     expect(JSON.parse(other[0]!).answers.urgent.noul).toBe(0.6);
   });
 
+  it('lists second answers by row, then by file, however many files answer a row', () => {
+    // Files are read one at a time; the conflicts still come out in the order of the rows.
+    const a = file('k1.jsonl', header(1, 3), [line(3, 'done', 0.9), line(5, 'done', 0.9)]);
+    const b = file('k2.jsonl', header(2, 3), [line(5, 'done', 0.8), line(1, 'failed')]);
+    const c = file('k3.jsonl', header(3, 3), [line(5, 'done', 0.7), line(3, 'done', 0.6), line(1, 'done')]);
+    const merged = mergeCommand({ inputs: [a, b, c], out: join(dir, 'three.jsonl') });
+    expect(merged.conflicts).toBe(3);
+    expect(merged.lines.join('\n')).toContain('3 rows had an answer in two files (rows 3, 5, 5)');
+    const other = readFileSync(merged.conflictsFile!, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(other.map((l) => [l.row, l.answers.urgent.noul])).toEqual([
+      [3, 0.6],
+      [5, 0.8],
+      [5, 0.7],
+    ]);
+    // Row 1 failed in the second file and was answered in the third: the answer is kept.
+    const read = readResults(readFileSync(join(dir, 'three.jsonl'), 'utf8'));
+    if (!read.ok) throw new Error(read.message);
+    expect(read.results.rows.map((r) => [r.number, r.outcome.status])).toEqual([
+      [1, 'done'],
+      [3, 'done'],
+      [5, 'done'],
+    ]);
+  });
+
   it('names a missing shard and rows planned but never written', () => {
     const a = file('m1.jsonl', header(1, 3), [line(1, 'done'), line(3, 'done')]);
     const c = file('m3.jsonl', header(3, 1), [line(6, 'done')]);

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Questions } from '../../../../src/contract';
 import { distributionOf } from '../../../../src/core/labels/prediction';
 import {
+  AlignTableWriter,
   INVALID_LABEL,
   NO_LABEL,
   alignTableOf,
@@ -49,6 +50,26 @@ describe('alignTableOf', () => {
     expect(answeredAt(table.columns['team']!, 1)).toBe(false);
     expect(answeredAt(table.columns['level']!, 0)).toBe(false);
     expect(table.answered).toBe(1);
+  });
+});
+
+describe('AlignTableWriter', () => {
+  it('gives, for fewer rows than it was sized for, the table alignTableOf makes of those rows', () => {
+    const rows = [
+      { id: 'a', labels: { team: 'tech', level: 1 }, answers: { urgent: { type: 'noul', noul: 0.25 } } },
+      { id: 'b', labels: { urgent: false } },
+      { id: 'c', labels: { team: 'billing' }, answers: {} },
+    ] as const;
+    const writer = new AlignTableWriter(QUESTIONS, 10);
+    for (const row of rows) writer.add(row);
+    const written = writer.table();
+    const whole = alignTableOf(QUESTIONS, rows);
+    expect(written.ids).toEqual(['a', 'b', 'c']);
+    expect(written.answered).toBe(whole.answered);
+    for (const name of Object.keys(QUESTIONS)) {
+      const [a, b] = [written.columns[name]!, whole.columns[name]!];
+      expect([a.width, [...a.label], [...a.p]]).toEqual([b.width, [...b.label], [...b.p]]);
+    }
   });
 });
 
