@@ -125,6 +125,14 @@ export function program(): Command {
       "send only shard i of n (from 1), placed by a hash of each row's id (or content); env: JOB_COMPLETION_INDEX (from 0) and --shard-total or SHARD_TOTAL",
     )
     .option('--shard-total <n>', 'the number of shards for --shard env (default: SHARD_TOTAL)')
+    .option(
+      '--escalate-from <results>',
+      "a cascade's next judge: send only the rows this earlier results file's judge abstains on (its threshold certified on its labels, delta split in two)",
+    )
+    .option(
+      '--escalate-question <question>',
+      'the question whose labels certify that threshold (default: the only labelled one)',
+    )
     .addOption(new Option('--quiet', 'print only the start and the end, no progress'))
     .addHelpText(
       'after',
@@ -163,6 +171,12 @@ Exit codes: 0 merged, every shard and row present; 2 files of different runs (th
       'The gates, the Markdown summary and the JUnit file of a results file (a merge, one shard or a whole run).',
     )
     .argument('<results>', 'the results file')
+    .option(
+      '--cascade <results>',
+      "a cascade's next judge: the results file of a run of the same rows (--escalate-from this one); repeat in order",
+      collect,
+      [],
+    )
     .option('--min <gate>', 'fail (exit 1) when a figure is below: question.metric=value', collect, [])
     .option('--max <gate>', 'fail (exit 1) when a figure is above: question.metric=value', collect, [])
     .option('--strict', "gate on the 95% interval's end instead of the figure")
@@ -207,6 +221,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     const { reportCommand } = await import('./report');
     const reported = reportCommand({
       results: file,
+      cascade: opts.cascade as string[],
       gates: gatesOf(opts),
       strict: opts.strict === true,
       alignment: trustOptionsOf(opts),
@@ -255,6 +270,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
         ...(opts.report !== undefined && { report: opts.report as string }),
         ...(opts.junit !== undefined && { junit: opts.junit as string }),
         ...(shard && { shard }),
+        ...(opts.escalateFrom !== undefined && { escalateFrom: opts.escalateFrom as string }),
+        ...(opts.escalateQuestion !== undefined && { escalateQuestion: opts.escalateQuestion as string }),
       },
       {
         env: loadServerEnv({ root: ROOT, processEnv: env }),

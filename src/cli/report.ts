@@ -1,10 +1,12 @@
 // `evaluate-workbench report`: the gates, the Markdown summary and the JUnit file of any results file (a merge of
 // shards, one shard, or a whole run), read as a stream: the gate runs once, after the matrix.
-import { estimateCost } from '../contract';
+import { estimateCost, PRICE_PER_MILLION_INPUT_TOKENS } from '../contract';
+import type { CascadeTables } from '../core/alignment/compute';
 import type { AlignmentOptions, Figure } from '../core/alignment';
 import type { RunProgress } from '../core/rows/runTypes';
 import type { Gate, GateResult } from './gates';
 import { checkGates } from './gates';
+import { InputError } from './inputs';
 import { writeJunit, writeSummary } from './reports';
 import { alignmentOf, indexRows, labelTableOf, statusOf } from './resultsStream';
 import type { LabelTable, RowIndex } from './resultsStream';
@@ -16,6 +18,8 @@ export interface ReportOptions {
   strict: boolean;
   /** How the figures are read (the trust options: epsilon, alpha, delta). */
   alignment?: Partial<AlignmentOptions>;
+  /** A cascade's later judges: results files of runs of the same rows (escalated ones), in cascade order. */
+  cascade?: string[];
   report?: string;
   junit?: string;
 }
@@ -58,6 +62,45 @@ function readResultsFile(file: string): {
   };
 }
 
+/** A judge as a cascade names it: its model at its target. */
+const judgeName = (header: RowIndex['header']): string => `${header.model} at ${header.targetId}`;
+
+/** Price per answered row at the published price per input token (a results file names no price). */
+const perRow = (done: number, billed: number): number =>
+  done === 0 ? 0 : (billed / done / 1e6) * PRICE_PER_MILLION_INPUT_TOKENS;
+
+/** The cascade of the report's file (the first judge) and the later judges' files, checked to answer the same rows. */
+function cascadeOf(
+  file: string,
+  header: RowIndex['header'],
+  done: number,
+  billed: number,
+  first: LabelTable | null,
+  later: readonly string[],
+): CascadeTables | undefined {
+  if (later.length === 0) return undefined;
+  const judges: CascadeTables['judges'] = [];
+  for (const other of later) {
+    const read = readResultsFile(other);
+    if (read.header.rowsFile !== header.rowsFile)
+      throw new InputError(
+        `--cascade ${other} is a run of ${read.header.rowsFile}, not of ${header.rowsFile}: a cascade's judges answer the same rows.`,
+      );
+    if (!read.labelled)
+      throw new InputError(`--cascade ${other} has no label columns: map the same labels as ${file}.`);
+    judges.push({
+      label: judgeName(read.header),
+      price: perRow(read.counts.done, read.billedTokens),
+      table: read.labelled.table,
+    });
+  }
+  if (!first) throw new InputError(`${file} has no label columns: a cascade is certified on labelled rows.`);
+  return {
+    lastAnswersAll: false,
+    judges: [{ label: judgeName(header), price: perRow(done, billed), table: first.table }, ...judges],
+  };
+}
+
 /** Reads a results file and checks the gates on its figures; writes the summary and JUnit files when asked. */
 export function reportCommand(options: ReportOptions): ReportResult {
   const { header, unreadable, counts, billedTokens, labelled } = readResultsFile(options.results);
@@ -80,7 +123,11 @@ export function reportCommand(options: ReportOptions): ReportResult {
     etaMs: null,
     serviceWaitMs: null,
   };
-  const alignment = alignmentOf(labelled, options.alignment);
+  const alignment = alignmentOf(
+    labelled,
+    options.alignment,
+    cascadeOf(options.results, header, counts.done, billedTokens, labelled, options.cascade ?? []),
+  );
   const figures = new Map(Object.entries(alignment?.figures ?? {}));
   const gates = checkGates(options.gates, figures, { strict: options.strict });
   const what = header.merged

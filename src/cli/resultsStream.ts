@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Questions } from '../contract';
 import { computeAlignment } from '../core/alignment';
 import type { AlignmentOptions, AlignmentReport, AlignRow } from '../core/alignment';
+import type { CascadeTables } from '../core/alignment/compute';
 import { annotatorsByQuestion, labelColumnsOf, readRowLabels } from '../core/labels';
 import type { LabelColumn } from '../core/labels';
 import type { AlignTable } from '../core/alignment/table';
@@ -287,8 +288,9 @@ export function labelTableOf(index: RowIndex): LabelTable | null {
 export function alignmentOf(
   labelled: LabelTable | null,
   options: Partial<AlignmentOptions> = {},
+  cascade?: CascadeTables,
 ): AlignmentReport | null {
   if (!labelled) return null;
   collectGarbage();
-  return computeAlignment(labelled.questions, labelled.table, options);
+  return computeAlignment(labelled.questions, labelled.table, options, cascade);
 }

@@ -40,6 +40,7 @@ import { eachBatch, openRowsSource, rowBatches } from './rowsStream';
 import type { RowsSource } from './rowsStream';
 import type { Shard } from './shard';
 import { inShard } from './shard';
+import { escalationFrom, escalationLine } from './escalate';
 import { chooseTarget, cliTargets } from './targets';
 import type { LocalReferenceFactory } from './targets';
 
@@ -66,6 +67,9 @@ export interface RunOptions {
   junit?: string;
   /** Send only this shard's rows (`--shard i/n`), to a results file of its own. */
   shard?: Shard;
+  /** A cascade's next judge: only the rows this earlier results file's judge abstains on (for escalateQuestion). */
+  escalateFrom?: string;
+  escalateQuestion?: string;
 }
 
 export interface RunIo {
@@ -227,6 +231,17 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
       `The target "${chosen.id}" has no price (inputPrice in workbench.targets.json), so --budget cannot be held; set its price or leave out --budget.`,
     );
   const shard = options.shard ?? { index: 1, count: 1 };
+  // A cascade's next judge sends only the rows the earlier run's judge abstained on.
+  const escalation = options.escalateFrom
+    ? escalationFrom(
+        options.escalateFrom,
+        options.escalateQuestion,
+        questions,
+        options.rows,
+        options.alignment,
+      )
+    : null;
+  if (escalation) view.say(escalationLine(escalation));
 
   // Pass 1: the columns (a CSV's are its header; JSON Lines name them row by row).
   const source = openRowsSource(options.rows);
@@ -252,7 +267,9 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
   };
   const summary = await eachBatch(source, (batch) => {
     planned.skipped += batch.issues.filter((i) => i.severity === 'skip').length;
-    const mine = batch.rows.filter((row) => inShard(row, mapping, shard));
+    const mine = batch.rows.filter(
+      (row) => inShard(row, mapping, shard) && (escalation === null || escalation.rows.has(row.number)),
+    );
     const plan = planRun(mine, mapping, questions, { stateTokens, questionTokens });
     planned.skipped += plan.issues.filter((i) => i.severity === 'skip').length;
     for (const row of plan.rows) {
@@ -280,6 +297,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
     mapping,
     labels: headerLabels(map.labels),
     pacing: { ...chosen.pacing, ...options.pacing },
+    ...(escalation && { escalatedFrom: escalation.from }),
     ...(options.shard && {
       shard: { ...options.shard, records: planned.records, planned: planned.rows },
     }),

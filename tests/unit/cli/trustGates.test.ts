@@ -113,3 +113,79 @@ describe('trust gates on the command line', { timeout: 90_000 }, () => {
     expect(ran.stderr).toMatch(/FAIL: department\.alt_test\.omega (is \d|is undefined)/);
   });
 });
+
+describe('a cascade on the command line', { timeout: 120_000 }, () => {
+  // People call some vague tickets billing: the judge, unsure on those, disagrees there and not elsewhere.
+  const VAGUE = [
+    ['I was charged twice for my order, please refund me today', 'billing'],
+    ['The app crashes every time I open the settings page', 'technical'],
+    ['Thanks, everything is sorted now', 'other'],
+    ['My payouts have failed, please fix the payment', 'billing'],
+    ['The API returns 500 errors on every webhook', 'technical'],
+    ['Is the office open on holidays?', 'other'],
+  ] as const;
+  const csv = (): string =>
+    `ticket,text,human_department\n${Array.from({ length: 90 }, (_, i) => {
+      const [text, dept] = VAGUE[i % VAGUE.length]!;
+      return `c${i},"${text} (#${i})",${dept === 'other' && i % 4 === 2 ? 'billing' : dept}`;
+    }).join('\n')}\n`;
+  const judge = (model: string, out: string, extra: string[] = []) =>
+    spawnCli(
+      [
+        'run',
+        '--questions',
+        join(dir, 'questions.json'),
+        '--model',
+        model,
+        '--rows',
+        join(dir, 'cascade.csv'),
+        '--out',
+        join(dir, out),
+        '--target',
+        'direct',
+        '--map',
+        'label.department=human_department',
+        ...extra,
+      ],
+      dir,
+      { EVAL_BASE_URL: reference.url, EVAL_API_KEY: DEFAULT_API_KEY },
+    );
+
+  it('sends the next judge only the rows the first abstains on, counted at the service, and reports the cascade', async () => {
+    writeFileSync(join(dir, 'cascade.csv'), csv());
+    const first = await judge('model-1.12.0', 'first.jsonl');
+    expect(first.code).toBe(0);
+    const second = await judge('model-1.14.0', 'second.jsonl', ['--escalate-from', join(dir, 'first.jsonl')]);
+    expect(second.code).toBe(0);
+    const escalated = Number(/Escalating ([\d,]+) rows/.exec(second.stderr)?.[1]?.replace(/,/g, ''));
+    expect(escalated).toBeGreaterThan(0);
+    expect(escalated).toBeLessThan(90);
+    // Counted at the service: the escalated tickets, and only they, were answered twice.
+    const answers = Object.entries(reference.counts().answers).filter(([id]) => id.startsWith('c'));
+    expect(answers.filter(([, n]) => n === 2)).toHaveLength(escalated);
+    expect(answers.filter(([, n]) => n === 1)).toHaveLength(90 - escalated);
+    const read = readResults(readFileSync(join(dir, 'second.jsonl'), 'utf8'));
+    if (!read.ok) throw new Error(read.message);
+    expect(read.results.rows).toHaveLength(escalated);
+    expect(read.results.header.escalatedFrom?.question).toBe('department');
+
+    const reported = await spawnCli(
+      [
+        'report',
+        join(dir, 'first.jsonl'),
+        '--cascade',
+        join(dir, 'second.jsonl'),
+        '--min',
+        'department.cascade.coverage=0.5',
+        '--report',
+        join(dir, 'cascade.md'),
+      ],
+      dir,
+      {},
+    );
+    expect(reported.stderr).toContain('pass: department.cascade.coverage');
+    expect(readFileSync(join(dir, 'cascade.md'), 'utf8')).toMatch(
+      /The cascade settles \d+% of the labelled rows \(model-1\.12\.0 at direct \d+%, model-1\.14\.0 at direct \d+%\)/,
+    );
+  });
+});
