@@ -32,17 +32,18 @@ function readAnswer(name: string, question: Question, answer: DecisionsAnswer): 
       return mismatch;
     case 'choice': {
       if (answer.type !== 'choice') return mismatch;
-      const probabilities: Record<string, number> = {};
+      // A Map, then fromEntries: a label named "__proto__" assigned to a plain object would set its prototype instead.
+      const probabilities = new Map<string, number>();
       for (const p of answer.probabilities) {
         if (typeof p.value !== 'string')
           return `${quoted(name)} came back with the non-text choice ${String(p.value)}`;
-        probabilities[p.value] = p.probability;
+        probabilities.set(p.value, p.probability);
       }
       return {
         type: 'choice',
         choice: String(answer.choice),
         confidence: answer.confidence,
-        probabilities: Object.fromEntries(Object.entries(probabilities)),
+        probabilities: Object.fromEntries(probabilities),
       };
     }
     case 'score': {

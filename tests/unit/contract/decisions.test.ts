@@ -462,3 +462,40 @@ describe('Decisions answers', () => {
     );
   });
 });
+
+describe('a choice label named like an object key', () => {
+  it('keeps "__proto__" as a label through the Decisions form and back (a counterexample fast-check found)', () => {
+    const req = {
+      state: [],
+      model: '!',
+      questions: {
+        q: { type: 'choice', instructions: [], criteria: JSON.parse('{"__proto__":null,"!":null}') },
+      },
+    } as unknown as EvaluateRequest;
+    const there = toDecisionsRequest(req);
+    if (!there.ok) throw new Error('not translated');
+    const read = fromDecisionsRequest(JSON.parse(JSON.stringify(there.value)));
+    if (!read.ok) throw new Error('not read');
+    const sent: EvaluateResponse = {
+      model: 'm',
+      usage: { input_tokens: 1, output_tokens: 0 },
+      answers: {
+        q: {
+          type: 'choice',
+          choice: '__proto__',
+          confidence: 0.5,
+          probabilities: JSON.parse('{"__proto__":1,"!":0}'),
+        },
+      },
+    };
+    const back = fromDecisionsResponse(
+      JSON.parse(JSON.stringify(toDecisionsResponse(sent, there.value, read.value.keys, read.value.names))),
+      req,
+    );
+    if (!back.ok) throw new Error(back.problem);
+    expect(Object.keys((back.value.answers.q as { probabilities: object }).probabilities)).toEqual([
+      '__proto__',
+      '!',
+    ]);
+  });
+});
