@@ -45,6 +45,37 @@ function trustOptionsOf(opts: Record<string, unknown>): Partial<AlignmentOptions
 }
 
 /** The program, built fresh for each call so tests can run it in process. */
+/** What run and report share: the gates, the CI files and how the trust figures are read. */
+function gateOptions(command: Command): Command {
+  return command
+    .option(
+      '--min <gate>',
+      'fail (exit 1) when a figure is below: question.metric=value, e.g. department.kappa=0.7',
+      collect,
+      [],
+    )
+    .option(
+      '--max <gate>',
+      'fail (exit 1) when a figure is above: question.metric=value, e.g. frustration.mae=0.4',
+      collect,
+      [],
+    )
+    .option('--strict', "gate on the 95% interval's end instead of the figure")
+    .option('--report <file>', 'write a Markdown summary (for a CI step summary)')
+    .option('--junit <file>', 'write a JUnit XML file, one test case per gate')
+    .option(
+      '--epsilon <n>',
+      "the alt-test's margin: the judge may align this much worse and still win (default 0.2)",
+      share('--epsilon'),
+    )
+    .option(
+      '--alpha <n>',
+      'the guaranteed threshold certifies agreement of at least 1 - alpha (default 0.1)',
+      share('--alpha'),
+    )
+    .option('--delta <n>', '... with probability at least 1 - delta (default 0.1)', share('--delta'));
+}
+
 export function program(): Command {
   const cli = new Command('evaluate-workbench')
     .description(
@@ -53,8 +84,7 @@ export function program(): Command {
     .version(packageJson.version)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  cli
-    .command('run')
+  gateOptions(cli.command('run'))
     .description(
       'Send one request per row of a file, paced under the rate limits, appending each answer to a results file; run the same command again to resume.',
     )
@@ -94,32 +124,6 @@ export function program(): Command {
       '--retry-unknown',
       'send again rows that may have been billed without an answer (timed out, cut off)',
     )
-    .option(
-      '--min <gate>',
-      'fail (exit 1) when a figure is below: question.metric=value, e.g. department.kappa=0.7',
-      collect,
-      [],
-    )
-    .option(
-      '--max <gate>',
-      'fail (exit 1) when a figure is above: question.metric=value, e.g. frustration.mae=0.4',
-      collect,
-      [],
-    )
-    .option('--strict', "gate on the 95% interval's end instead of the figure")
-    .option('--report <file>', 'write a Markdown summary (for a CI step summary)')
-    .option('--junit <file>', 'write a JUnit XML file, one test case per gate')
-    .option(
-      '--epsilon <n>',
-      "the alt-test's margin: the judge may align this much worse and still win (default 0.2)",
-      share('--epsilon'),
-    )
-    .option(
-      '--alpha <n>',
-      'the guaranteed threshold certifies agreement of at least 1 - alpha (default 0.1)',
-      share('--alpha'),
-    )
-    .option('--delta <n>', '... with probability at least 1 - delta (default 0.1)', share('--delta'))
     .option(
       '--shard <i/n|env>',
       "send only shard i of n (from 1), placed by a hash of each row's id (or content); env: JOB_COMPLETION_INDEX (from 0) and --shard-total or SHARD_TOTAL",
@@ -165,8 +169,7 @@ Exit codes: 0 merged, every shard and row present; 2 files of different runs (th
 4 merged, but shards or rows are missing (named). A row answered in two files keeps the first answer; the others go to
 <out>.conflicts.jsonl and are counted.`,
     );
-  cli
-    .command('report')
+  gateOptions(cli.command('report'))
     .description(
       'The gates, the Markdown summary and the JUnit file of a results file (a merge, one shard or a whole run).',
     )
@@ -177,22 +180,6 @@ Exit codes: 0 merged, every shard and row present; 2 files of different runs (th
       collect,
       [],
     )
-    .option('--min <gate>', 'fail (exit 1) when a figure is below: question.metric=value', collect, [])
-    .option('--max <gate>', 'fail (exit 1) when a figure is above: question.metric=value', collect, [])
-    .option('--strict', "gate on the 95% interval's end instead of the figure")
-    .option('--report <file>', 'write a Markdown summary (for a CI step summary)')
-    .option('--junit <file>', 'write a JUnit XML file, one test case per gate')
-    .option(
-      '--epsilon <n>',
-      "the alt-test's margin: the judge may align this much worse and still win (default 0.2)",
-      share('--epsilon'),
-    )
-    .option(
-      '--alpha <n>',
-      'the guaranteed threshold certifies agreement of at least 1 - alpha (default 0.1)',
-      share('--alpha'),
-    )
-    .option('--delta <n>', '... with probability at least 1 - delta (default 0.1)', share('--delta'))
     .addHelpText(
       'after',
       `
