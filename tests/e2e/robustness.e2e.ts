@@ -162,7 +162,7 @@ describe('robustness check', () => {
     expect(runNames).toHaveLength(2);
     expect(new Set(runNames).size).toBe(2);
     expect(runNames[0]).toMatch(
-      /^tickets\.csv \(6 rows, model-latest on Local reference .*, .*\d\d:\d\d:\d\d.*\)$/,
+      /^tickets\.csv \(6 rows, model-latest on Local reference .*, .*\d{1,2}:\d\d:\d\d.*\)$/,
     );
     await page.getByTestId('robustness.sample').fill('2');
     await page.getByTestId('robustness.sample').press('Enter');
