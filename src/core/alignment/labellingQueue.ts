@@ -1,7 +1,7 @@
 // A certified threshold applied to a whole file run: the rows the judge settles (its confidence at or above the
 // threshold) and the rest, a queue for people to label. Confidence is the top probability, as the threshold was
 // certified on; a row the judge did not answer (or refused) goes to the queue.
-import type { Question } from '../../contract';
+import type { Answer, Question } from '../../contract';
 import { classesOf, distributionOf, predictedClass, yesProbability } from '../labels/prediction';
 import { guaranteedThreshold } from '../trust';
 import type { GuaranteedThreshold } from '../trust';
@@ -9,8 +9,11 @@ import { labelIndex } from './table';
 import type { ResultRow } from '../rows/results';
 
 /** The judge's top probability on a row for a question; null when it gave no answer of the question's type. */
-export function topProbability(row: ResultRow, name: string, question: Question): number | null {
-  const answer = row.response?.answers[name];
+export const topProbability = (row: ResultRow, name: string, question: Question): number | null =>
+  topProbabilityOf(row.response?.answers[name], question);
+
+/** An answer's top probability (noul: max(P(yes), P(no))); null when it is not of the question's type. */
+export function topProbabilityOf(answer: Answer | undefined, question: Question): number | null {
   if (question.type === 'noul') {
     const yes = yesProbability(answer);
     return yes === null ? null : Math.max(yes, 1 - yes);

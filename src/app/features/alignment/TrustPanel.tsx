@@ -6,7 +6,7 @@ import type { Answer, Question } from '../../../contract';
 import {
   escalationThreshold,
   splitByThreshold,
-  topProbability,
+  topProbabilityOf,
 } from '../../../core/alignment/labellingQueue';
 import { exportCsv, exportInputColumns, exportJsonl } from '../../../core/rows/results';
 import type { TrustFigures } from '../../../core/trust';
@@ -89,13 +89,7 @@ export function TrustPanel({ name, definition, trust, fileBase, escalation }: Tr
       for (let i = 0; i < steps.length; i++) {
         const t = steps[i]!.threshold;
         const answer = answers[i];
-        const top = answer
-          ? topProbability(
-              { ...row, response: { model: '', answers: { [name]: answer }, usage: { input_tokens: 0 } } },
-              name,
-              definition,
-            )
-          : null;
+        const top = topProbabilityOf(answer, definition);
         if (t !== null && top !== null && top >= t) {
           settled = [steps[i]!.name, answerText(answer), top.toFixed(3)];
           break;
