@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The checkout this file belongs to. */
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -89,7 +89,7 @@ function esbuildModule() {
  * temporary name and renamed, so processes starting at once (shards, tests) never read half a file.
  */
 export async function buildBundle({ entry, outDir, root = ROOT }) {
-  const esbuild = await import(esbuildModule());
+  const esbuild = await import(pathToFileURL(esbuildModule()).href);
   mkdirSync(outDir, { recursive: true });
   const temp = `.${process.pid}-${Date.now()}`;
   const out = join(outDir, `${BUNDLE_FILE}${temp}`);

@@ -27,8 +27,9 @@ export function collectGarbage(): void {
 export const GROWN_BYTES = 32 * 1024 * 1024;
 
 /**
- * A full collection once the heap has grown GROWN_BYTES past what the last one left live, for the passes that read the
- * whole file: they allocate fast, and V8 lets dead rows pile up to its initial old-space size (130 MB at a million).
+ * A full collection once the heap has grown GROWN_BYTES past what the last one left live, for what reads a file at disk
+ * speed (the passes over the rows file, a resume skipping the rows already settled, a results file read back): they
+ * allocate fast, and V8 lets dead rows pile up to its initial old-space size (130 MB at a million rows).
  */
 export function collectWhenGrown(): void {
   if (getHeapStatistics().used_heap_size - liveAfterLast >= GROWN_BYTES) collectGarbage();

@@ -14,6 +14,7 @@ import {
   parseJsonArrayText,
 } from '../core/rows/parse';
 import { InputError } from './inputs';
+import { collectWhenGrown } from './memory';
 
 /** The largest JSON array read whole (bytes): past this, a file of a million rows should be JSON Lines. */
 export const MAX_JSON_ARRAY_BYTES = 64 * 1024 * 1024;
@@ -70,7 +71,11 @@ export function openRowsSource(file: string, maxJsonArrayBytes = MAX_JSON_ARRAY_
   };
 }
 
-/** The batches of a rows file in order, then its summary: rows and issues of each chunk, never the whole file. */
+/**
+ * The batches of a rows file in order, then its summary: rows and issues of each chunk, never the whole file. Each
+ * chunk checks the heap (./memory.ts): a reader that keeps up with the disk (a pass over the file, or a resume skipping
+ * the rows already settled) would otherwise leave V8 to let a hundred megabytes of parsed rows pile up.
+ */
 export async function* rowBatches(source: RowsSource): AsyncGenerator<ParseBatch, ParseSummary> {
   if (source.format === 'json') {
     const parsed = parseJsonArrayText(readFileSync(source.file, 'utf8'));
@@ -82,6 +87,7 @@ export async function* rowBatches(source: RowsSource): AsyncGenerator<ParseBatch
     const stream = createReadStream(source.file, { encoding: 'utf8', highWaterMark: CHUNK_BYTES });
     for await (const chunk of stream) {
       parser.push(chunk as string);
+      collectWhenGrown();
       yield parser.take();
     }
     const summary = parser.finish();
@@ -139,6 +145,7 @@ async function* csvBatches(source: RowsSource): AsyncGenerator<ParseBatch, Parse
       if (next) {
         if (waiting.length === 0 && stream.isPaused()) stream.resume();
         feed(parser, next);
+        collectWhenGrown();
         yield parser.take();
         continue;
       }

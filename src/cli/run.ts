@@ -30,7 +30,7 @@ import {
   withDefaultLabels,
 } from './inputs';
 import { EXIT } from './exit';
-import { collectGarbage, collectWhenGrown } from './memory';
+import { collectGarbage } from './memory';
 import type { ProgressView } from './progress';
 import { trustSentencesOf, writeJunit, writeSummary } from './reports';
 import { AnswerIndex, ResultsStore, openResults, resumedOutcome } from './resultsStore';
@@ -116,18 +116,23 @@ export const WINDOW_ROWS = 5_000;
 /** Rows sent between full garbage collections (./memory.ts): a collection of a small heap takes tens of milliseconds. */
 const COLLECT_EVERY_ROWS = 2_000;
 
-/** The columns of a rows file and whether its rows are objects: a pass over the file for JSON Lines and JSON. */
-async function surveyColumns(source: RowsSource): Promise<{ columns: string[]; objectRows: boolean }> {
+/** The columns of a rows file, whether its rows are objects, and how many records it holds: a pass over the file. */
+async function surveyColumns(
+  source: RowsSource,
+): Promise<{ columns: string[]; objectRows: boolean; records: number }> {
   let objectRows = false;
   const summary = await eachBatch(source, (batch) => {
     if (!objectRows)
       objectRows = batch.rows.some(
         (r) => r.data !== null && typeof r.data === 'object' && !Array.isArray(r.data),
       );
-    collectWhenGrown();
   });
   // CSV rows are always objects of named fields; an empty CSV still has its header's columns.
-  return { columns: summary.columns, objectRows: objectRows || source.format === 'csv' };
+  return {
+    columns: summary.columns,
+    objectRows: objectRows || source.format === 'csv',
+    records: summary.records,
+  };
 }
 
 /** What the plan pass learns: the rows of this shard and their tokens, by record number, and the totals. */
@@ -245,7 +250,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
 
   // Pass 1: the columns (a CSV's are its header; JSON Lines name them row by row).
   const source = openRowsSource(options.rows);
-  const { columns, objectRows } = await surveyColumns(source);
+  const { columns, objectRows, records } = await surveyColumns(source);
   collectGarbage();
   // A column named like a question is its human label unless --map says otherwise (the app's default too).
   const { spec: map, defaulted } = withDefaultLabels(
@@ -258,8 +263,10 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
 
   // Pass 2: the plan of this shard's rows, kept as numbers by record (their tokens, whether they are sent).
   const planned: Planned = {
-    flags: new Uint8Array(0),
-    tokens: new Uint32Array(0),
+    // Sized by the first pass's count, so the plan's pass does not grow them by copies (the file read again has as many
+    // records; grow covers one that changed in between).
+    flags: new Uint8Array(records + 1),
+    tokens: new Uint32Array(records + 1),
     rows: 0,
     totalTokens: 0,
     skipped: 0,
@@ -280,7 +287,6 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
     }
     planned.rows += plan.rows.length;
     planned.totalTokens += plan.totalTokens;
-    collectWhenGrown();
   });
   planned.records = summary.records;
   collectGarbage();
