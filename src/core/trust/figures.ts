@@ -128,14 +128,18 @@ export function trustFigures(data: TrustData, options: Partial<TrustOptions> = {
   }
   const ceiling = ceilingFigures(data, o.bootstrap);
   const alt = altTest(data, o.altTest);
-  // The threshold reads the rows a person labelled and the judge answered.
-  const conf: number[] = [];
-  const agrees: number[] = [];
+  // The threshold reads the rows a person labelled and the judge answered: the judge's confidence, left out (NaN)
+  // where no person labelled the row, copied only when there are such rows (a million rows' copy is 8 MB).
+  const agrees = new Uint8Array(n);
+  let answeredUnlabelled = false;
   for (let i = 0; i < n; i++) {
-    if (majority[i] === MISSING || data.judge[i] === MISSING) continue;
-    conf.push(data.confidence[i]!);
-    agrees.push(majority[i] === data.judge[i] ? 1 : 0);
+    if (data.judge[i] === MISSING) continue;
+    if (majority[i] === MISSING) answeredUnlabelled = true;
+    else agrees[i] = majority[i] === data.judge[i] ? 1 : 0;
   }
+  const conf = answeredUnlabelled
+    ? data.confidence.map((c, i) => (majority[i] === MISSING ? Number.NaN : c))
+    : data.confidence;
   const threshold = guaranteedThreshold(conf, agrees, o.threshold);
   const cascade = o.cascade
     ? cascadeOf(majority, o.cascade.judges, { ...o.threshold, lastAnswersAll: o.cascade.lastAnswersAll })
@@ -175,34 +179,26 @@ function estimatesOf(
   perRow: Uint16Array,
   lambda: number | null,
 ): TrustEstimate[] {
-  let labelledCount = 0;
-  let judgeOnlyCount = 0;
+  // Labels and predictions are class indices, so the rows come down to counts: of each (label, prediction) pair on
+  // the rows a person labelled and the judge answered, and of each prediction on the rows only the judge labelled.
+  const K = data.classes.length;
+  const pairs = new Float64Array(K * K);
+  const alone = new Float64Array(K);
   for (let i = 0; i < majority.length; i++) {
     if (data.judge[i] === MISSING) continue;
-    if (majority[i] !== MISSING) labelledCount++;
-    else if (perRow[i] === 0) judgeOnlyCount++;
+    if (majority[i] !== MISSING) pairs[majority[i]! * K + data.judge[i]!]! += 1;
+    else if (perRow[i] === 0) alone[data.judge[i]!]! += 1;
   }
-  // The labels and predictions as class indices once; each estimate maps them to 0/1 (or keeps the level).
-  const yClass = new Int32Array(labelledCount);
-  const fClass = new Int32Array(labelledCount);
-  const fuClass = new Int32Array(judgeOnlyCount);
-  for (let i = 0, l = 0, u = 0; i < majority.length; i++) {
-    if (data.judge[i] === MISSING) continue;
-    if (majority[i] !== MISSING) {
-      yClass[l] = majority[i]!;
-      fClass[l++] = data.judge[i]!;
-    } else if (perRow[i] === 0) fuClass[u++] = data.judge[i]!;
-  }
-  const y = new Float64Array(labelledCount);
-  const f = new Float64Array(labelledCount);
-  const fu = new Float64Array(judgeOnlyCount);
+  const y = new Float64Array(K * K);
+  const f = new Float64Array(K * K);
+  const fu = new Float64Array(K);
   const estimate = (value: (label: number) => number, range: [number, number]): PpiMean | null => {
-    for (let r = 0; r < labelledCount; r++) {
-      y[r] = value(yClass[r]!);
-      f[r] = value(fClass[r]!);
+    for (let c = 0; c < K * K; c++) {
+      y[c] = value(Math.floor(c / K));
+      f[c] = value(c % K);
     }
-    for (let r = 0; r < judgeOnlyCount; r++) fu[r] = value(fuClass[r]!);
-    return ppiMean(y, f, fu, lambda, Z95, range);
+    for (let k = 0; k < K; k++) fu[k] = value(k);
+    return ppiMean(y, f, fu, lambda, Z95, range, { labelled: pairs, unlabelled: alone });
   };
   if (data.type === 'score')
     return [

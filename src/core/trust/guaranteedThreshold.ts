@@ -58,19 +58,26 @@ export function guaranteedThreshold(
   // Rows and disagreements per distinct confidence, read from the top down.
   let eligible = 0;
   for (let i = 0; i < confidence.length; i++) if (Number.isFinite(confidence[i]!)) eligible++;
-  const conf = new Float64Array(eligible);
-  const wrongRow = new Uint8Array(eligible);
-  for (let i = 0, j = 0; i < confidence.length; i++) {
-    if (!Number.isFinite(confidence[i]!)) continue;
-    conf[j] = confidence[i]!;
-    wrongRow[j++] = agrees[i] === 1 ? 0 : 1;
+  // Rows without a confidence left out; a copy only when there are some (a million rows' copy is 9 MB).
+  let conf = confidence;
+  let agreed = agrees;
+  if (eligible < confidence.length) {
+    const kept = new Float64Array(eligible);
+    const keptAgrees = new Uint8Array(eligible);
+    for (let i = 0, j = 0; i < confidence.length; i++) {
+      if (!Number.isFinite(confidence[i]!)) continue;
+      kept[j] = confidence[i]!;
+      keptAgrees[j++] = agrees[i] === 1 ? 1 : 0;
+    }
+    conf = kept;
+    agreed = keptAgrees;
   }
   const { codes, values, distinct } = rankCodes(conf);
   const rowsAt = new Float64Array(distinct);
   const wrongAt = new Float64Array(distinct);
   for (let j = 0; j < eligible; j++) {
     rowsAt[codes[j]!]! += 1;
-    wrongAt[codes[j]!]! += wrongRow[j]!;
+    wrongAt[codes[j]!]! += agreed[j] === 1 ? 0 : 1;
   }
   let rows = 0;
   let wrong = 0;

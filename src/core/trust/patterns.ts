@@ -20,8 +20,15 @@ export interface Patterns {
 /** Above this many possible patterns the key goes through a Map instead of a direct table. */
 const DIRECT_TABLE = 1 << 20;
 
-/** Folds the rows (the given ones, or all) into patterns, in order of first appearance. */
-export function patternsOf(data: TrustData, rows: ArrayLike<number> | null = null): Patterns {
+/**
+ * Folds the rows (the given ones, or all) into patterns, in order of first appearance. `rowPatterns` false leaves
+ * `of` empty: only a resample reads it, and a million rows' is 4 MB.
+ */
+export function patternsOf(
+  data: TrustData,
+  rows: ArrayLike<number> | null = null,
+  rowPatterns = true,
+): Patterns {
   const A = data.annotators.length;
   const K = data.classes.length;
   const n = rows ? rows.length : rowCount(data);
@@ -29,7 +36,7 @@ export function patternsOf(data: TrustData, rows: ArrayLike<number> | null = nul
   const possible = base ** (A + 1);
   const table = possible <= DIRECT_TABLE ? new Int32Array(possible).fill(-1) : null;
   const byKey = new Map<number | string, number>();
-  const of = new Uint32Array(n);
+  const of = new Uint32Array(rowPatterns ? n : 0);
   const firstRow: number[] = [];
   const counts: number[] = [];
   for (let r = 0; r < n; r++) {
@@ -57,7 +64,7 @@ export function patternsOf(data: TrustData, rows: ArrayLike<number> | null = nul
       counts.push(0);
     }
     counts[at]!++;
-    of[r] = at;
+    if (rowPatterns) of[r] = at;
   }
   const P = firstRow.length;
   const ratings = new Int32Array(P * A);

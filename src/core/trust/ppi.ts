@@ -31,16 +31,45 @@ export interface PpiMean {
   widthRatio: number | null;
 }
 
-/** Mean and population variance (numpy's default ddof = 0) of a column, in two passes for precision. */
-function moments(x: ArrayLike<number>): { mean: number; variance: number } {
-  const n = x.length;
+/**
+ * How many rows each value stands for: every value once when absent. A judge's labels take a few distinct values, so a
+ * million rows are handed over as a K by K table of counts instead of a million numbers.
+ */
+export type Weights = ArrayLike<number> | null;
+
+const weightAt = (w: Weights, i: number): number => (w === null ? 1 : w[i]!);
+
+/** How many rows the values stand for. */
+function rowsOf(x: ArrayLike<number>, w: Weights): number {
+  if (w === null) return x.length;
+  let n = 0;
+  for (let i = 0; i < x.length; i++) n += w[i]!;
+  return n;
+}
+
+/**
+ * Mean and population variance (numpy's default ddof = 0) of a column of `value(i)` over its weights, in two passes
+ * for precision.
+ */
+function momentsOf(
+  length: number,
+  value: (i: number) => number,
+  w: Weights,
+): { mean: number; variance: number } {
+  let n = 0;
   let sum = 0;
-  for (let i = 0; i < n; i++) sum += x[i]!;
+  for (let i = 0; i < length; i++) {
+    n += weightAt(w, i);
+    sum += weightAt(w, i) * value(i);
+  }
   const mean = n === 0 ? Number.NaN : sum / n;
   let squares = 0;
-  for (let i = 0; i < n; i++) squares += (x[i]! - mean) ** 2;
+  for (let i = 0; i < length; i++) squares += weightAt(w, i) * (value(i) - mean) ** 2;
   return { mean, variance: n === 0 ? Number.NaN : squares / n };
 }
+
+const moments = (x: ArrayLike<number>, w: Weights = null): { mean: number; variance: number } =>
+  momentsOf(x.length, (i) => x[i]!, w);
 
 /** value +- z se, clipped to the range the mean can take (a share stays in [0, 1]). */
 const interval = (value: number, se: number, z: number, range: readonly [number, number]): MeanEstimate => ({
@@ -59,14 +88,16 @@ export function ppiLambda(
   y: ArrayLike<number>,
   f: ArrayLike<number>,
   fUnlabelled: ArrayLike<number>,
+  weights: { labelled: Weights; unlabelled: Weights } = { labelled: null, unlabelled: null },
 ): number {
-  const n = y.length;
-  const N = fUnlabelled.length;
-  const my = moments(y).mean;
-  const labelled = moments(f);
-  const unlabelled = moments(fUnlabelled);
+  const n = rowsOf(y, weights.labelled);
+  const N = rowsOf(fUnlabelled, weights.unlabelled);
+  const my = moments(y, weights.labelled).mean;
+  const labelled = moments(f, weights.labelled);
+  const unlabelled = moments(fUnlabelled, weights.unlabelled);
   let cov = 0;
-  for (let i = 0; i < n; i++) cov += (y[i]! - my) * (f[i]! - labelled.mean);
+  for (let i = 0; i < y.length; i++)
+    cov += weightAt(weights.labelled, i) * (y[i]! - my) * (f[i]! - labelled.mean);
   cov /= n;
   const total = n + N;
   const mean = (labelled.mean * n + unlabelled.mean * N) / total;
@@ -83,7 +114,8 @@ export function ppiLambda(
 /**
  * The prediction-powered mean with lambda power-tuned (lambda null) or given, beside the classical mean of the
  * labelled rows; both intervals clipped to `range` (ppi_py does not clip). Null when there are fewer than two
- * labelled rows or no unlabelled one.
+ * labelled rows or no unlabelled one. With `weights`, each labelled pair (y, f) and each unlabelled prediction stands
+ * for that many rows.
  */
 export function ppiMean(
   y: ArrayLike<number>,
@@ -92,22 +124,22 @@ export function ppiMean(
   lambda: number | null = null,
   z = Z95,
   range: readonly [number, number] = [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY],
+  weights: { labelled: Weights; unlabelled: Weights } = { labelled: null, unlabelled: null },
 ): PpiMean | null {
-  const n = y.length;
-  const N = fUnlabelled.length;
-  if (n !== f.length) throw new Error(`${n} labels but ${f.length} predictions on the labelled rows.`);
+  if (y.length !== f.length)
+    throw new Error(`${y.length} labels but ${f.length} predictions on the labelled rows.`);
+  const n = rowsOf(y, weights.labelled);
+  const N = rowsOf(fUnlabelled, weights.unlabelled);
   if (n < 2 || N === 0) return null;
-  const lam = lambda ?? ppiLambda(y, f, fUnlabelled);
-  const unlabelled = moments(fUnlabelled);
-  const rectifier = new Float64Array(n);
-  for (let i = 0; i < n; i++) rectifier[i] = y[i]! - lam * f[i]!;
-  const rect = moments(rectifier);
+  const lam = lambda ?? ppiLambda(y, f, fUnlabelled, weights);
+  const unlabelled = moments(fUnlabelled, weights.unlabelled);
+  const rect = momentsOf(y.length, (i) => y[i]! - lam * f[i]!, weights.labelled);
   const value = lam * unlabelled.mean + rect.mean;
   const se = Math.sqrt((lam * lam * unlabelled.variance) / N + rect.variance / n);
-  const human = moments(y);
+  const human = moments(y, weights.labelled);
   const classical = interval(human.mean, Math.sqrt(human.variance / n), z, range);
   const ppi = interval(value, se, z, range);
-  const judgeMean = (moments(f).mean * n + unlabelled.mean * N) / (n + N);
+  const judgeMean = (moments(f, weights.labelled).mean * n + unlabelled.mean * N) / (n + N);
   return {
     n,
     N,

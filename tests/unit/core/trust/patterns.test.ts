@@ -37,6 +37,16 @@ describe('patternsOf', () => {
     expect([...p.of]).toEqual([0, 0, 1]);
   });
 
+  it('gives the same patterns without each row’s pattern, which only a resample reads', () => {
+    const data = annotated(7, 300, { A: 3, K: 4, skip: 0.2, judge: 0.8 });
+    const full = patternsOf(data);
+    const slim = patternsOf(data, null, false);
+    expect(slim.of.length).toBe(0);
+    expect([...slim.count]).toEqual([...full.count]);
+    expect([...slim.ratings]).toEqual([...full.ratings]);
+    expect([...slim.judge]).toEqual([...full.judge]);
+  });
+
   it('sums row weights per pattern', () => {
     const data = annotated(6, 100, { A: 2, K: 2, judge: 0.7 });
     const p = patternsOf(data);

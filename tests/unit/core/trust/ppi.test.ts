@@ -85,6 +85,25 @@ describe('ppiMean by hand', () => {
     expect(() => ppiMean([1, 0], [1], [1])).toThrow(/2 labels but 1 predictions/);
   });
 
+  it('gives the same figures from counts of distinct values as from the rows written out', () => {
+    // The 10 labelled rows as their (y, f) pairs (0,0) x3, (0,1) x1, (1,0) x1, (1,1) x5; the 15 unlabelled as 0 x7, 1 x8.
+    const weights = { labelled: [3, 1, 1, 5], unlabelled: [7, 8] };
+    for (const lambda of [null, 0, 1]) {
+      const counted = ppiMean([0, 0, 1, 1], [0, 1, 0, 1], [0, 1], lambda, 1.96, [0, 1], weights)!;
+      const rows = ppiMean(y, f, fu, lambda, 1.96, [0, 1])!;
+      expect(counted.n).toBe(10);
+      expect(counted.N).toBe(15);
+      for (const key of ['lambda', 'judgeMean', 'widthRatio'] as const)
+        expect(counted[key], key).toBeCloseTo(rows[key]!, 12);
+      for (const part of ['ppi', 'classical'] as const)
+        for (const key of ['value', 'lo', 'hi', 'se'] as const)
+          expect(counted[part][key], `${part}.${key}`).toBeCloseTo(rows[part][key], 12);
+    }
+    expect(
+      ppiMean([0, 1], [0, 1], [1], null, 1.96, [0, 1], { labelled: [1, 0], unlabelled: [4] }),
+    ).toBeNull();
+  });
+
   it('gives a judge whose predictions never vary lambda 0', () => {
     expect(ppiLambda([1, 0, 1], [1, 1, 1], [1, 1])).toBe(0);
   });
