@@ -7,8 +7,16 @@ import type { ReliabilityBin } from './calibration';
 import { bootstrap, bootstrapMethod, bootstrapSize, percentileInterval, wilson } from './intervals';
 import { bestThreshold, thresholdCurve } from './noulAgreement';
 import type { ThresholdPoint } from './noulAgreement';
-import { proportionsOf, questionData, scratchFor, statKeys, statsInto, thresholdOf } from './questionData';
-import type { QuestionData } from './questionData';
+import {
+  idOf,
+  proportionsOf,
+  questionData,
+  scratchFor,
+  statKeys,
+  statsInto,
+  thresholdOf,
+} from './questionData';
+import type { ClassIndices, QuestionData } from './questionData';
 import {
   LINEARISED_ABOVE,
   LINEARISED_METHOD,
@@ -154,16 +162,15 @@ function disagreementsOf(data: QuestionData, probabilityOfLabel: (row: number) =
   const levels = 1024;
   const histogram = new Int32Array(levels + 1);
   const level = (i: number): number => Math.min(levels, Math.max(0, Math.floor(data.predP[i]! * levels)));
-  for (let i = 0; i < data.ids.length; i++) if (data.y[i] !== data.pred[i]) histogram[level(i)]!++;
+  for (let i = 0; i < data.n; i++) if (data.y[i] !== data.pred[i]) histogram[level(i)]!++;
   let from = levels;
   for (let kept = histogram[levels]!; from > 0 && kept < DISAGREEMENTS_KEPT;) kept += histogram[--from]!;
   const mistakes: number[] = [];
-  for (let i = 0; i < data.ids.length; i++)
-    if (data.y[i] !== data.pred[i] && level(i) >= from) mistakes.push(i);
+  for (let i = 0; i < data.n; i++) if (data.y[i] !== data.pred[i] && level(i) >= from) mistakes.push(i);
   // The most confident first; ties in file order.
   mistakes.sort((a, b) => data.predP[b]! - data.predP[a]! || a - b);
   return mistakes.slice(0, DISAGREEMENTS_KEPT).map((i) => ({
-    id: data.ids[i]!,
+    id: idOf(data, i),
     label: labelOf(data, data.y[i]!),
     predicted: labelOf(data, data.pred[i]!),
     pPredicted: data.predP[i]!,
@@ -180,7 +187,7 @@ function normalDraw(random: () => number): number {
 }
 
 /** How many of the values fall in each class 0..K-1. */
-function classCounts(values: Int32Array, K: number): Float64Array {
+function classCounts(values: ClassIndices, K: number): Float64Array {
   const counts = new Float64Array(K);
   for (let i = 0; i < values.length; i++) counts[values[i]!]! += 1;
   return counts;
@@ -201,13 +208,13 @@ function prevalenceOf(
     const hits = allCounts[k]!;
     const human = humanCounts[k]!;
     const w = wilson(hits, N);
-    const hw = wilson(human, data.ids.length);
+    const hw = wilson(human, data.n);
     const apparent = N === 0 ? null : hits / N;
     const se = point[`se.${label}`] ?? null;
     const sp = point[`sp.${label}`] ?? null;
     const value = apparent === null || se === null || sp === null ? null : roganGladen(apparent, se, sp);
     const interval = corrected(label);
-    const method = `Rogan-Gladen over ${N} answered rows with sensitivity and specificity from ${data.ids.length} labelled rows, clipped to [0, 1]; ${interval.method}`;
+    const method = `Rogan-Gladen over ${N} answered rows with sensitivity and specificity from ${data.n} labelled rows, clipped to [0, 1]; ${interval.method}`;
     return {
       label,
       sensitivity: se,
@@ -223,13 +230,13 @@ function prevalenceOf(
               method: 'share of answered rows the judge assigns; Wilson 95% interval',
             },
       human:
-        data.ids.length === 0
+        data.n === 0
           ? undefinedFigure(0, 'share of labelled rows with this label', 'No labelled row is answered.')
           : {
-              value: human / data.ids.length,
+              value: human / data.n,
               lo: hw.lo,
               hi: hw.hi,
-              n: data.ids.length,
+              n: data.n,
               method: 'share of labelled rows with this label; Wilson 95% interval',
             },
       corrected:
@@ -256,12 +263,12 @@ interface Intervals {
 /** Percentile bootstrap over the labelled rows, with the judge's share over the whole file resampled alongside. */
 function bootstrapIntervals(
   data: QuestionData,
-  all: Int32Array,
+  all: ClassIndices,
   allCounts: Float64Array,
   B: number,
   seed: number,
 ): Intervals {
-  const n = data.ids.length;
+  const n = data.n;
   const N = all.length;
   const exactApparent = N * B <= EXACT_APPARENT_WORK;
   const classCount = data.type === 'noul' ? 1 : data.K;
@@ -318,7 +325,7 @@ function linearIntervals(data: QuestionData, sums: Sums, allCounts: Float64Array
   return {
     interval: (key, value) =>
       key === 'spearman'
-        ? spearmanInterval(value, data.ids.length)
+        ? spearmanInterval(value, data.n)
         : normalInterval(value, lin.se(key), rangeOf(key, data.K)),
     method: (what) =>
       what.startsWith('Spearman')
@@ -355,7 +362,7 @@ function questionReport(
   seed: number,
 ): QuestionReport {
   const data = questionData(name, question, table, options);
-  const n = data.ids.length;
+  const n = data.n;
   // The sums over every row, gathered once for the figures and, above the threshold, their influences.
   const sums = sumsOf(data);
   const point = sums.points;
@@ -427,11 +434,11 @@ function questionReport(
   }
   for (let r = 0; r < n; r++) {
     const cell = ids[data.y[r]!]![data.pred[r]!]!;
-    if (cell.length < CELL_ROWS_KEPT) cell.push(data.ids[r]!);
+    if (cell.length < CELL_ROWS_KEPT) cell.push(idOf(data, r));
   }
 
   const confidenceName = data.type === 'noul' ? 'probability of the predicted side' : 'top probability';
-  const correct = new Float64Array(n);
+  const correct = new Uint8Array(n);
   for (let i = 0; i < n; i++) correct[i] = data.y[i] === data.pred[i] ? 1 : 0;
   const points = selectiveCurve(data.predP, correct);
   const readout = selectiveReadout(points);
@@ -505,13 +512,13 @@ export interface CascadeTables {
 function alignedColumn(base: AlignTable, other: AlignTable, name: string): QuestionColumns | null {
   const column = other.columns[name];
   if (!column) return null;
-  const at = new Map(other.ids.map((id, i) => [id, i]));
+  const at = other.ids.positions();
   const { width } = column;
   const p = new Float64Array(base.ids.length * width).fill(Number.NaN);
-  base.ids.forEach((id, i) => {
-    const j = at.get(id);
+  for (let i = 0; i < base.ids.length; i++) {
+    const j = at.get(base.ids.at(i));
     if (j !== undefined) for (let k = 0; k < width; k++) p[i * width + k] = column.p[j * width + k]!;
-  });
+  }
   return { label: new Int32Array(base.ids.length).fill(NO_LABEL), p, width };
 }
 
@@ -549,6 +556,11 @@ export function computeAlignment(
   input: AlignTable | readonly AlignRow[],
   partial: Partial<AlignmentOptions> = {},
   cascade?: CascadeTables,
+  /**
+   * Called after each question's figures and after its trust figures, once their per-row arrays are garbage: the
+   * command line runs a full collection there, so a million rows' arrays are let go before the next are made.
+   */
+  release: () => void = () => {},
 ): AlignmentReport {
   const options = withDefaults(partial);
   const table = Array.isArray(input) ? alignTableOf(questions, input) : (input as AlignTable);
@@ -574,7 +586,9 @@ export function computeAlignment(
       B,
       questionSeed(options.bootstrap.seed, name),
     );
+    release();
     const trust = trustOf(name, questions[name]!, table, options, B, cascade);
+    release();
     if (trust) report.trust = trust;
     reports[name] = report;
     for (const [key, figure] of Object.entries(report.figures)) figures[`${name}.${key}`] = figure;

@@ -64,15 +64,21 @@ function cellVariance(m: Float64Array, K: number, u: (a: number, b: number) => n
   return v;
 }
 
-/** Σ (u_i − ū)² over the rows: the variance the influences give. */
-export function centredSquares(u: Float64Array): number {
+/** Σ (u_i − ū)² over n rows whose influence u(i) is computed as read: the variance the influences give. */
+function centredSquaresOf(n: number, u: (i: number) => number): number {
   let mean = 0;
-  for (let i = 0; i < u.length; i++) mean += u[i]!;
-  mean /= u.length || 1;
+  for (let i = 0; i < n; i++) mean += u(i);
+  mean /= n || 1;
   let v = 0;
-  for (let i = 0; i < u.length; i++) v += (u[i]! - mean) * (u[i]! - mean);
+  for (let i = 0; i < n; i++) {
+    const d = u(i) - mean;
+    v += d * d;
+  }
   return v;
 }
+
+/** Σ (u_i − ū)² over the rows: the variance the influences give. */
+export const centredSquares = (u: Float64Array): number => centredSquaresOf(u.length, (i) => u[i]!);
 
 /** Row and column sums of a confusion matrix: rows labelled each class, rows predicted each class. */
 function margins(m: Float64Array, K: number): { r: Float64Array; c: Float64Array; n: number } {
@@ -146,7 +152,7 @@ function cellInfluence(
   key: string,
   { s, point }: Sums,
 ): ((a: number, b: number) => number) | null | undefined {
-  const n = data.ids.length;
+  const n = data.n;
   const value = point(key);
   switch (key) {
     case 'accuracy':
@@ -165,51 +171,50 @@ function cellInfluence(
 
 /**
  * Each row's influence on one figure: how the figure moves as that row weighs a little more (the derivative in the
- * row's weight). Null where the figure is undefined. Spearman's holds the midranks fixed (the Pearson correlation of
- * the ranks), which is what the paired difference of two runs needs.
+ * row's weight), as a function of the row's position, so a figure's variance needs no array of a million numbers. Null
+ * where the figure is undefined. Spearman's holds the midranks fixed (the Pearson correlation of the ranks), which is
+ * what the paired difference of two runs needs.
  */
-export function rowInfluences(
-  data: QuestionData,
-  key: string,
-  sums: Sums = sumsOf(data),
-): Float64Array | null {
+function influenceAt(data: QuestionData, key: string, sums: Sums): ((i: number) => number) | null {
   const { s, point } = sums;
   const value = point(key);
-  const n = data.ids.length;
+  const n = data.n;
   if (n === 0 || !Number.isFinite(value)) return null;
-  const u = new Float64Array(n);
   const K = data.K;
-  const byCell = (f: ((a: number, b: number) => number) | null): Float64Array | null => {
+  const { y, pred } = data;
+  const byCell = (f: ((a: number, b: number) => number) | null): ((i: number) => number) | null => {
     if (!f) return null;
-    // The K² influences first, then a lookup per row: a call per row cost more than the rest of the pass.
+    // The K² influences first, then a lookup per row.
     const table = new Float64Array(K * K);
     for (let c = 0; c < K * K; c++) table[c] = f(Math.floor(c / K), c % K);
-    for (let i = 0; i < n; i++) u[i] = table[data.y[i]! * K + data.pred[i]!]!;
-    return u;
+    return (i) => table[y[i]! * K + pred[i]!]!;
   };
-  const mean = (x: Float64Array): Float64Array => {
-    for (let i = 0; i < n; i++) u[i] = (x[i]! - value) / n;
-    return u;
-  };
+  /** A figure that is the mean of a value per row: each row's value, centred. */
+  const mean =
+    (x: (i: number) => number): ((i: number) => number) =>
+    (i) =>
+      (x(i) - value) / n;
   const cell = cellInfluence(data, key, sums);
   if (cell !== undefined) return byCell(cell);
   switch (key) {
-    case 'brier':
-      return mean(data.brier);
-    case 'log_loss':
-      return mean(data.logLoss);
+    case 'brier': {
+      const brier = data.brier;
+      return mean((i) => brier[i]!);
+    }
+    case 'log_loss': {
+      const logLoss = data.logLoss;
+      return mean((i) => logLoss[i]!);
+    }
     case 'mae': {
       if (data.type !== 'score') return null;
-      const err = new Float64Array(n);
-      for (let i = 0; i < n; i++) err[i] = Math.abs(data.expected[i]! - data.y[i]!);
-      return mean(err);
+      const expected = data.expected;
+      return mean((i) => Math.abs(expected[i]! - y[i]!));
     }
     case 'ece': {
       // ECE = Σ_b |hits_b − p_b| / n: a row moves it by the sign of its bin's gap times its own gap.
       const sign = Float64Array.from({ length: data.bins }, (_, b) => Math.sign(s.sumHit[b]! - s.sumP[b]!));
-      const gap = new Float64Array(n);
-      for (let i = 0; i < n; i++) gap[i] = sign[data.bin[i]!]! * (data.calHit[i]! - data.calP[i]!);
-      return mean(gap);
+      const { bin, calHit, calP } = data;
+      return mean((i) => sign[bin[i]!]! * (calHit[i]! - calP[i]!));
     }
     case 'auroc': {
       if (data.type !== 'noul') return null;
@@ -233,9 +238,7 @@ export function rowInfluences(
         negBelow += neg[c]!;
       }
       const codes = data.pCodes.codes;
-      for (let i = 0; i < n; i++)
-        u[i] = data.y[i] === 1 ? (v10[codes[i]!]! - value) / P : (v01[codes[i]!]! - value) / N;
-      return u;
+      return (i) => (y[i] === 1 ? (v10[codes[i]!]! - value) / P : (v01[codes[i]!]! - value) / N);
     }
     case 'spearman': {
       if (data.type !== 'score') return null;
@@ -247,27 +250,39 @@ export function rowInfluences(
       const codes = data.expectedCodes.codes;
       for (let i = 0; i < n; i++) {
         saa += (ra[codes[i]!]! - centre) ** 2;
-        sbb += (rb[data.y[i]!]! - centre) ** 2;
+        sbb += (rb[y[i]!]! - centre) ** 2;
       }
       const sa = Math.sqrt(saa / n);
       const sb = Math.sqrt(sbb / n);
       // Pearson's influence on standardised values: (x y − r (x² + y²) / 2) / n.
-      for (let i = 0; i < n; i++) {
+      return (i) => {
         const x = (ra[codes[i]!]! - centre) / sa;
-        const y = (rb[data.y[i]!]! - centre) / sb;
-        u[i] = (x * y - (value * (x * x + y * y)) / 2) / n;
-      }
-      return u;
+        const z = (rb[y[i]!]! - centre) / sb;
+        return (x * z - (value * (x * x + z * z)) / 2) / n;
+      };
     }
     default:
       return null;
   }
 }
 
+/** Each row's influence on one figure (influenceAt) as an array, for the paired difference of two runs. */
+export function rowInfluences(
+  data: QuestionData,
+  key: string,
+  sums: Sums = sumsOf(data),
+): Float64Array | null {
+  const at = influenceAt(data, key, sums);
+  if (!at) return null;
+  const u = new Float64Array(data.n);
+  for (let i = 0; i < u.length; i++) u[i] = at(i);
+  return u;
+}
+
 /** Every figure of a question with its linearised standard error, from each row's influence. */
 export function linearise(data: QuestionData, sums: Sums = sumsOf(data)): Linearisation {
   const { s, point } = sums;
-  const n = data.ids.length;
+  const n = data.n;
   const m = s.m;
   const K = data.K;
   return {
@@ -277,8 +292,8 @@ export function linearise(data: QuestionData, sums: Sums = sumsOf(data)): Linear
       // Figures of the confusion counts sum over its K² cells; the rest over the rows.
       const cell = cellInfluence(data, key, sums);
       if (cell !== undefined) return cell ? Math.sqrt(cellVariance(m, K, cell)) : Number.NaN;
-      const u = rowInfluences(data, key, sums);
-      return u ? Math.sqrt(centredSquares(u)) : Number.NaN;
+      const u = influenceAt(data, key, sums);
+      return u ? Math.sqrt(centredSquaresOf(n, u)) : Number.NaN;
     },
     senSpecVariance: (k, a, b) => {
       // Sensitivity tp_k / r_k and specificity tn_k / (n − r_k), each moved by a row through its cell.

@@ -9,21 +9,30 @@ import { countsAt } from './noulAgreement';
 import { rankCodes } from './scoreAgreement';
 import { classesOf, roundedLevel } from '../labels/prediction';
 import { INVALID_LABEL, NO_LABEL, REFUSED } from './table';
-import type { AlignTable } from './table';
+import type { AlignTable, RowIds } from './table';
 import type { AlignmentOptions } from './types';
+
+/** Class indices of a million rows: one byte each where the question has at most 255 classes (nearly always). */
+export type ClassIndices = Uint8Array | Int32Array;
+
+const classIndices = (K: number, length: number): ClassIndices =>
+  K <= 255 ? new Uint8Array(length) : new Int32Array(length);
 
 interface Common {
   name: string;
-  /** Row ids, in the order of the arrays. */
-  ids: string[];
+  /** Rows with a valid label and an answer: how long every per-row array is. */
+  n: number;
+  /** Each of those rows' position in the table, and the table's ids (idOf reads a row's). */
+  rows: Int32Array;
+  ids: RowIds;
   /** Class index of the human label (noul: 1 yes, 0 no). */
-  y: Int32Array;
+  y: ClassIndices;
   /** Class index predicted (noul: at the threshold). */
-  pred: Int32Array;
+  pred: ClassIndices;
   /** Probability the reliability diagram and ECE use: the top class's (choice, score) or P(yes) (noul). */
   calP: Float64Array;
   /** 1 when calP came true: the prediction was right (choice, score), or the label is yes (noul). */
-  calHit: Float64Array;
+  calHit: Uint8Array;
   /** The probability of the predicted class, for ordering mistakes and for selective accuracy. */
   predP: Float64Array;
   brier: Float64Array;
@@ -35,7 +44,7 @@ interface Common {
   refused: number;
   invalidLabels: number;
   /** The class predicted for every answered row of the file, labelled or not: the judge's share. */
-  predicted: Int32Array;
+  predicted: ClassIndices;
   /** Equal-width bins of ECE, and each row's bin. */
   bins: number;
   bin: Uint8Array;
@@ -64,6 +73,9 @@ export interface NoulData extends Common {
 }
 export type QuestionData = ChoiceData | ScoreData | NoulData;
 
+/** The id of the i-th row of a question's arrays. */
+export const idOf = (data: QuestionData, i: number): string => data.ids.at(data.rows[i]!);
+
 /** The noul threshold in force for a question. */
 export const thresholdOf = (options: AlignmentOptions, name: string): number =>
   options.noulThresholds[name] ?? 0.5;
@@ -77,31 +89,33 @@ export function questionData(
 ): QuestionData {
   const { label, p: probs, width } = table.columns[name]!;
   const total = table.ids.length;
+  const rows = new Int32Array(total);
   const classes = classesOf(question);
   const K = classes.length;
   const threshold = thresholdOf(options, name);
   const floor = options.logLossFloor;
   // Sized for every row, then viewed up to the rows kept: one allocation per array, no copy.
-  const ids: string[] = [];
-  const y = new Int32Array(total);
-  const pred = new Int32Array(total);
-  const calP = new Float64Array(total);
-  const calHit = new Float64Array(total);
-  const predP = new Float64Array(total);
+  const expectedRounding = question.type === 'score' && options.scorePrediction === 'expectedRounded';
+  const y = classIndices(K, total);
+  const pred = classIndices(K, total);
+  const calHit = new Uint8Array(total);
   const brier = new Float64Array(total);
   const logLoss = new Float64Array(total);
   const expected = new Float64Array(question.type === 'score' ? total : 0);
   const pYes = new Float64Array(question.type === 'noul' ? total : 0);
+  // Arrays that would hold the same numbers are one: noul calibrates on P(yes) itself, and a prediction by the most
+  // probable class has the top probability as its own (8 MB a million rows each).
+  const calP = question.type === 'noul' ? pYes : new Float64Array(total);
+  const predP = question.type === 'noul' || expectedRounding ? new Float64Array(total) : calP;
   const bin = new Uint8Array(total);
   let labelled = 0;
   let unanswered = 0;
   let refused = 0;
   let invalidLabels = 0;
   let n = 0;
-  const expectedRounding = question.type === 'score' && options.scorePrediction === 'expectedRounded';
   // One walk over every row: each answered row's prediction counts toward the judge's share over the whole file; the
   // labelled ones also fill the arrays the figures read.
-  const predicted = new Int32Array(total);
+  const predicted = classIndices(K, total);
   let answered = 0;
   for (let i = 0; i < total; i++) {
     const truth = label[i]!;
@@ -120,11 +134,10 @@ export function questionData(
       const guess = p >= threshold ? 1 : 0;
       predicted[answered++] = guess;
       if (truth < 0) continue;
-      ids.push(table.ids[i]!);
+      rows[n] = i;
       y[n] = truth;
       pred[n] = guess;
       pYes[n] = p;
-      calP[n] = p;
       calHit[n] = truth;
       predP[n] = guess === 1 ? p : 1 - p;
       brier[n] = (p - truth) * (p - truth);
@@ -144,7 +157,7 @@ export function questionData(
       const guess = expectedRounding ? roundedLevel(mean, K) : top;
       predicted[answered++] = guess;
       if (truth < 0) continue;
-      ids.push(table.ids[i]!);
+      rows[n] = i;
       y[n] = truth;
       pred[n] = guess;
       calP[n] = probs[at + top]!;
@@ -159,7 +172,9 @@ export function questionData(
   }
   const common = {
     name,
-    ids,
+    n,
+    rows: rows.subarray(0, n),
+    ids: table.ids,
     y: y.subarray(0, n),
     pred: pred.subarray(0, n),
     calP: calP.subarray(0, n),
@@ -198,7 +213,7 @@ export type Proportions = Record<string, { k: number; n: number }>;
 /** The proportions of a question over all its rows, from its confusion matrix. */
 export function proportionsOf(data: QuestionData, m: Confusion): Proportions {
   const K = data.K;
-  const n = data.ids.length;
+  const n = data.n;
   const out: Proportions = {};
   let diag = 0;
   let near = 0;
@@ -296,7 +311,7 @@ export function statsInto(
 /** Sums a resample's rows into the scratch: confusion counts, bin sums, code counts and the row sums. */
 export function gather(data: QuestionData, weights: Uint32Array | null, s: Scratch): void {
   const K = data.K;
-  const rows = data.ids.length;
+  const rows = data.n;
   const { m, sumP, sumHit, count, codeCounts, codeNeg } = s;
   m.fill(0);
   sumP.fill(0);
@@ -441,7 +456,7 @@ function spearmanFromCounts(
   let sab = 0;
   let saa = 0;
   let sbb = 0;
-  const rows = data.ids.length;
+  const rows = data.n;
   for (let i = 0; i < rows; i++) {
     const w = weights === null ? 1 : weights[i]!;
     const x = s.ranksA[codes[i]!]! - mean;

@@ -4,7 +4,7 @@ import type { Question, Questions } from '../../contract';
 import { bootstrap, bootstrapSize, percentileInterval } from './intervals';
 import { mcnemar } from './mcnemar';
 import type { McNemarResult } from './mcnemar';
-import { questionData, scratchFor, statKeys, statsInto } from './questionData';
+import { idOf, questionData, scratchFor, statKeys, statsInto } from './questionData';
 import type { QuestionData } from './questionData';
 import {
   LINEARISED_ABOVE,
@@ -161,7 +161,7 @@ export function compareVariants(
   const options = withDefaults(partial);
   const tableA = Array.isArray(inputA) ? alignTableOf(questionsA, inputA) : (inputA as AlignTable);
   const tableB = Array.isArray(inputB) ? alignTableOf(questionsB, inputB) : (inputB as AlignTable);
-  const byIdB = new Map(tableB.ids.map((id, i) => [id, i]));
+  const byIdB = tableB.ids.positions();
   const unmatched: string[] = [];
   const questions: QuestionComparison[] = [];
   let Bsize = options.bootstrap.B ?? 0;
@@ -179,7 +179,7 @@ export function compareVariants(
     let labelMismatches = 0;
     for (let i = 0; i < tableA.ids.length; i++) {
       if (tableA.columns[name].label[i] === NO_LABEL) continue;
-      const j = byIdB.get(tableA.ids[i]!);
+      const j = byIdB.get(tableA.ids.at(i));
       if (j === undefined) continue;
       const la = labelTextAt(tableA, name, classesA, i);
       if (la === null || labelTextAt(tableB, name, classesB, j) !== la) {
@@ -193,8 +193,9 @@ export function compareVariants(
     const da = questionData(name, qa, rowsOf(tableA, name, pairedA), options);
     const db = questionData(name, qb, rowsOf(tableB, name, pairedB), options);
     // Both sides must keep the same rows in the same order for the pairing to hold.
-    const same = da.ids.length === db.ids.length && da.ids.every((id, i) => db.ids[i] === id);
-    const n = same ? da.ids.length : 0;
+    let same = da.n === db.n;
+    for (let i = 0; same && i < da.n; i++) same = idOf(da, i) === idOf(db, i);
+    const n = same ? da.n : 0;
     const keys = DIFF_KEYS[qa.type];
     // Each side's sums over its rows, gathered once for its figures and, above the threshold, its row influences.
     const sumsA = sumsOf(da);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Answer, Questions } from '../../../../src/contract';
 import { brierRow } from '../../../../src/core/alignment/calibration';
 import { computeAlignment } from '../../../../src/core/alignment/compute';
-import { questionData, statsOf } from '../../../../src/core/alignment/questionData';
+import { idOf, questionData, statsOf } from '../../../../src/core/alignment/questionData';
 import { resampleCounts, seededStream } from '../../../../src/core/alignment/rng';
 import { alignTableOf } from '../../../../src/core/alignment/table';
 import { DEFAULT_OPTIONS } from '../../../../src/core/alignment/types';
@@ -397,11 +397,12 @@ describe('a resample as row weights', () => {
           const rows = toRows(raw);
           for (const [name, question] of Object.entries(QUESTIONS)) {
             const data = questionData(name, question, alignTableOf(QUESTIONS, rows), DEFAULT_OPTIONS);
-            const weights = Uint32Array.from(data.ids, (_, i) => draws[i]!);
+            const weights = Uint32Array.from({ length: data.n }, (_, i) => draws[i]!);
             if (weights.reduce((a, b) => a + b, 0) === 0) continue;
             // The plain definition: the drawn rows written out, each as many times as it was drawn.
             const byId = new Map(rows.map((r) => [r.id, r]));
-            const repeated = data.ids.flatMap((id, i) =>
+            const ids = Array.from({ length: data.n }, (_, i) => idOf(data, i));
+            const repeated = ids.flatMap((id, i) =>
               Array.from({ length: weights[i]! }, (_, k) => ({ ...byId.get(id)!, id: `${id}#${k}` })),
             );
             const plain = statsOf(

@@ -8,6 +8,7 @@ import {
   AlignTableWriter,
   INVALID_LABEL,
   NO_LABEL,
+  RowIds,
   alignTableOf,
   answeredAt,
   packTable,
@@ -64,12 +65,44 @@ describe('AlignTableWriter', () => {
     for (const row of rows) writer.add(row);
     const written = writer.table();
     const whole = alignTableOf(QUESTIONS, rows);
-    expect(written.ids).toEqual(['a', 'b', 'c']);
+    expect(written.ids.toArray()).toEqual(['a', 'b', 'c']);
     expect(written.answered).toBe(whole.answered);
     for (const name of Object.keys(QUESTIONS)) {
       const [a, b] = [written.columns[name]!, whole.columns[name]!];
       expect([a.width, [...a.label], [...a.p]]).toEqual([b.width, [...b.label], [...b.p]]);
     }
+  });
+});
+
+describe('RowIds', () => {
+  it('holds ids written past a chunk of 4,096, and finds each by position and by id', () => {
+    const ids = Array.from({ length: 10_000 }, (_, i) => (i % 7 === 0 ? `é-${i}` : `row-${i}`));
+    const writer = new AlignTableWriter(QUESTIONS, ids.length);
+    for (const id of ids) writer.add({ id, labels: {} });
+    const written = writer.table().ids;
+    expect(written.length).toBe(10_000);
+    expect([written.at(0), written.at(4095), written.at(4096), written.at(9999)]).toEqual([
+      'é-0',
+      'é-4095',
+      'row-4096',
+      'row-9999',
+    ]);
+    expect(written.toArray()).toEqual(ids);
+    expect(written.positions().get('é-4095')).toBe(4095);
+    expect(written.positions().get('row-4095')).toBeUndefined();
+    expect(written.positions().get('row-4097')).toBe(4097);
+  });
+
+  it('keeps the first position of an id that repeats', () => {
+    const ids = RowIds.of(['a', 'b', 'a', '']);
+    expect(ids.positions()).toEqual(
+      new Map([
+        ['a', 0],
+        ['b', 1],
+        ['', 3],
+      ]),
+    );
+    expect(ids.at(3)).toBe('');
   });
 });
 
@@ -81,7 +114,7 @@ describe('packTable', () => {
           QUESTIONS,
           ids.map((id) => ({ id, labels: {} })),
         );
-        expect(unpackTable(structuredClone(packTable(table))).ids).toEqual(ids);
+        expect(unpackTable(structuredClone(packTable(table))).ids.toArray()).toEqual(ids);
       }),
     );
   });
