@@ -24,7 +24,7 @@ export function collectGarbage(): void {
 }
 
 /** Heap growth past the last collection's live heap that calls for another (bytes): about a young generation. */
-export const GROWN_BYTES = 32 * 1024 * 1024;
+export const GROWN_BYTES = 16 * 1024 * 1024;
 
 /**
  * A full collection once the heap has grown GROWN_BYTES past what the last one left live, for what reads a file at disk

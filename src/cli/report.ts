@@ -8,8 +8,8 @@ import type { Gate, GateResult } from './gates';
 import { checkGates } from './gates';
 import { InputError } from './inputs';
 import { writeJunit, writeSummary } from './reports';
-import { alignmentOf, indexRows, labelTableOf, statusOf } from './resultsStream';
-import type { LabelTable, RowIndex } from './resultsStream';
+import { alignmentOf, indexRows, labelTableOf, linesOf, statusOf } from './resultsStream';
+import type { LabelTable, RowIndex, RowLines } from './resultsStream';
 import { trustSentencesOf } from './reports';
 
 export interface ReportOptions {
@@ -33,18 +33,27 @@ export interface ReportResult {
   lines: string[];
 }
 
-/**
- * What a report reads of a results file: the counts of its newest lines, and its labelled rows for the figures. The
- * index of its lines is let go before the figures are computed (22 bytes a record of the rows file).
- */
-function readResultsFile(file: string): {
-  header: RowIndex['header'];
-  unreadable: number;
-  counts: Record<'done' | 'reused' | 'invalid' | 'failed' | 'unknown', number>;
-  billedTokens: number;
+/** What a report reads of a results file: the counts of its newest lines, and its labelled rows for the figures. */
+function readResultsFile(file: string): ReturnType<typeof countRows>['read'] & {
   labelled: LabelTable | null;
 } {
-  const index = indexRows(file);
+  const { read, lines } = countRows(indexRows(file));
+  return { ...read, labelled: labelTableOf(lines) };
+}
+
+/**
+ * The counts of a file's newest lines, and where those lines are: the rest of the index is let go before the rows are
+ * read again for the figures, and all of it before the figures are computed (22 bytes a record of the rows file).
+ */
+function countRows(index: RowIndex): {
+  read: {
+    header: RowIndex['header'];
+    unreadable: number;
+    counts: Record<'done' | 'reused' | 'invalid' | 'failed' | 'unknown', number>;
+    billedTokens: number;
+  };
+  lines: RowLines;
+} {
   const counts = { done: 0, reused: 0, invalid: 0, failed: 0, unknown: 0 };
   let billedTokens = 0;
   for (let n = 1; n <= index.maxRow; n++) {
@@ -54,11 +63,8 @@ function readResultsFile(file: string): {
     if (status === 'done' && Number.isFinite(billed)) billedTokens += billed;
   }
   return {
-    header: index.header,
-    unreadable: index.unreadable,
-    counts,
-    billedTokens,
-    labelled: labelTableOf(index),
+    read: { header: index.header, unreadable: index.unreadable, counts, billedTokens },
+    lines: linesOf(index),
   };
 }
 

@@ -35,7 +35,7 @@ import type { ProgressView } from './progress';
 import { trustSentencesOf, writeJunit, writeSummary } from './reports';
 import { AnswerIndex, ResultsStore, openResults, resumedOutcome } from './resultsStore';
 import type { Resumed } from './resultsStore';
-import { alignmentOf, grow, indexRows, labelTableOf } from './resultsStream';
+import { alignmentOf, grow, indexRows, labelTableOf, linesOf } from './resultsStream';
 import { eachBatch, openRowsSource, rowBatches } from './rowsStream';
 import type { RowsSource } from './rowsStream';
 import type { Shard } from './shard';
@@ -511,7 +511,9 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
 
   // The figures read the results file back as a stream, only when a gate or a report needs them.
   const wantFigures = options.gates.length > 0 || options.report !== undefined || options.junit !== undefined;
-  const alignment = wantFigures ? alignmentOf(labelTableOf(indexRows(options.out)), options.alignment) : null;
+  const alignment = wantFigures
+    ? alignmentOf(labelTableOf(linesOf(indexRows(options.out))), options.alignment)
+    : null;
   const figures = new Map<string, Figure>(Object.entries(alignment?.figures ?? {}));
   const gates = checkGates(options.gates, figures, { strict: options.strict });
   const halt = progress.halt;

@@ -32,14 +32,14 @@ export const ResultsHeaderSchema = z.object({
   labels: z.record(z.string(), z.union([z.string(), z.array(z.string()).min(1)])).default({}),
   /** The pacing the run was started with, so the rows screen shows the run's own (absent in older files). */
   pacing: PacingSchema.optional(),
-  /**
-   * The command line's `--shard index/count`: this file holds only the rows whose identity hashes to this shard. With
-   * the records of the rows file and the rows this shard planned, so a merge can say what is missing.
-   */
   /** A cascade's next judge: the run sent only the rows the earlier file's judge abstained on for `question`. */
   escalatedFrom: z
     .object({ file: z.string(), question: z.string(), threshold: z.number().nullable() })
     .optional(),
+  /**
+   * The command line's `--shard index/count`: this file holds only the rows whose identity hashes to this shard. With
+   * the records of the rows file and the rows this shard planned, so a merge can say what is missing.
+   */
   shard: z
     .object({
       index: z.number().int().min(1),
