@@ -32,7 +32,7 @@ interface Common {
   /** Probability the reliability diagram and ECE use: the top class's (choice, score) or P(yes) (noul). */
   calP: Float64Array;
   /** 1 when calP came true: the prediction was right (choice, score), or the label is yes (noul). */
-  calHit: Uint8Array;
+  calHit: Float64Array;
   /** The probability of the predicted class, for ordering mistakes and for selective accuracy. */
   predP: Float64Array;
   brier: Float64Array;
@@ -98,7 +98,7 @@ export function questionData(
   const expectedRounding = question.type === 'score' && options.scorePrediction === 'expectedRounded';
   const y = classIndices(K, total);
   const pred = classIndices(K, total);
-  const calHit = new Uint8Array(total);
+  const calHit = new Float64Array(total);
   const brier = new Float64Array(total);
   const logLoss = new Float64Array(total);
   const expected = new Float64Array(question.type === 'score' ? total : 0);
