@@ -48,28 +48,26 @@ function rowsOf(x: ArrayLike<number>, w: Weights): number {
 }
 
 /**
- * Mean and population variance (numpy's default ddof = 0) of a column of `value(i)` over its weights, in two passes
- * for precision.
+ * Mean and population variance (numpy's default ddof = 0) of x + c·z row by row (of x alone without z), each value
+ * counted by its weight; two passes for precision, and plain loops: a million rows in a few milliseconds.
  */
-function momentsOf(
-  length: number,
-  value: (i: number) => number,
-  w: Weights,
+function moments(
+  x: ArrayLike<number>,
+  w: Weights = null,
+  z: ArrayLike<number> | null = null,
+  c = 0,
 ): { mean: number; variance: number } {
-  let n = 0;
+  const n = rowsOf(x, w);
   let sum = 0;
-  for (let i = 0; i < length; i++) {
-    n += weightAt(w, i);
-    sum += weightAt(w, i) * value(i);
-  }
+  for (let i = 0; i < x.length; i++) sum += weightAt(w, i) * (z === null ? x[i]! : x[i]! + c * z[i]!);
   const mean = n === 0 ? Number.NaN : sum / n;
   let squares = 0;
-  for (let i = 0; i < length; i++) squares += weightAt(w, i) * (value(i) - mean) ** 2;
+  for (let i = 0; i < x.length; i++) {
+    const d = (z === null ? x[i]! : x[i]! + c * z[i]!) - mean;
+    squares += weightAt(w, i) * d * d;
+  }
   return { mean, variance: n === 0 ? Number.NaN : squares / n };
 }
-
-const moments = (x: ArrayLike<number>, w: Weights = null): { mean: number; variance: number } =>
-  momentsOf(x.length, (i) => x[i]!, w);
 
 /** value +- z se, clipped to the range the mean can take (a share stays in [0, 1]). */
 const interval = (value: number, se: number, z: number, range: readonly [number, number]): MeanEstimate => ({
@@ -133,7 +131,7 @@ export function ppiMean(
   if (n < 2 || N === 0) return null;
   const lam = lambda ?? ppiLambda(y, f, fUnlabelled, weights);
   const unlabelled = moments(fUnlabelled, weights.unlabelled);
-  const rect = momentsOf(y.length, (i) => y[i]! - lam * f[i]!, weights.labelled);
+  const rect = moments(y, weights.labelled, f, -lam);
   const value = lam * unlabelled.mean + rect.mean;
   const se = Math.sqrt((lam * lam * unlabelled.variance) / N + rect.variance / n);
   const human = moments(y, weights.labelled);
