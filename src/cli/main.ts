@@ -194,6 +194,8 @@ const gatesOf = (opts: Record<string, unknown>): Gate[] => [
 ];
 
 /** Runs the command line with `argv` (without node and the script); resolves with the exit code. */
+export { capYoungGeneration } from './memory';
+
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const cli = program();
   let code: number = EXIT.ok;
