@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startChildServer } from './lib/child';
-import type { ServerCounts } from './lib/countingReference';
-import { COUNTS_PATH, tallyRows } from './lib/countingReference';
+import { fetchCounts, tallyRows } from './lib/countingReference';
+import { resultLines, rssMb } from './lib/watch';
 import type { SectionResult } from './lib/section';
 import { printTable } from './lib/table';
 import { EXAMPLE_REQUEST } from '../src/core/example';
@@ -31,27 +31,6 @@ const TEXTS = [
   'Thanks, everything is sorted now.',
   'My payouts have failed for three days, this is the third time I write.',
 ];
-
-/** Result lines in a results file (the header excluded). */
-function resultLines(out: string): number {
-  try {
-    const text = readFileSync(out, 'utf8');
-    let n = 0;
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
-    return Math.max(0, n - 1);
-  } catch {
-    return 0;
-  }
-}
-
-const rssMb = (pid: number): number | null => {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
-};
 
 interface Watched {
   code: number | null;
@@ -130,10 +109,6 @@ function unknownRows(out: string): number {
   return read.ok ? read.results.rows.filter((r) => r.outcome.status === 'unknown').length : NaN;
 }
 
-async function counts(url: string): Promise<ServerCounts> {
-  return (await (await fetch(`${url}${COUNTS_PATH}`)).json()) as ServerCounts;
-}
-
 /** Runs the section and returns its headline figures. */
 export async function run(): Promise<SectionResult> {
   const dir = mkdtempSync(join(tmpdir(), 'ew-bench-cli-'));
@@ -161,7 +136,7 @@ export async function run(): Promise<SectionResult> {
 
     const clean = await server('');
     const cleanRun = await runCli(dir, clean.url, join(dir, 'clean.jsonl'), []);
-    const cleanTally = tallyRows(await counts(clean.url), ids);
+    const cleanTally = tallyRows(await fetchCounts(clean.url), ids);
     await clean.stop();
     const span = (cleanRun.lastAt ?? NaN) - (cleanRun.firstAt ?? NaN);
     const achieved = ((ROWS - 1) * 60_000) / span;
@@ -173,7 +148,7 @@ export async function run(): Promise<SectionResult> {
     const unknownBeforeRetry = unknownRows(join(dir, 'faults.jsonl'));
     // As a user would: the rows that may have been billed are sent again on request.
     const retried = await runCli(dir, faulty.url, join(dir, 'faults.jsonl'), ['--retry-unknown']);
-    const faultCounts = await counts(faulty.url);
+    const faultCounts = await fetchCounts(faulty.url);
     const faultTally = tallyRows(faultCounts, ids);
     await faulty.stop();
 

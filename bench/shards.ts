@@ -9,23 +9,13 @@
 // answered once by the shards, the merged report gates on a kappa, and its figures are compared with the single
 // process's. SHARDS_ROWS runs a smaller file (a quick look).
 import { spawn } from 'node:child_process';
-import {
-  closeSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  readSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startChildServer } from './lib/child';
-import type { ServerCounts } from './lib/countingReference';
-import { COUNTS_PATH, tallyRows } from './lib/countingReference';
+import { fetchCounts, tallyRows } from './lib/countingReference';
+import { resultLines, rssMb } from './lib/watch';
 import type { SectionResult } from './lib/section';
 import { printTable } from './lib/table';
 import { AnswerIndex, openResults } from '../src/cli/resultsStore';
@@ -58,36 +48,6 @@ const TEXTS = [
   ['Where can I find your holiday opening hours?', 'other'],
   ['My payouts have failed for three days, please refund the fee.', 'billing'],
 ] as const;
-
-/** Result lines in a results file (the header excluded), counted by newlines without reading it as text. */
-function resultLines(out: string): number {
-  try {
-    const fd = openSync(out, 'r');
-    try {
-      const size = statSync(out).size;
-      const buffer = Buffer.alloc(1 << 20);
-      let n = 0;
-      for (let at = 0; at < size; at += buffer.length) {
-        const got = readSync(fd, buffer, 0, buffer.length, at);
-        for (let i = buffer.indexOf(10, 0); i !== -1 && i < got; i = buffer.indexOf(10, i + 1)) n++;
-      }
-      return Math.max(0, n - 1);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return 0;
-  }
-}
-
-const rssMb = (pid: number): number | null => {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
-};
 
 interface Watched {
   code: number | null;
@@ -157,10 +117,6 @@ function runCli(
 
 const rate = (w: Watched): number =>
   ((w.lines - w.linesAtStart) * 1000) / Math.max(1, (w.lastAt ?? NaN) - (w.firstAt ?? NaN));
-
-async function counts(url: string): Promise<ServerCounts> {
-  return (await (await fetch(`${url}${COUNTS_PATH}`)).json()) as ServerCounts;
-}
 
 /** Runs a short command (merge, report) and times it. */
 function timed(
@@ -294,7 +250,7 @@ export async function run(): Promise<SectionResult> {
     const shardRows = shardRuns.reduce((sum, w) => sum + w.lines, 0);
     const shardsRate = (shardRows * 1000) / (lastAt - firstAt);
     const shardsWall = (performance.now() - started) / 1000;
-    const tally = tallyRows(await counts(many.url), ids);
+    const tally = tallyRows(await fetchCounts(many.url), ids);
     await many.stop();
 
     const merged = await timed(['merge', ...shardOuts, '--out', join(dir, 'merged.jsonl')]);

@@ -89,6 +89,11 @@ export async function serveCountingReference(
   };
 }
 
+/** The counting reference's tally so far. */
+export async function fetchCounts(url: string): Promise<ServerCounts> {
+  return (await (await fetch(`${url}${COUNTS_PATH}`)).json()) as ServerCounts;
+}
+
 /** Sums a tally: rows answered once, more than once, and the ids that were never answered. */
 export function tallyRows(counts: ServerCounts, ids: readonly string[]) {
   let once = 0;

@@ -1,0 +1,23 @@
+// What a bench reads of a command it runs in another process: the result lines written so far and the process's
+// resident memory, polled from outside as a user's monitoring would.
+import { readFileSync } from 'node:fs';
+import { countLines } from '../../src/cli/resultsStream';
+
+/** Result lines in a results file (its header excluded); 0 while there is no file yet. */
+export function resultLines(out: string): number {
+  try {
+    return Math.max(0, countLines(out) - 1);
+  } catch {
+    return 0;
+  }
+}
+
+/** A process's resident set (MB) from /proc, null once it has exited. */
+export function rssMb(pid: number): number | null {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
