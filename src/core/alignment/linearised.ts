@@ -64,17 +64,19 @@ function cellVariance(m: Float64Array, K: number, u: (a: number, b: number) => n
   return v;
 }
 
-/** Σ (u_i − ū)² over n rows whose influence u(i) is computed as read: the variance the influences give. */
+/**
+ * Σ (u_i − ū)² over n rows whose influence u(i) is computed as read, in one pass: Σ u² − (Σ u)² / n, which loses
+ * nothing here because influences sum to about zero (their mean is the figure's own first-order change).
+ */
 function centredSquaresOf(n: number, u: (i: number) => number): number {
-  let mean = 0;
-  for (let i = 0; i < n; i++) mean += u(i);
-  mean /= n || 1;
-  let v = 0;
+  let sum = 0;
+  let squares = 0;
   for (let i = 0; i < n; i++) {
-    const d = u(i) - mean;
-    v += d * d;
+    const v = u(i);
+    sum += v;
+    squares += v * v;
   }
-  return v;
+  return n === 0 ? 0 : Math.max(0, squares - (sum * sum) / n);
 }
 
 /** Σ (u_i − ū)² over the rows: the variance the influences give. */

@@ -464,3 +464,30 @@ describe('a refusal in the alignment figures (issue 29 sweep: alignment x refusa
     expect(report.questions['is_urgent']!.n).toBe(2);
   });
 });
+
+describe('trust intervals follow the question’s own (the seam of alignment and trust)', () => {
+  const questions: Questions = { urgent: { type: 'noul' } };
+  const rows = (n: number): AlignRow[] =>
+    Array.from({ length: n }, (_, i) => {
+      const label = i % 3 === 0;
+      const p = Math.round(((label ? 0.7 : 0.3) + ((i % 7) - 3) / 20) * 100) / 100;
+      return { id: `r${i}`, labels: { urgent: label }, answers: { urgent: { type: 'noul', noul: p } } };
+    });
+
+  it('linearises them above 20,000 labelled rows when B is left open, as the question’s own figures', () => {
+    const report = computeAlignment(questions, rows(20_100), { bootstrap: { B: null, seed: 1 } });
+    const question = report.questions['urgent']!;
+    expect(question.figures['auroc']!.method).toMatch(/linearised/);
+    expect(question.trust!.ceiling.intervals).toBe('linearised');
+    expect(question.trust!.conventions.join(' ')).toMatch(/more than 20,000 labelled rows/);
+  });
+
+  it('resamples them with the report’s B when B is set or the file is small', () => {
+    const set = computeAlignment(questions, rows(20_100), { bootstrap: { B: 50, seed: 1 } });
+    expect(set.questions['urgent']!.trust!.ceiling).toMatchObject({ intervals: 'bootstrap' });
+    expect(set.questions['urgent']!.trust!.ceiling.bootstrap.B).toBe(50);
+    const small = computeAlignment(questions, rows(300), { bootstrap: { B: null, seed: 1 } });
+    expect(small.questions['urgent']!.trust!.ceiling.intervals).toBe('bootstrap');
+    expect(small.questions['urgent']!.trust!.ceiling.bootstrap.B).toBe(small.bootstrap.B);
+  });
+});
