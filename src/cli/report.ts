@@ -33,10 +33,16 @@ export interface ReportResult {
   lines: string[];
 }
 
+/** The counts of a results file's newest lines. */
+interface ResultsCounts {
+  header: RowIndex['header'];
+  unreadable: number;
+  counts: Record<'done' | 'reused' | 'invalid' | 'failed' | 'unknown', number>;
+  billedTokens: number;
+}
+
 /** What a report reads of a results file: the counts of its newest lines, and its labelled rows for the figures. */
-function readResultsFile(file: string): ReturnType<typeof countRows>['read'] & {
-  labelled: LabelTable | null;
-} {
+function readResultsFile(file: string): ResultsCounts & { labelled: LabelTable | null } {
   const { read, lines } = countRows(indexRows(file));
   return { ...read, labelled: labelTableOf(lines) };
 }
@@ -45,15 +51,7 @@ function readResultsFile(file: string): ReturnType<typeof countRows>['read'] & {
  * The counts of a file's newest lines, and where those lines are: the rest of the index is let go before the rows are
  * read again for the figures, and all of it before the figures are computed (22 bytes a record of the rows file).
  */
-function countRows(index: RowIndex): {
-  read: {
-    header: RowIndex['header'];
-    unreadable: number;
-    counts: Record<'done' | 'reused' | 'invalid' | 'failed' | 'unknown', number>;
-    billedTokens: number;
-  };
-  lines: RowLines;
-} {
+function countRows(index: RowIndex): { read: ResultsCounts; lines: RowLines } {
   const counts = { done: 0, reused: 0, invalid: 0, failed: 0, unknown: 0 };
   let billedTokens = 0;
   for (let n = 1; n <= index.maxRow; n++) {
