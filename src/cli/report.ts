@@ -1,7 +1,7 @@
 // `evaluate-workbench report`: the gates, the Markdown summary and the JUnit file of any results file (a merge of
 // shards, one shard, or a whole run), read as a stream: the gate runs once, after the matrix.
 import { estimateCost, PRICE_PER_MILLION_INPUT_TOKENS } from '../contract';
-import type { CascadeTables } from '../core/alignment/compute';
+import type { CascadeTables } from '../core/alignment/questionTrust';
 import type { AlignmentOptions, Figure } from '../core/alignment';
 import type { RunProgress } from '../core/rows/runTypes';
 import type { Gate, GateResult } from './gates';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Questions } from '../contract';
 import { computeAlignment } from '../core/alignment';
 import type { AlignmentOptions, AlignmentReport, AlignRow } from '../core/alignment';
-import type { CascadeTables } from '../core/alignment/compute';
+import type { CascadeTables } from '../core/alignment/questionTrust';
 import { annotatorsByQuestion, labelColumnsOf, readRowLabels } from '../core/labels';
 import type { LabelColumn } from '../core/labels';
 import type { AlignTable } from '../core/alignment/table';

@@ -7,15 +7,7 @@ import type { ReliabilityBin } from './calibration';
 import { bootstrap, bootstrapMethod, bootstrapSize, percentileInterval, wilson } from './intervals';
 import { bestThreshold, thresholdCurve } from './noulAgreement';
 import type { ThresholdPoint } from './noulAgreement';
-import {
-  idOf,
-  proportionsOf,
-  questionData,
-  scratchFor,
-  statKeys,
-  statsInto,
-  thresholdOf,
-} from './questionData';
+import { idOf, proportionsOf, questionData, scratchFor, statKeys, statsInto } from './questionData';
 import type { ClassIndices, QuestionData } from './questionData';
 import {
   LINEARISED_ABOVE,
@@ -29,13 +21,15 @@ import {
 import type { Sums } from './linearised';
 import { seededRandom } from '../../contract/random';
 import { NO_LABEL, alignTableOf } from './table';
-import type { AlignTable, QuestionColumns } from './table';
+import type { AlignTable } from './table';
 import { ROGAN_GLADEN_UNDEFINED, roganGladen } from './roganGladen';
 import { selectiveCurve, selectiveReadout, selectiveSentence } from './selective';
 import type { SelectivePoint } from './selective';
 import { DEFAULT_OPTIONS, TRUST_OPTION_DEFAULTS, undefinedFigure } from './types';
-import { trustDataFromColumns, trustFigures } from '../trust';
 import type { TrustFigures } from '../trust';
+import { questionSeed } from './rng';
+import { questionTrust } from './questionTrust';
+import type { CascadeTables } from './questionTrust';
 import { trustFigureKeys } from './trustKeys';
 import type { AlignRow, AlignmentOptions, Figure, LabelValue } from './types';
 
@@ -482,13 +476,6 @@ function questionReport(
   return report;
 }
 
-/** The seed of one question's resamples: the run's seed mixed with an FNV-1a hash of the question name. */
-export function questionSeed(seed: number, name: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
-  return (h ^ seed) >>> 0;
-}
-
 /** Merges partial options over the defaults. */
 export const withDefaults = (options: Partial<AlignmentOptions> = {}): AlignmentOptions => ({
   ...DEFAULT_OPTIONS,
@@ -497,59 +484,6 @@ export const withDefaults = (options: Partial<AlignmentOptions> = {}): Alignment
   noulThresholds: { ...DEFAULT_OPTIONS.noulThresholds, ...options.noulThresholds },
   trust: { ...TRUST_OPTION_DEFAULTS, ...options.trust },
 });
-
-/**
- * Judges of a cascade, in order, each with its price per row and its answers to the same rows (matched by row id;
- * a row a judge was not asked is one it abstains on). The first is usually the run itself.
- */
-export interface CascadeTables {
-  judges: { label: string; price: number; table: AlignTable }[];
-  /** The last judge settles every row that reaches it. */
-  lastAnswersAll: boolean;
-}
-
-/** A judge's answers to a question re-ordered to the base table's rows (by id); rows it lacks have no answer. */
-function alignedColumn(base: AlignTable, other: AlignTable, name: string): QuestionColumns | null {
-  const column = other.columns[name];
-  if (!column) return null;
-  const at = other.ids.positions();
-  const { width } = column;
-  const p = new Float64Array(base.ids.length * width).fill(Number.NaN);
-  for (let i = 0; i < base.ids.length; i++) {
-    const j = at.get(base.ids.at(i));
-    if (j !== undefined) for (let k = 0; k < width; k++) p[i * width + k] = column.p[j * width + k]!;
-  }
-  return { label: new Int32Array(base.ids.length).fill(NO_LABEL), p, width };
-}
-
-/** The trust figures of a labelled question, from its annotators' labels (one label column reads as one annotator). */
-function trustOf(
-  name: string,
-  question: Question,
-  table: AlignTable,
-  options: AlignmentOptions,
-  /** Resamples, or null for intervals linearised as the question's own figures are (B left open, a large file). */
-  B: number | null,
-  cascade?: CascadeTables,
-): TrustFigures | null {
-  const column = table.columns[name];
-  if (!column) return null;
-  const trust = { ...TRUST_OPTION_DEFAULTS, ...options.trust };
-  const reading = { scorePrediction: options.scorePrediction, noulThreshold: thresholdOf(options, name) };
-  const data = trustDataFromColumns(question, column, reading);
-  const judges = (cascade?.judges ?? []).flatMap((j) => {
-    const aligned = alignedColumn(table, j.table, name);
-    if (!aligned) return [];
-    const read = trustDataFromColumns(question, aligned, reading);
-    return [{ name: j.label, price: j.price, judge: read.judge, confidence: read.confidence }];
-  });
-  return trustFigures(data, {
-    ...(cascade && judges.length > 0 ? { cascade: { judges, lastAnswersAll: cascade.lastAnswersAll } } : {}),
-    bootstrap: { B, seed: questionSeed(options.bootstrap.seed, `${name}.trust`) },
-    altTest: { epsilon: trust.epsilon },
-    threshold: { alpha: trust.alpha, delta: trust.delta },
-  });
-}
 
 /** Every alignment figure of a run: per question and flat under stable keys. */
 export function computeAlignment(
@@ -591,7 +525,7 @@ export function computeAlignment(
     // The trust figures' intervals follow the question's own: linearised above LINEARISED_ABOVE rows with B left
     // open (resampling 100,000 rows took 400 ms of the screen's 600), else the same B.
     const linear = options.bootstrap.B === null && (sizes.get(name) ?? 0) > LINEARISED_ABOVE;
-    const trust = trustOf(name, questions[name]!, table, options, linear ? null : B, cascade);
+    const trust = questionTrust(name, questions[name]!, table, options, linear ? null : B, cascade);
     release();
     if (trust) report.trust = trust;
     reports[name] = report;

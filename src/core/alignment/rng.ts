@@ -27,3 +27,10 @@ export function resampleCounts(n: number, stream: SeededStream, into: Uint32Arra
   stream.state = a;
   return into;
 }
+
+/** The seed of one question's resamples: the run's seed mixed with an FNV-1a hash of the question name. */
+export function questionSeed(seed: number, name: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+  return (h ^ seed) >>> 0;
+}

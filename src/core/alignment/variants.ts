@@ -15,7 +15,8 @@ import {
   sumsOf,
 } from './linearised';
 import type { Sums } from './linearised';
-import { withDefaults, questionSeed } from './compute';
+import { withDefaults } from './compute';
+import { questionSeed } from './rng';
 import { canonicalJson } from '../canonicalJson';
 import { classesOf } from '../labels/prediction';
 import { NO_LABEL, alignTableOf, answeredAt, rowsOf } from './table';

@@ -2,7 +2,7 @@
 // blocks of memory (100,000 row objects took seconds to clone).
 import type { Questions } from '../../../contract';
 import type { AlignmentReport } from '../../../core/alignment/compute';
-import type { CascadeTables } from '../../../core/alignment/compute';
+import type { CascadeTables } from '../../../core/alignment/questionTrust';
 import { unpackTable } from '../../../core/alignment/table';
 import type { PackedTable } from '../../../core/alignment/table';
 import type { AlignmentOptions } from '../../../core/alignment/types';
