@@ -21,9 +21,11 @@ export class SessionsArea {
     this.sharePreview = page.getByTestId('sessions.sharePreview');
   }
 
-  /** Waits until the sessions are loaded and one is open. */
+  /** Waits until the sessions are listed and the start-up has opened one (the last, or a first visit's example). */
   async waitReady(): Promise<void> {
-    await this.page.locator('[data-testid="sessions.sidebar"][data-phase="ready"]').waitFor();
+    await this.page
+      .locator('[data-testid="sessions.sidebar"][data-phase="ready"][data-restored="true"]')
+      .waitFor();
   }
 
   /** Waits until every change is written to storage. */

@@ -26,6 +26,7 @@ const NO_FILE_RUNS: readonly { rowCount: number }[] = [];
 export function SessionsSidebar({ store = useSessions }: SessionsSidebarProps) {
   useStartSessions(store === useSessions);
   const phase = store((s) => s.phase);
+  const restored = store((s) => s.restored);
   const list = store((s) => s.list);
   const query = store((s) => s.query);
   const openId = store((s) => s.openId);
@@ -76,6 +77,7 @@ export function SessionsSidebar({ store = useSessions }: SessionsSidebarProps) {
       aria-label="Sessions"
       data-testid="sessions.sidebar"
       data-phase={phase}
+      data-restored={restored ? 'true' : 'false'}
     >
       <div className="sessions-header">
         <h2>Sessions</h2>
