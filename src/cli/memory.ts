@@ -49,7 +49,7 @@ export function collectGarbage(): void {
   liveAfterLast = getHeapStatistics().used_heap_size;
 }
 
-/** Heap growth past the last collection's live heap that calls for another (bytes): about a young generation. */
+/** Heap growth past the last collection's live heap that calls for another (bytes): two young generations, capped. */
 export const GROWN_BYTES = 16 * 1024 * 1024;
 
 /**

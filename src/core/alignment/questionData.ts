@@ -89,13 +89,13 @@ export function questionData(
 ): QuestionData {
   const { label, p: probs, width } = table.columns[name]!;
   const total = table.ids.length;
-  const rows = new Int32Array(total);
   const classes = classesOf(question);
   const K = classes.length;
   const threshold = thresholdOf(options, name);
   const floor = options.logLossFloor;
-  // Sized for every row, then viewed up to the rows kept: one allocation per array, no copy.
   const expectedRounding = question.type === 'score' && options.scorePrediction === 'expectedRounded';
+  // Sized for every row, then viewed up to the rows kept: one allocation per array, no copy.
+  const rows = new Int32Array(total);
   const y = classIndices(K, total);
   const pred = classIndices(K, total);
   const calHit = new Float64Array(total);

@@ -128,8 +128,8 @@ export function trustFigures(data: TrustData, options: Partial<TrustOptions> = {
   }
   const ceiling = ceilingFigures(data, o.bootstrap);
   const alt = altTest(data, o.altTest);
-  // The threshold reads the rows a person labelled and the judge answered: the judge's confidence, left out (NaN)
-  // where no person labelled the row, copied only when there are such rows (a million rows' copy is 8 MB).
+  // The threshold reads the rows a person labelled and the judge answered: the judge's own confidence column when every
+  // answered row is labelled (no copy of a million rows), else those rows alone (the threshold copies no further).
   const agrees = new Uint8Array(n);
   let answeredUnlabelled = false;
   for (let i = 0; i < n; i++) {
@@ -137,10 +137,10 @@ export function trustFigures(data: TrustData, options: Partial<TrustOptions> = {
     if (majority[i] === MISSING) answeredUnlabelled = true;
     else agrees[i] = majority[i] === data.judge[i] ? 1 : 0;
   }
-  const conf = answeredUnlabelled
-    ? data.confidence.map((c, i) => (majority[i] === MISSING ? Number.NaN : c))
-    : data.confidence;
-  const threshold = guaranteedThreshold(conf, agrees, o.threshold);
+  const judged = (_: number, i: number): boolean => majority[i] !== MISSING && data.judge[i] !== MISSING;
+  const conf = answeredUnlabelled ? data.confidence.filter(judged) : data.confidence;
+  const agreed = answeredUnlabelled ? agrees.filter(judged) : agrees;
+  const threshold = guaranteedThreshold(conf, agreed, o.threshold);
   const cascade = o.cascade
     ? cascadeOf(majority, o.cascade.judges, { ...o.threshold, lastAnswersAll: o.cascade.lastAnswersAll })
     : null;
