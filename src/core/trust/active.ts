@@ -265,3 +265,18 @@ export function activeSavingSentence(estimate: ActiveMean): string {
         : ': the order saved nothing here (the judge’s uncertainty does not track its errors).';
   return `Active order: ±${half} with ${estimate.n} labels${random ? `; ${random}` : ''}${verdict || '.'}`;
 }
+
+/**
+ * The next row to hand out in active order: the first at or after `cursor` that is not taken (labelled, skipped or
+ * reserved). Returns the row and where it stands in the order; a caller whose taken rows are done for good (never
+ * released) starts the next search there, so a queue walks its order once overall.
+ */
+export function nextActiveRow(
+  order: Uint32Array,
+  taken: (row: number) => boolean,
+  cursor: number,
+): { row: number | null; cursor: number } {
+  let at = cursor;
+  while (at < order.length && taken(order[at]!)) at++;
+  return { row: at < order.length ? order[at]! : null, cursor: at };
+}

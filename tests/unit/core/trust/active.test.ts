@@ -9,6 +9,7 @@ import {
   activeOrder,
   activeSavingSentence,
   answerUncertainty,
+  nextActiveRow,
 } from '../../../../src/core/trust/active';
 import { ppiMean } from '../../../../src/core/trust/ppi';
 
@@ -216,5 +217,17 @@ describe('seeded simulations', () => {
       /^Active order: ±0\.\d{3} with 150 labels; random order needs about \d+ with the judge/,
     );
     expect(text).toMatch(/saved about \d+ labels\.$/);
+  });
+});
+
+describe('nextActiveRow', () => {
+  it('hands out the first row of the order that is not taken', () => {
+    const order = Uint32Array.from([4, 2, 0, 1, 3]);
+    const taken = new Set([4, 0]);
+    expect(nextActiveRow(order, (r) => taken.has(r), 0)).toEqual({ row: 2, cursor: 1 });
+    taken.add(2);
+    expect(nextActiveRow(order, (r) => taken.has(r), 1)).toEqual({ row: 1, cursor: 3 });
+    for (const r of [1, 3]) taken.add(r);
+    expect(nextActiveRow(order, (r) => taken.has(r), 3)).toEqual({ row: null, cursor: 5 });
   });
 });
