@@ -150,6 +150,44 @@ describe('RowsScreen', () => {
     expect(store.getState().defaultLabels).toEqual([]);
   });
 
+  it('sends label-named columns in the state after "Send them in the state instead" (they were neither labels nor sent)', async () => {
+    const user = userEvent.setup();
+    act(() => useWorkbench.getState().setModel('model-1.13.0'));
+    render(<RowsScreen targetId="local" targetLabel="Local reference" />);
+    const labelled = [
+      'id,text,department,is_urgent',
+      't1,"I was charged twice, refund me",billing,yes',
+      't2,"The app crashes on start",technical,no',
+    ].join('\n');
+    await pick(user, labelled, 'labelled.csv');
+    // Read as labels by default, with the one text column as the state.
+    const line = await screen.findByTestId('rows.labels.defaulted');
+    expect(line).toHaveTextContent('is_urgent, department are named like questions');
+    await waitFor(() => expect(screen.getByTestId('rows.samples')).toHaveTextContent('I was charged twice'));
+    expect(screen.getByTestId('rows.samples')).not.toHaveTextContent('department');
+
+    await user.click(screen.getByTestId('rows.labels.defaulted.undo'));
+    // The state is the row as named fields now: the sample shows both columns beside the text.
+    const mode = screen.getByTestId('rows.mapping.mode');
+    expect(within(mode).getByLabelText('Whole row as named fields')).toBeChecked();
+    await waitFor(() =>
+      expect(screen.getByTestId('rows.samples')).toHaveTextContent('"department": "billing"'),
+    );
+    expect(screen.getByTestId('rows.samples')).toHaveTextContent('"is_urgent": "yes"');
+
+    await waitFor(() => expect(screen.getByTestId('rows.start')).toBeEnabled());
+    await user.click(screen.getByTestId('rows.start'));
+    await waitFor(() => expect(screen.getByTestId('rows.status')).toHaveAttribute('data-phase', 'finished'), {
+      timeout: 10_000,
+    });
+    // What reached the reference service: every column but the id, the label-named ones included.
+    expect(sent).toEqual([
+      { text: 'I was charged twice, refund me', department: 'billing', is_urgent: 'yes' },
+      { text: 'The app crashes on start', department: 'technical', is_urgent: 'no' },
+    ]);
+    expect(screen.getByTestId('rows.count.done')).toHaveAttribute('data-value', '2');
+  });
+
   it('lists every line that will not be sent with its line number and reason, before the run', async () => {
     const user = userEvent.setup();
     render(<RowsScreen targetId="local" targetLabel="Local reference" />);

@@ -80,6 +80,32 @@ export class AlignmentArea {
       .getByTestId(`align.disagreements.${which}`);
   }
 
+  /**
+   * Starts recording every heading the variant comparison shows ("department on 40 rows answered by both runs"), so
+   * a test can say what flashed on screen between two polls; read them with comparisonHeadsSeen.
+   */
+  async watchComparisonHeads(): Promise<void> {
+    await this.page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { __comparisonHeads: string[] }).__comparisonHeads = seen;
+      const record = () => {
+        for (const h of document.querySelectorAll('[data-testid="align.variant.comparison"] h4'))
+          if (!seen.includes(h.textContent ?? '')) seen.push(h.textContent ?? '');
+      };
+      new MutationObserver(record).observe(document.body, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+      });
+      record();
+    });
+  }
+
+  /** Every comparison heading shown since watchComparisonHeads. */
+  comparisonHeadsSeen(): Promise<string[]> {
+    return this.page.evaluate(() => (window as unknown as { __comparisonHeads: string[] }).__comparisonHeads);
+  }
+
   /** Opens the labelling view of one question. */
   async label(question: string): Promise<void> {
     await this.page.getByTestId('align.view.label').click();

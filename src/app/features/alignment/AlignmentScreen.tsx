@@ -90,10 +90,10 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench, onOpenRows }: Ali
   const related = !!run && !!compareWith && familyOf(run, rows.runs).some((r) => r.id === compareWith);
   useEffect(() => {
     if (!run || !compareWith || !related || running) return;
-    const timer = setTimeout(
-      () => void compareRuns(run, useRows.getState().results(), compareWith),
-      RECOMPUTE_DEBOUNCE_MS,
-    );
+    const timer = setTimeout(() => {
+      const state = useRows.getState();
+      void compareRuns(run, state.results(), compareWith, state.resultsVersion);
+    }, RECOMPUTE_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [run, version, optionsKey, running, compareWith, related, compareRuns]);
 
@@ -216,14 +216,30 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench, onOpenRows }: Ali
   const unlabelled = names.filter((n) => !report?.questions[n]);
   // With other runs of the same rows to compare with, the comparison comes first, above every question's mistakes.
   const variantsFirst = familyOf(run, rows.runs).length > 0;
+  // A comparison is shown only of the pair chosen and of the answers on screen: one of an earlier moment (a variant
+  // just finished, its rows not yet compared) would read "0 rows answered by both runs".
+  const comparedNow =
+    align.comparisonOf !== null &&
+    align.comparisonOf.runId === run.id &&
+    align.comparisonOf.otherId === align.compareWith &&
+    align.comparisonOf.version === version;
+  const comparingText =
+    align.compareWith === null || (comparedNow && !align.comparing)
+      ? null
+      : rows.running
+        ? 'The comparison is computed once the run stops.'
+        : 'Comparing…';
   const variantsPanel = (
     <VariantsPanel
       run={run}
       runs={rows.runs}
       compareWith={align.compareWith}
-      comparison={align.comparison}
-      comparing={align.comparing}
-      onCompare={(id) => void align.compare(run, useRows.getState().results(), id)}
+      comparison={comparedNow ? align.comparison : null}
+      comparing={comparingText}
+      onCompare={(id) => {
+        const state = useRows.getState();
+        void align.compare(run, state.results(), id, state.resultsVersion);
+      }}
       onRunVariant={() => void runVariant()}
       blocked={session.problem ?? (rows.running ? 'A run is going on.' : null)}
     />

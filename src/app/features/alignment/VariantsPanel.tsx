@@ -10,8 +10,10 @@ export interface VariantsPanelProps {
   run: RowRun;
   runs: readonly RowRun[];
   compareWith: string | null;
+  /** The comparison of the pair chosen, once computed from the answers on screen; null until then. */
   comparison: VariantComparison | null;
-  comparing: boolean;
+  /** What the comparison waits for ("Comparing…"), or null when it is shown or none is asked for. */
+  comparing: string | null;
   onCompare: (id: string | null) => void;
   /** Stores and runs a variant with the session's current questions, model and target. */
   onRunVariant: () => void;
@@ -90,7 +92,11 @@ export function VariantsPanel({
           </label>
         </p>
       )}
-      {comparing && <p role="status">Comparing…</p>}
+      {comparing && (
+        <p role="status" data-testid="align.variant.comparing">
+          {comparing}
+        </p>
+      )}
       {comparison && other && family.some((r) => r.id === other.id) && (
         <div data-testid="align.variant.comparison">
           {(other.model !== run.model || other.targetId !== run.targetId) && (

@@ -62,6 +62,8 @@ export interface AlignmentState {
   cell: OpenCell | null;
   compareWith: string | null;
   comparison: VariantComparison | null;
+  /** The pair and the open run's results version the comparison was computed from: shown only while they hold. */
+  comparisonOf: { runId: string; otherId: string; version: number } | null;
   comparing: boolean;
   view: 'figures' | 'label';
   labelQuestion: string | null;
@@ -84,8 +86,13 @@ export interface AlignmentState {
   popStep: () => LabelStep | null;
   /** Computes the open run's figures (in the worker); a newer call wins. */
   compute: (run: RowRun, rows: readonly ResultRow[], version: number) => Promise<void>;
-  /** Compares the open run (B) with another stored run of the same rows (A). */
-  compare: (run: RowRun, rows: readonly ResultRow[], otherId: string | null) => Promise<void>;
+  /** Compares the open run (B), its rows at results `version`, with another stored run of the same rows (A). */
+  compare: (
+    run: RowRun,
+    rows: readonly ResultRow[],
+    otherId: string | null,
+    version: number,
+  ) => Promise<void>;
 }
 
 let computer: AlignmentComputer | null = null;
@@ -152,6 +159,7 @@ export const useAlignment = create<AlignmentState>()((set, get) => ({
   cell: null,
   compareWith: null,
   comparison: null,
+  comparisonOf: null,
   comparing: false,
   view: 'figures',
   labelQuestion: null,
@@ -231,7 +239,7 @@ export const useAlignment = create<AlignmentState>()((set, get) => ({
     }
   },
 
-  async compare(run, rows, otherId) {
+  async compare(run, rows, otherId, version) {
     const id = ++compareSeq;
     // The same pair computed again (the open run's answers moved on) keeps the figures on screen until the new ones.
     const same = get().compareWith === otherId && get().comparison !== null;
@@ -248,7 +256,8 @@ export const useAlignment = create<AlignmentState>()((set, get) => ({
         b: { questions: run.questions, table: packTable(alignTableOfResults(run.questions, rows)) },
         options: get().options,
       });
-      if (id === compareSeq) set({ comparison, comparing: false });
+      if (id === compareSeq)
+        set({ comparison, comparisonOf: { runId: run.id, otherId, version }, comparing: false });
     } catch (error) {
       if (id === compareSeq)
         set({ comparing: false, error: `The runs could not be compared: ${errorText(error)}` });
