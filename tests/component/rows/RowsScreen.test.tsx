@@ -7,6 +7,7 @@ import userEvent from '@testing-library/user-event';
 import Papa from 'papaparse';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EvaluateRequest } from '../../../src/contract';
+import { TargetInfoSchema } from '../../../src/contract/targets';
 import { abortableSleep, evaluate } from '../../../src/client';
 import type { EvaluateFn } from '../../../src/core/rows/runTypes';
 import { requestTokens } from '../../../src/contract/tokens';
@@ -186,6 +187,30 @@ describe('RowsScreen', () => {
       { text: 'The app crashes on start', department: 'technical', is_urgent: 'no' },
     ]);
     expect(screen.getByTestId('rows.count.done')).toHaveAttribute('data-value', '2');
+  });
+
+  it('says the cost is unknown on a target that states no price (it showed "Cost so far $0.00")', async () => {
+    const user = userEvent.setup();
+    act(() => useWorkbench.getState().setModel('model-1.13.0'));
+    const unpriced = TargetInfoSchema.parse({
+      id: 'unpriced',
+      label: 'Unpriced server',
+      kind: 'direct',
+      host: '127.0.0.1',
+      evaluatePath: '/v1/evaluate',
+      inputPrice: null,
+    });
+    render(<RowsScreen targetId="unpriced" targetLabel="Unpriced server" target={unpriced} />);
+    await pick(user, CLEAN);
+    await waitFor(() => expect(screen.getByTestId('rows.plan.cost')).toHaveTextContent(/^unknown/));
+    await waitFor(() => expect(screen.getByTestId('rows.start')).toBeEnabled());
+    await user.click(screen.getByTestId('rows.start'));
+    await waitFor(() => expect(screen.getByTestId('rows.status')).toHaveAttribute('data-phase', 'finished'), {
+      timeout: 10_000,
+    });
+    expect(Number(screen.getByTestId('rows.tokens').textContent?.replace(/,/g, ''))).toBeGreaterThan(0);
+    expect(screen.getByTestId('rows.cost')).toHaveTextContent(/^unknown \(the target states no price\)$/);
+    expect(screen.getByTestId('rows.cost')).not.toHaveTextContent('$');
   });
 
   it('lists every line that will not be sent with its line number and reason, before the run', async () => {
