@@ -118,53 +118,65 @@ export function VariantsPanel({
               Asked by one run only, or with another type: {comparison.unmatched.join(', ')}.
             </p>
           )}
-          {comparison.questions.map((q) => (
-            <div key={q.name} className="align-variant" data-testid={`align.variant.${q.name}`}>
-              <h4>
-                <code>{q.name}</code> on {rowsText(q.paired)} answered by both runs
-              </h4>
-              <p>What changed: {q.changes.length ? q.changes.join('; ') : 'nothing in the question'}.</p>
-              <table className="align-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Figure</th>
-                    <th scope="col">A</th>
-                    <th scope="col">B</th>
-                    <th scope="col">Change from A to B (95% CI, paired bootstrap)</th>
-                    <th scope="col">Better or worse</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {q.differences.map((d) => {
-                    const reading = readDifference(d.key, d.difference);
-                    return (
-                      <tr key={d.key} data-verdict={reading.verdict}>
-                        <th scope="row">{figureName(d.key)}</th>
-                        <td>{d.a === null ? 'undefined' : valueText(d.key, d.a)}</td>
-                        <td>{d.b === null ? 'undefined' : valueText(d.key, d.b)}</td>
-                        <td title={d.difference.method} data-testid={`align.variant.diff.${q.name}.${d.key}`}>
-                          {reading.text}
-                        </td>
-                        <td
-                          className={`align-verdict align-verdict--${reading.verdict}${reading.clear ? '' : ' align-verdict--unclear'}`}
-                          data-testid={`align.variant.mark.${q.name}.${d.key}`}
-                        >
-                          <span aria-hidden="true">{MARK[reading.verdict]}</span> {reading.mark}
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-              <p className="muted" title={q.mcnemar.method}>
-                Accuracy, McNemar: {rowsText(q.mcnemar.b)} right only in A, {rowsText(q.mcnemar.c)} right only
-                in B, {pValueText(q.mcnemar.pValue)} ({q.mcnemar.method}; below 0.05, the change in accuracy
-                is more than chance would give).
-                {q.labelMismatches > 0 &&
-                  ` ${rowsText(q.labelMismatches)} whose label differs between the runs ${q.labelMismatches === 1 ? 'is' : 'are'} left out.`}
+          {comparison.questions.map((q) =>
+            q.paired === 0 ? (
+              // No row has a label and both runs' answers (a question nobody labelled): a table of "cannot be
+              // compared" would say nothing more than this line.
+              <p key={q.name} className="muted" data-testid={`align.variant.${q.name}`}>
+                <code>{q.name}</code>: no row has a label and an answer of both runs, so there is nothing to
+                compare.
               </p>
-            </div>
-          ))}
+            ) : (
+              <div key={q.name} className="align-variant" data-testid={`align.variant.${q.name}`}>
+                <h4>
+                  <code>{q.name}</code> on {rowsText(q.paired)} answered by both runs
+                </h4>
+                <p>What changed: {q.changes.length ? q.changes.join('; ') : 'nothing in the question'}.</p>
+                <table className="align-table">
+                  <thead>
+                    <tr>
+                      <th scope="col">Figure</th>
+                      <th scope="col">A</th>
+                      <th scope="col">B</th>
+                      <th scope="col">Change from A to B (95% CI, paired bootstrap)</th>
+                      <th scope="col">Better or worse</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {q.differences.map((d) => {
+                      const reading = readDifference(d.key, d.difference);
+                      return (
+                        <tr key={d.key} data-verdict={reading.verdict}>
+                          <th scope="row">{figureName(d.key)}</th>
+                          <td>{d.a === null ? 'undefined' : valueText(d.key, d.a)}</td>
+                          <td>{d.b === null ? 'undefined' : valueText(d.key, d.b)}</td>
+                          <td
+                            title={d.difference.method}
+                            data-testid={`align.variant.diff.${q.name}.${d.key}`}
+                          >
+                            {reading.text}
+                          </td>
+                          <td
+                            className={`align-verdict align-verdict--${reading.verdict}${reading.clear ? '' : ' align-verdict--unclear'}`}
+                            data-testid={`align.variant.mark.${q.name}.${d.key}`}
+                          >
+                            <span aria-hidden="true">{MARK[reading.verdict]}</span> {reading.mark}
+                          </td>
+                        </tr>
+                      );
+                    })}
+                  </tbody>
+                </table>
+                <p className="muted" title={q.mcnemar.method}>
+                  Accuracy, McNemar: {rowsText(q.mcnemar.b)} right only in A, {rowsText(q.mcnemar.c)} right
+                  only in B, {pValueText(q.mcnemar.pValue)} ({q.mcnemar.method}; below 0.05, the change in
+                  accuracy is more than chance would give).
+                  {q.labelMismatches > 0 &&
+                    ` ${rowsText(q.labelMismatches)} whose label differs between the runs ${q.labelMismatches === 1 ? 'is' : 'are'} left out.`}
+                </p>
+              </div>
+            ),
+          )}
         </div>
       )}
     </section>

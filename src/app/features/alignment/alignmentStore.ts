@@ -100,6 +100,25 @@ const computerOf = (): AlignmentComputer => (computer ??= createAlignmentCompute
 let seq = 0;
 let compareSeq = 0;
 
+/**
+ * The open run's table, kept for its results version: moving the threshold or a setting computes again from the same
+ * rows, so the page does not rebuild 100,000 rows' table on the main thread for it.
+ */
+let lastTable: { runId: string; version: number; questions: Questions; table: AlignTable } | null = null;
+function tableOfRun(run: RowRun, rows: readonly ResultRow[], version: number): AlignTable {
+  // The rows array is updated in place as answers and labels arrive: the results version says when it changed.
+  const same =
+    lastTable?.runId === run.id && lastTable.version === version && lastTable.questions === run.questions;
+  if (!same)
+    lastTable = {
+      runId: run.id,
+      version,
+      questions: run.questions,
+      table: alignTableOfResults(run.questions, rows),
+    };
+  return lastTable!.table;
+}
+
 /** A judge as the cascade names it: its model at its target. */
 export const judgeLabel = (run: RowRun): string => `${run.model} at ${run.targetId}`;
 
@@ -195,7 +214,7 @@ export const useAlignment = create<AlignmentState>()((set, get) => ({
     const id = ++seq;
     set({ computing: true });
     try {
-      const table = alignTableOfResults(run.questions, rows);
+      const table = tableOfRun(run, rows, version);
       // A cascade: this run's judge first, then each run escalated from the one before (the rows it abstained on).
       const chain = escalationChain(run, useRows.getState().runs);
       const later = await Promise.all(chain.map((r) => loadRun(r.id)));
@@ -253,7 +272,7 @@ export const useAlignment = create<AlignmentState>()((set, get) => ({
           questions: other.run.questions,
           table: packTable(alignTableOf(other.run.questions, other.rows)),
         },
-        b: { questions: run.questions, table: packTable(alignTableOfResults(run.questions, rows)) },
+        b: { questions: run.questions, table: packTable(tableOfRun(run, rows, version)) },
         options: get().options,
       });
       if (id === compareSeq)
