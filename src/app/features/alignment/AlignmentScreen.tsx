@@ -12,6 +12,9 @@ import { NO_FILTER } from '../../../core/rows/results';
 import { docOfRow } from '../../../core/rows/rowDoc';
 import { readAddressParam, writeAddressParam } from '../../platform/address';
 import { useRowsView } from '../../stores/rowsView';
+import { useWorkbench } from '../../stores/workbench';
+import { useTargetInfo } from '../../queries/targets';
+import { variantPlan } from '../../../core/rows/variantPlan';
 import { useSessionQuestions } from '../../stores/sessionQuestions';
 import { LabellingView } from './LabellingView';
 import { labelOfRow } from './rowText';
@@ -108,6 +111,17 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench, onOpenRows }: Ali
     );
   }, [version]);
   const report = align.report && align.reportOf?.runId === run?.id ? align.report : null;
+  // What a variant would send, said before it runs: an alias reuses nothing.
+  const price = useTargetInfo(targetId)?.inputPrice;
+  const sessionQuestions = session.questions;
+  const sessionModel = session.model;
+  const variantSends = useMemo(() => {
+    void version;
+    if (!run || !sessionQuestions) return null;
+    const base = { questions: run.questions, targetId: run.targetId, rows: useRows.getState().results() };
+    const plan = variantPlan(base, { questions: sessionQuestions, model: sessionModel, targetId }, price);
+    return { plan, model: sessionModel, targetId };
+  }, [run, version, sessionQuestions, sessionModel, targetId, price]);
   const keptLabels = stored?.labels;
   const takePlan = useMemo(() => {
     void version;
@@ -242,6 +256,8 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench, onOpenRows }: Ali
       }}
       onRunVariant={() => void runVariant()}
       blocked={session.problem ?? (rows.running ? 'A run is going on.' : null)}
+      plan={variantSends}
+      onPin={(model) => useWorkbench.getState().setModel(model)}
     />
   );
   return (

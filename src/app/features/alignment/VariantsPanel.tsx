@@ -5,6 +5,8 @@ import { useEffect, useRef } from 'react';
 import type { VariantComparison } from '../../../core/alignment/variants';
 import { figureName, pValueText, readDifference, valueText } from '../../../core/alignment/figureWords';
 import type { RowRun } from '../../../core/rows/records';
+import type { VariantPlan } from '../../../core/rows/variantPlan';
+import { formatCost } from '../../../contract';
 
 export interface VariantsPanelProps {
   run: RowRun;
@@ -19,6 +21,40 @@ export interface VariantsPanelProps {
   onRunVariant: () => void;
   /** Why a variant cannot be made now (the session's questions do not parse, a run is going on). */
   blocked: string | null;
+  /** What a variant with the session's questions, model and target would send, said before it runs. */
+  plan?: { plan: VariantPlan; model: string; targetId: string } | null;
+  /** Pins the session's model to a version (the alias's, as the service resolved it for this run). */
+  onPin?: (model: string) => void;
+}
+
+const count = (n: number): string => n.toLocaleString('en-US');
+
+/** The requests, tokens and cost a variant sends, in one sentence. */
+function sendsText({
+  plan,
+  model,
+  targetId,
+}: {
+  plan: VariantPlan;
+  model: string;
+  targetId: string;
+}): string {
+  if (plan.reason === 'nothing')
+    return 'Nothing changed in the questions, model or target: every answer is reused, and no request is sent.';
+  const cost =
+    plan.cost === null ? 'cost unknown (the target states no price)' : `≈ ${formatCost(plan.cost)}`;
+  const what = `${count(plan.requests)} request${plan.requests === 1 ? '' : 's'}, ${plan.reason === 'changed' ? 'at most' : 'about'} ${count(plan.tokens)} input tokens, ${cost}`;
+  const questions = `${plan.asked.length} question${plan.asked.length === 1 ? '' : 's'}`;
+  switch (plan.reason) {
+    case 'alias':
+      return `${model} is an alias: stored answers are reused only for a pinned version, so this variant sends all ${count(plan.requests)} rows with all ${questions}: ${what}.`;
+    case 'other-target':
+      return `Another target (${targetId}) answers differently: this variant sends all ${count(plan.requests)} rows with all ${questions}: ${what}.`;
+    case 'other-model':
+      return `Another model than the one that answered this run${plan.pinTo ? ` (${plan.pinTo})` : ''}: this variant sends all ${count(plan.requests)} rows with all ${questions}: ${what}.`;
+    default:
+      return `Only the changed ${plan.asked.length === 1 ? 'question' : 'questions'} (${plan.asked.join(', ')}) ${plan.asked.length === 1 ? 'is' : 'are'} asked again, the others reused: ${what}.`;
+  }
 }
 
 const when = (t: number): string => new Date(t).toLocaleString();
@@ -44,6 +80,8 @@ export function VariantsPanel({
   onCompare,
   onRunVariant,
   blocked,
+  plan,
+  onPin,
 }: VariantsPanelProps) {
   const group = run.variantOf ?? run.id;
   const family = familyOf(run, runs);
@@ -61,8 +99,27 @@ export function VariantsPanel({
       <h3>Variants of these rows</h3>
       <p className="muted">
         A variant runs the same rows and labels with the session’s current questions, model and target.
-        Answers already stored for an unchanged request are reused, so only what changed is sent again.
+        Answers already stored for an unchanged question, with a pinned model at the same target, are reused,
+        so only what changed is sent again.
       </p>
+      {plan && !blocked && (
+        <p data-testid="align.variant.plan">
+          {sendsText(plan)}
+          {plan.plan.reason === 'alias' && plan.plan.pinTo && onPin && (
+            <>
+              {' '}
+              <button
+                type="button"
+                onClick={() => onPin(plan.plan.pinTo!)}
+                title={`Sets the session's model to ${plan.plan.pinTo}, the version the service answered this run with: its stored answers are then reused.`}
+                data-testid="align.variant.pin"
+              >
+                Pin {plan.plan.pinTo}
+              </button>
+            </>
+          )}
+        </p>
+      )}
       <button
         type="button"
         onClick={onRunVariant}
