@@ -128,9 +128,23 @@ it('imports labels, measures, opens a mistake in the main screen, compares a rew
     'Which team should handle this ticket: billing for money, technical for anything broken?';
   await workbench.editor.replaceText('questions', JSON.stringify(reworded, null, 2));
   await align.open();
+  // Before it runs, the variant says what it sends: with an alias, every row and question, and the version to pin.
+  await expect
+    .poll(() => align.variantPlan.textContent())
+    .toMatch(
+      /^model-latest is an alias: stored answers are reused only for a pinned version, so this variant sends all 40 rows with all 3 questions: 40 requests, about [\d,]+ input tokens, ≈ \$[\d.]+\.Pin model-\d+\.\d+\.\d+$/,
+    );
+  const pinned = ((await align.variantPin.textContent()) ?? '').replace(/^Pin /, '');
+  await align.variantPin.click();
+  await expect
+    .poll(() => align.variantPlan.textContent())
+    .toMatch(
+      /^Only the changed question \(department\) is asked again, the others reused: 40 requests, at most/,
+    );
   await align.variantRun.click();
   // The variant is the open run now: its progress is on the rows screen.
   await expect.poll(() => page.getByTestId('align.title').textContent()).toMatch(/\(variant\)$/);
+  expect(await align.screen.locator('.align-header').textContent()).toContain(`model ${pinned}`);
   await rows.open();
   await rows.waitFinished();
   // The comparison shows once its figures are of the finished rows: it never flashed "0 rows answered by both runs".

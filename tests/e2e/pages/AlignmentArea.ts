@@ -10,7 +10,13 @@ export class AlignmentArea {
   /** The sentence of a report kept in the session on how many rows' labels it holds. */
   readonly storedLabels: Locator;
 
+  /** What a variant would send (requests, tokens, cost), said before it runs, and the button that pins an alias. */
+  readonly variantPlan: Locator;
+  readonly variantPin: Locator;
+
   constructor(readonly page: Page) {
+    this.variantPlan = page.getByTestId('align.variant.plan');
+    this.variantPin = page.getByTestId('align.variant.pin');
     this.screen = page.getByTestId('align.screen');
     this.keepReport = page.getByTestId('align.report.keep');
     this.storedLabels = page.getByTestId('align.stored.labels');
