@@ -16,6 +16,7 @@ const SECTIONS: Record<string, () => Promise<{ run(): Promise<SectionResult> }>>
   alignment: () => import('./alignment'),
   slider: () => import('./slider'),
   modelJudge: () => import('./modelJudge'),
+  honest: () => import('./honest'),
 };
 
 async function main(): Promise<void> {
