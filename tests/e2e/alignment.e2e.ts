@@ -132,7 +132,7 @@ it('imports labels, measures, opens a mistake in the main screen, compares a rew
   await expect
     .poll(() => align.variantPlan.textContent())
     .toMatch(
-      /^model-latest is an alias: stored answers are reused only for a pinned version, so this variant sends all 40 rows with all 3 questions: 40 requests, about [\d,]+ input tokens, ≈ \$[\d.]+\.Pin model-\d+\.\d+\.\d+$/,
+      /^model-latest is an alias: stored answers are reused only for a pinned version, so this variant sends all 40 rows with all 3 questions: 40 requests, about [\d,]+ input tokens, ≈ \$[\d.]+ \(hosted list price; nothing billed here\)\. Pin model-\d+\.\d+\.\d+$/,
     );
   const pinned = ((await align.variantPin.textContent()) ?? '').replace(/^Pin /, '');
   await align.variantPin.click();

@@ -7,6 +7,7 @@ import { figureName, pValueText, readDifference, valueText } from '../../../core
 import type { RowRun } from '../../../core/rows/records';
 import type { VariantPlan } from '../../../core/rows/variantPlan';
 import { formatCost } from '../../../contract';
+import { LOCAL_COST_WORDS } from '../../../core/words';
 
 export interface VariantsPanelProps {
   run: RowRun;
@@ -42,7 +43,9 @@ function sendsText({
   if (plan.reason === 'nothing')
     return 'Nothing changed in the questions, model or target: every answer is reused, and no request is sent.';
   const cost =
-    plan.cost === null ? 'cost unknown (the target states no price)' : `≈ ${formatCost(plan.cost)}`;
+    plan.cost === null
+      ? 'cost unknown (the target states no price)'
+      : `≈ ${formatCost(plan.cost)}${targetId === 'local' ? ` (${LOCAL_COST_WORDS})` : ''}`;
   const what = `${count(plan.requests)} request${plan.requests === 1 ? '' : 's'}, ${plan.reason === 'changed' ? 'at most' : 'about'} ${count(plan.tokens)} input tokens, ${cost}`;
   const questions = `${plan.asked.length} question${plan.asked.length === 1 ? '' : 's'}`;
   switch (plan.reason) {
