@@ -238,7 +238,7 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench, onOpenRows }: Ali
     align.comparisonOf.otherId === align.compareWith &&
     align.comparisonOf.version === version;
   const comparingText =
-    align.compareWith === null || (comparedNow && !align.comparing)
+    align.compareWith === null || !related || (comparedNow && !align.comparing)
       ? null
       : rows.running
         ? 'The comparison is computed once the run stops.'
