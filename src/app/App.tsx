@@ -103,6 +103,7 @@ export function App() {
               <Suspense fallback={<p className="muted">Loading the alignment screen…</p>}>
                 <AlignmentScreen
                   targetId={target.id}
+                  inputPrice={target.inputPrice}
                   onOpenInWorkbench={() => setScreen('workbench')}
                   onOpenRows={() => setScreen('rows')}
                 />

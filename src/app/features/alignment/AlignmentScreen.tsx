@@ -13,7 +13,6 @@ import { docOfRow } from '../../../core/rows/rowDoc';
 import { readAddressParam, writeAddressParam } from '../../platform/address';
 import { useRowsView } from '../../stores/rowsView';
 import { useWorkbench } from '../../stores/workbench';
-import { useTargetInfo } from '../../queries/targets';
 import { variantPlan } from '../../../core/rows/variantPlan';
 import { useSessionQuestions } from '../../stores/sessionQuestions';
 import { LabellingView } from './LabellingView';
@@ -42,13 +41,20 @@ const runFromAddress = (): string | null => {
 
 export interface AlignmentScreenProps {
   targetId: string;
+  /** The target's price per million input tokens (null: it states none), for what a variant would cost. */
+  inputPrice?: number | null;
   /** Shows the main screen (after a row was put there as the state). */
   onOpenInWorkbench: () => void;
   /** Shows the rows screen (after a filter of the open run was set there). */
   onOpenRows: () => void;
 }
 
-export function AlignmentScreen({ targetId, onOpenInWorkbench, onOpenRows }: AlignmentScreenProps) {
+export function AlignmentScreen({
+  targetId,
+  inputPrice: price,
+  onOpenInWorkbench,
+  onOpenRows,
+}: AlignmentScreenProps) {
   const rows = useRows();
   const align = useAlignment();
   const session = useSessionQuestions();
@@ -112,7 +118,6 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench, onOpenRows }: Ali
   }, [version]);
   const report = align.report && align.reportOf?.runId === run?.id ? align.report : null;
   // What a variant would send, said before it runs: an alias reuses nothing.
-  const price = useTargetInfo(targetId)?.inputPrice;
   const sessionQuestions = session.questions;
   const sessionModel = session.model;
   const variantSends = useMemo(() => {
