@@ -14,6 +14,7 @@ const SECTIONS: Record<string, () => Promise<{ run(): Promise<SectionResult> }>>
   cli: () => import('./cli'),
   shards: () => import('./shards'),
   alignment: () => import('./alignment'),
+  slider: () => import('./slider'),
   modelJudge: () => import('./modelJudge'),
   honest: () => import('./honest'),
 };

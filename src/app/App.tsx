@@ -117,6 +117,7 @@ export function App() {
               <Suspense fallback={<ScreenLoading what="alignment screen" />}>
                 <AlignmentScreen
                   targetId={target.id}
+                  inputPrice={target.inputPrice}
                   onOpenInWorkbench={() => setScreen('workbench')}
                   onOpenRows={() => setScreen('rows')}
                 />

@@ -128,21 +128,47 @@ it('imports labels, measures, opens a mistake in the main screen, compares a rew
     'Which team should handle this ticket: billing for money, technical for anything broken?';
   await workbench.editor.replaceText('questions', JSON.stringify(reworded, null, 2));
   await align.open();
+  // Before it runs, the variant says what it sends: with an alias, every row and question, and the version to pin.
+  await expect
+    .poll(() => align.variantPlan.textContent())
+    .toMatch(
+      /^model-latest is an alias: stored answers are reused only for a pinned version, so this variant sends all 40 rows with all 3 questions: 40 requests, about [\d,]+ input tokens, ≈ \$[\d.]+ \(hosted list price; nothing billed here\)\. Pin model-\d+\.\d+\.\d+$/,
+    );
+  const pinned = ((await align.variantPin.textContent()) ?? '').replace(/^Pin /, '');
+  await align.variantPin.click();
+  await expect
+    .poll(() => align.variantPlan.textContent())
+    .toMatch(
+      /^Only the changed question \(department\) is asked again, the others reused: 40 requests, at most/,
+    );
   await align.variantRun.click();
   // The variant is the open run now: its progress is on the rows screen.
   await expect.poll(() => page.getByTestId('align.title').textContent()).toMatch(/\(variant\)$/);
+  expect(await align.screen.locator('.align-header').textContent()).toContain(`model ${pinned}`);
   await rows.open();
   await rows.waitFinished();
+  // The comparison shows once its figures are of the finished rows: it never flashed "0 rows answered by both runs".
+  await align.watchComparisonHeads();
   await align.open();
   // Compared with the first run at once (never "nothing"), above every question's figures and mistakes.
   expect(await align.variantCompare.inputValue()).not.toBe('');
-  const diff = /^[+−±]\d\.\d\d \(95% CI [+−±]\d\.\d\d to [+−±]\d\.\d\d\)$/;
+  // A signed change: "+0.05", "−0.004", "0.00" (never "−0.00": the digits keep the sign a value has).
+  const signed = '(?:[+−]\\d+(?:\\.\\d+)?|0(?:\\.0+)?)';
+  const diff = new RegExp(`^${signed} \\(95% CI ${signed} to ${signed}\\)$`);
   await expect
     .poll(() => align.difference('department', 'kappa').textContent(), { timeout: 30_000 })
     .toMatch(diff);
   expect(await align.difference('department', 'accuracy').textContent()).toMatch(
-    /^[+−±]\d+ percentage points \(95% CI [+−±]\d+ to [+−±]\d+\)$/,
+    new RegExp(`^${signed} percentage points \\(95% CI ${signed} to ${signed}\\)$`),
   );
+  expect(await align.comparisonHeadsSeen()).toEqual(
+    expect.arrayContaining(['department on 40 rows answered by both runs']),
+  );
+  expect(
+    (await align.comparisonHeadsSeen()).filter((h) => / on 0 rows answered by both runs$/.test(h)),
+  ).toEqual([]);
+  for (const key of ['kappa', 'accuracy', 'brier'])
+    expect(await align.difference('department', key).textContent()).not.toMatch(/−0(?:\.0+)?(?![.\d])/);
   expect(await align.mark('department', 'kappa').textContent()).toMatch(
     /^[▲▼=] (B better|B worse|no change)(, within the noise \(the interval includes 0\))?$/,
   );
@@ -312,3 +338,35 @@ it('reads columns named like questions as labels, reaches every row of a cell, a
   await page.keyboard.press('Backspace');
   await expect.poll(() => progress.textContent()).toBe(`0 of ${NAMED_ROWS} labelled`);
 }, 240_000);
+
+it('sends label-named columns in the state after "Send them in the state instead" (they were neither labels nor sent)', async () => {
+  const page = browser.page();
+  const workbench = new WorkbenchPage(page, server.url);
+  await workbench.open();
+  const rows = new RowsArea(page);
+  await rows.open();
+  // labelled.csv with the rubric's question names: one text column, and a column per question.
+  const labelled = `id,text,department,is_urgent\n${TICKETS.slice(0, 4)
+    .map(([text, dept, urgent], i) => `u${i + 1},"${text}",${dept},${urgent}`)
+    .join('\n')}\n`;
+  await rows.pick('labelled.csv', labelled);
+  await expect.poll(() => rows.defaultedLabels().textContent()).toMatch(/^is_urgent, department are named/);
+  await expect.poll(() => rows.samples().textContent()).toContain('charged twice');
+  expect(await rows.samples().textContent()).not.toMatch(/department|is_urgent/);
+
+  await page.getByTestId('rows.labels.defaulted.undo').click();
+  // In the state now: the row as named fields, the sample holding both columns beside the text.
+  expect(await rows.defaultedLabels().count()).toBe(0);
+  expect(await rows.modeChosen('Whole row as named fields')).toBe(true);
+  await expect.poll(() => rows.samples().textContent()).toContain('"department": "billing"');
+  expect(await rows.samples().textContent()).toContain('"is_urgent": "yes"');
+  await expect.poll(() => page.getByTestId('rows.plan.rows').textContent()).toBe('4');
+  await rows.start.click();
+  await rows.waitFinished();
+  // The input column is what the service was sent: the text, then both columns.
+  expect(await rows.inputOf(0)).toBe(
+    'I was charged twice for my order, please refund me today · billing · yes',
+  );
+  const heads = await page.getByTestId('rows.table').getByRole('columnheader').allTextContents();
+  expect(heads).not.toContain('departmenthuman label');
+}, 120_000);

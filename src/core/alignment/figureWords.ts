@@ -40,7 +40,43 @@ export const betterText = (better: Better): string =>
   better === 'higher' ? 'Higher is better.' : 'Lower is better.';
 
 const percent = (x: number): string => `${Math.round(x * 100)}%`;
-const f2 = (x: number): string => x.toFixed(2);
+const f2 = (x: number): string => plainText(x, 2);
+
+/** The most digits a number is printed with to keep its sign (below 10^-6 it prints as 0). */
+const MAX_DIGITS = 6;
+
+/** At least `digits` decimals, more while a number other than 0 would print as 0 (so its sign still shows). */
+function digitsFor(x: number, digits: number): number {
+  let d = digits;
+  while (d < MAX_DIGITS && x !== 0 && Number(Math.abs(x).toFixed(d)) === 0) d++;
+  return d;
+}
+
+/** "0.52", "-0.03": `digits` decimals, and never a negative zero ("-0.00" prints as "0.00"). */
+export function plainText(x: number, digits: number): string {
+  const text = x.toFixed(digits);
+  return Number(text) === 0 ? Math.abs(x).toFixed(digits) : text;
+}
+
+/**
+ * A signed change: "+0.05", "−0.003", "0.00" (U+2212 minus, lined up with the plus). A change other than 0 is printed
+ * with the digits it needs to keep its sign, so a printed value never reads as "−0" nor as a zero that is not one.
+ */
+export function signedText(x: number, digits: number): string {
+  const abs = Math.abs(x).toFixed(digitsFor(x, digits));
+  if (Number(abs) === 0) return abs;
+  return `${x > 0 ? '+' : '−'}${abs}`;
+}
+
+/**
+ * An interval "lo to hi", signed ("−0.003 to +0.06") or plain ("0.55 to 0.69"): both ends with the same decimals,
+ * as many as an end needs to keep its sign, so whether the printed interval holds 0 is what its mark says.
+ */
+export function intervalText(lo: number, hi: number, digits: number, signed = true): string {
+  const d = signed ? Math.max(digitsFor(lo, digits), digitsFor(hi, digits)) : digits;
+  const end = signed ? signedText : plainText;
+  return `${end(lo, d)} to ${end(hi, d)}`;
+}
 
 /** A value in its unit: "64%", "0.31 levels", "0.52". */
 export function valueText(key: string, value: number): string {
@@ -159,7 +195,7 @@ export function readFigure(key: string, figure: Figure, context: FigureContext):
           ? `At this threshold the judge gives the human's yes or no for ${q} on ${percent(v)} of rows.`
           : `The judge picks the human's ${q} on ${percent(v)} of rows.`;
       case 'kappa':
-        return `After the agreement chance alone would give, kappa is ${f2(v)} (0 is chance, 1 is perfect): ${band}.`;
+        return `After the agreement chance alone would give, kappa is ${f2(v)} (0 is chance, 1 is perfect).`;
       case 'macro_f1':
         return `Each label's balance of finding its rows and being right when it names them, averaged so a rare label counts as much as a common one: ${f2(v)} (1 is perfect).`;
       case 'exact':
@@ -167,9 +203,9 @@ export function readFigure(key: string, figure: Figure, context: FigureContext):
       case 'within_one':
         return `The judge's level of ${q} is within one level of the human's on ${percent(v)} of rows.`;
       case 'qwk':
-        return `Agreement on the levels beyond chance, where a near miss costs less than a far one: ${f2(v)} (0 is chance, 1 is perfect): ${band}.`;
+        return `Agreement on the levels beyond chance, where a near miss costs less than a far one: ${f2(v)} (0 is chance, 1 is perfect).`;
       case 'spearman':
-        return `How well the judge's expected score puts the rows in the human's order: ${f2(v)} (1 is the same order, 0 none, −1 reversed): ${band}.`;
+        return `How well the judge's expected score puts the rows in the human's order: ${f2(v)} (1 is the same order, 0 none, −1 reversed).`;
       case 'mae':
         return `The judge's expected score is ${valueText(key, v)} away from the human's level on average (0 is perfect).`;
       case 'tpr':
@@ -177,7 +213,7 @@ export function readFigure(key: string, figure: Figure, context: FigureContext):
       case 'tnr':
         return `Of the rows people answered no, the judge says no on ${percent(v)}.`;
       case 'auroc':
-        return `The chance that a row people answered yes gets a higher P(yes) than one they answered no: ${f2(v)} (0.5 is guessing, 1 is perfect): ${band}.`;
+        return `The chance that a row people answered yes gets a higher P(yes) than one they answered no: ${f2(v)} (0.5 is guessing, 1 is perfect).`;
       case 'brier': {
         const even = context.type === 'noul' ? 0.25 : 1 - 1 / K;
         return `The squared gap between the judge's probabilities and the human's answer: ${f2(v)} (0 is perfect; spreading the probability evenly scores ${f2(even)}).`;
@@ -210,9 +246,6 @@ export interface DifferenceReading {
   mark: string;
 }
 
-const signed = (x: number, digits: number): string =>
-  `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(x).toFixed(digits)}`;
-
 /** A paired difference (B − A) in words, with its unit and a better/worse mark. */
 export function readDifference(key: string, difference: Figure): DifferenceReading {
   const info = FIGURES[key] ?? { name: key, better: 'higher' as const, unit: 'number' as const };
@@ -231,16 +264,16 @@ export function readDifference(key: string, difference: Figure): DifferenceReadi
   const ci =
     difference.lo === null || difference.hi === null
       ? 'no interval'
-      : `95% CI ${signed(difference.lo * scale, digits)} to ${signed(difference.hi * scale, digits)}`;
-  const rounded = Number((v * scale).toFixed(digits));
+      : `95% CI ${intervalText(difference.lo * scale, difference.hi * scale, digits)}`;
+  // The verdict and the mark read the unrounded values; the printed ones carry the digits that agree with them.
   const verdict: DifferenceReading['verdict'] =
-    rounded === 0 ? 'same' : v > 0 === (info.better === 'higher') ? 'better' : 'worse';
+    v === 0 ? 'same' : v > 0 === (info.better === 'higher') ? 'better' : 'worse';
   const clear = difference.lo !== null && difference.hi !== null && (difference.lo > 0 || difference.hi < 0);
   const mark =
     verdict === 'same'
       ? 'no change'
       : `B ${verdict}${clear ? '' : ', within the noise (the interval includes 0)'}`;
-  return { text: `${signed(v * scale, digits)}${unit} (${ci})`, verdict, clear, mark };
+  return { text: `${signedText(v * scale, digits)}${unit} (${ci})`, verdict, clear, mark };
 }
 
 /** "p < 0.001", "p = 0.042". */

@@ -3,6 +3,7 @@
 // diagrams drawn as inline SVG, no script and nothing fetched).
 import { z } from 'zod';
 import type { AlignmentReport } from './compute';
+import { intervalText, plainText } from './figureWords';
 import { LabelValueSchema } from '../labels/values';
 // The schema alone, not the trust barrel: sessions parse reports at first paint, the statistics load with their screen.
 import { TrustFiguresSchema } from '../trust/schema';
@@ -127,12 +128,12 @@ export function summariseReport(
 }
 
 type Fig = z.infer<typeof FigureSchema>;
-const f2 = (x: number): string => x.toFixed(2);
+const f2 = (x: number): string => plainText(x, 2);
 /** A figure in one line: "0.62 (95% CI 0.55 to 0.69), n = 480". */
 export function figureLine(f: Fig | undefined): string {
   if (!f) return '—';
   if (f.value === null) return `undefined: ${f.undefinedReason ?? 'no rows'}`;
-  const ci = f.lo === null || f.hi === null ? 'no interval' : `95% CI ${f2(f.lo)} to ${f2(f.hi)}`;
+  const ci = f.lo === null || f.hi === null ? 'no interval' : `95% CI ${intervalText(f.lo, f.hi, 2, false)}`;
   return `${f2(f.value)} (${ci}), n = ${f.n}`;
 }
 

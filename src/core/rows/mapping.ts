@@ -221,6 +221,31 @@ export function suggestMapping(
   return { mode: 'fields', idColumn, ...labels };
 }
 
+/**
+ * The mapping with `moved` (columns read as labels) sent in the state instead: no longer labels, added to chosen
+ * columns, and a one-column state (text, conversation) becomes the whole row as named fields, the one mode whose
+ * state holds them beside the column it was.
+ */
+export function sendInState(mapping: RowMapping, moved: readonly NamedLabel[]): RowMapping {
+  const isMoved = (l: NamedLabel): boolean =>
+    moved.some((m) => m.column === l.column && m.question === l.question);
+  // Only columns still read as those labels move: one the user mapped otherwise since is theirs.
+  const still = (mapping.labels ?? []).filter(isMoved);
+  if (still.length === 0) return mapping;
+  const labels = (mapping.labels ?? []).filter((l) => !isMoved(l));
+  if (mapping.mode === 'fields') return { ...mapping, labels };
+  if (mapping.mode === 'columns') {
+    const added = still.map((m) => m.column).filter((c) => !mapping.columns.includes(c));
+    return { ...mapping, labels, columns: [...mapping.columns, ...added] };
+  }
+  return {
+    mode: 'fields',
+    idColumn: mapping.idColumn,
+    labels,
+    ...(mapping.metadata ? { metadata: mapping.metadata } : {}),
+  };
+}
+
 /** One sentence describing a mapping, for the run summary. */
 export function describeMapping(mapping: RowMapping): string {
   const labels = (mapping.labels ?? []).map((l) => `\`${l.column}\` (label of ${l.question})`);

@@ -67,6 +67,11 @@ export interface TrustFigures {
   ceiling: CeilingFigures;
   altTest: AltTest;
   threshold: GuaranteedThreshold;
+  /**
+   * The threshold as the first judge of a two-judge cascade certifies it (delta / 2, Bonferroni): the rows under it
+   * are the ones a next judge is asked about. Absent in reports kept before it was computed here.
+   */
+  escalation?: GuaranteedThreshold;
   cascade: Cascade | null;
   estimates: TrustEstimate[];
   conventions: string[];
@@ -141,6 +146,9 @@ export function trustFigures(data: TrustData, options: Partial<TrustOptions> = {
   const conf = answeredUnlabelled ? data.confidence.filter(judged) : data.confidence;
   const agreed = answeredUnlabelled ? agrees.filter(judged) : agrees;
   const threshold = guaranteedThreshold(conf, agreed, o.threshold);
+  // Computed here, once per report, so the page never certifies it again over every row as a setting moves.
+  const delta = o.threshold.delta ?? THRESHOLD_DEFAULTS.delta;
+  const escalation = guaranteedThreshold(conf, agreed, { ...o.threshold, delta: delta / 2 });
   const cascade = o.cascade
     ? cascadeOf(majority, o.cascade.judges, { ...o.threshold, lastAnswersAll: o.cascade.lastAnswersAll })
     : null;
@@ -153,6 +161,7 @@ export function trustFigures(data: TrustData, options: Partial<TrustOptions> = {
     ceiling,
     altTest: alt,
     threshold,
+    escalation,
     cascade,
     estimates,
     conventions: trustConventions(data.type, o, {

@@ -130,6 +130,7 @@ export const TrustFiguresSchema = z.object({
   ceiling: CeilingSchema,
   altTest: AltTestSchema,
   threshold: ThresholdSchema,
+  escalation: ThresholdSchema.optional(),
   cascade: CascadeSchema.nullable(),
   estimates: z.array(
     z.object({ what: z.string(), kind: z.enum(['share', 'mean']), ppi: PpiSchema.nullable() }),

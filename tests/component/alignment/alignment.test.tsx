@@ -270,4 +270,43 @@ describe('a list that is cut', () => {
     expect(screen.getByTestId('align.figure.team.kappa.words')).toHaveTextContent(/Higher is better\./);
     expect(screen.getByTestId('align.figure.team.ece.words')).toHaveTextContent(/Lower is better\./);
   });
+
+  it('keeps "Open all N in the rows screen" once the list is paged to its end', async () => {
+    const user = userEvent.setup();
+    const many = Array.from({ length: 30 }, (_, i) =>
+      row(i + 1, `Ticket ${i + 1}`, [0.1, 0.8, 0.1], i % 2 ? 'billing' : 'sales'),
+    );
+    const report = computeAlignment({ team }, alignRowsOf(many), { bootstrap: { B: 20, seed: 1 } }).questions[
+      'team'
+    ]!;
+    const wanted: unknown[] = [];
+    render(
+      <QuestionPanel
+        report={report}
+        definition={team}
+        mapping={mapping}
+        rowOf={(n) => many.find((r) => r.number === n)}
+        cell={null}
+        onCell={() => {}}
+        threshold={0.5}
+        onThreshold={() => {}}
+        onOpenRow={() => {}}
+        onOpenRows={(w) => wanted.push(w)}
+        bootstrap={{ B: 20, seed: 1 }}
+      />,
+    );
+    const list = screen.getByRole('region', { name: 'Disagreements on team' });
+    await user.click(within(list).getByTestId('align.disagreements.showMore'));
+    await user.click(within(list).getByTestId('align.disagreements.showMore'));
+    expect(within(list).getAllByTestId('align.disagreement')).toHaveLength(30);
+    expect(within(list).queryByTestId('align.disagreements.showMore')).toBeNull();
+    await user.click(
+      within(list).getByRole('button', { name: 'Open all 30 of Disagreements on team in the rows screen' }),
+    );
+    expect(wanted).toEqual([{ label: null, answer: null, relation: 'disagree' }]);
+    // The kappa sentence names its band once: the scale line says it ("moderate. ... scale: moderate." before).
+    const words = screen.getByTestId('align.figure.team.kappa.words').textContent ?? '';
+    const band = /scale: ([^.]+)\./.exec(words)![1]!;
+    expect(words.split(band)).toHaveLength(2);
+  });
 });

@@ -7,6 +7,7 @@ import userEvent from '@testing-library/user-event';
 import Papa from 'papaparse';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EvaluateRequest } from '../../../src/contract';
+import { TargetInfoSchema } from '../../../src/contract/targets';
 import { abortableSleep, evaluate } from '../../../src/client';
 import type { EvaluateFn } from '../../../src/core/rows/runTypes';
 import { requestTokens } from '../../../src/contract/tokens';
@@ -148,6 +149,68 @@ describe('RowsScreen', () => {
     store.getState().keepLabelsInState();
     expect(store.getState().mapping?.labels).toEqual([]);
     expect(store.getState().defaultLabels).toEqual([]);
+  });
+
+  it('sends label-named columns in the state after "Send them in the state instead" (they were neither labels nor sent)', async () => {
+    const user = userEvent.setup();
+    act(() => useWorkbench.getState().setModel('model-1.13.0'));
+    render(<RowsScreen targetId="local" targetLabel="Local reference" />);
+    const labelled = [
+      'id,text,department,is_urgent',
+      't1,"I was charged twice, refund me",billing,yes',
+      't2,"The app crashes on start",technical,no',
+    ].join('\n');
+    await pick(user, labelled, 'labelled.csv');
+    // Read as labels by default, with the one text column as the state.
+    const line = await screen.findByTestId('rows.labels.defaulted');
+    expect(line).toHaveTextContent('is_urgent, department are named like questions');
+    await waitFor(() => expect(screen.getByTestId('rows.samples')).toHaveTextContent('I was charged twice'));
+    expect(screen.getByTestId('rows.samples')).not.toHaveTextContent('department');
+
+    await user.click(screen.getByTestId('rows.labels.defaulted.undo'));
+    // The state is the row as named fields now: the sample shows both columns beside the text.
+    const mode = screen.getByTestId('rows.mapping.mode');
+    expect(within(mode).getByLabelText('Whole row as named fields')).toBeChecked();
+    await waitFor(() =>
+      expect(screen.getByTestId('rows.samples')).toHaveTextContent('"department": "billing"'),
+    );
+    expect(screen.getByTestId('rows.samples')).toHaveTextContent('"is_urgent": "yes"');
+
+    await waitFor(() => expect(screen.getByTestId('rows.start')).toBeEnabled());
+    await user.click(screen.getByTestId('rows.start'));
+    await waitFor(() => expect(screen.getByTestId('rows.status')).toHaveAttribute('data-phase', 'finished'), {
+      timeout: 10_000,
+    });
+    // What reached the reference service: every column but the id, the label-named ones included.
+    expect(sent).toEqual([
+      { text: 'I was charged twice, refund me', department: 'billing', is_urgent: 'yes' },
+      { text: 'The app crashes on start', department: 'technical', is_urgent: 'no' },
+    ]);
+    expect(screen.getByTestId('rows.count.done')).toHaveAttribute('data-value', '2');
+  });
+
+  it('says the cost is unknown on a target that states no price (it showed "Cost so far $0.00")', async () => {
+    const user = userEvent.setup();
+    act(() => useWorkbench.getState().setModel('model-1.13.0'));
+    const unpriced = TargetInfoSchema.parse({
+      id: 'unpriced',
+      label: 'Unpriced server',
+      kind: 'direct',
+      host: '127.0.0.1',
+      evaluatePath: '/v1/evaluate',
+      inputPrice: null,
+    });
+    render(<RowsScreen targetId="unpriced" targetLabel="Unpriced server" target={unpriced} />);
+    await pick(user, CLEAN);
+    await waitFor(() => expect(screen.getByTestId('rows.plan.cost')).toHaveTextContent(/^unknown/));
+    await waitFor(() => expect(screen.getByTestId('rows.start')).toBeEnabled());
+    await user.click(screen.getByTestId('rows.start'));
+    await waitFor(() => expect(screen.getByTestId('rows.status')).toHaveAttribute('data-phase', 'finished'), {
+      timeout: 10_000,
+    });
+    expect(Number(screen.getByTestId('rows.tokens').textContent?.replace(/,/g, ''))).toBeGreaterThan(0);
+    expect(screen.getByTestId('rows.cost')).toHaveTextContent(/^unknown \(the target states no price\)$/);
+    expect(screen.getByTestId('rows.cost')).not.toHaveTextContent('$');
   });
 
   it('lists every line that will not be sent with its line number and reason, before the run', async () => {

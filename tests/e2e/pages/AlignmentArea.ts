@@ -10,7 +10,13 @@ export class AlignmentArea {
   /** The sentence of a report kept in the session on how many rows' labels it holds. */
   readonly storedLabels: Locator;
 
+  /** What a variant would send (requests, tokens, cost), said before it runs, and the button that pins an alias. */
+  readonly variantPlan: Locator;
+  readonly variantPin: Locator;
+
   constructor(readonly page: Page) {
+    this.variantPlan = page.getByTestId('align.variant.plan');
+    this.variantPin = page.getByTestId('align.variant.pin');
     this.screen = page.getByTestId('align.screen');
     this.keepReport = page.getByTestId('align.report.keep');
     this.storedLabels = page.getByTestId('align.stored.labels');
@@ -78,6 +84,32 @@ export class AlignmentArea {
     return this.page
       .getByRole('region', { name: /^Rows labelled .* answered .*\(\d+\)$/ })
       .getByTestId(`align.disagreements.${which}`);
+  }
+
+  /**
+   * Starts recording every heading the variant comparison shows ("department on 40 rows answered by both runs"), so
+   * a test can say what flashed on screen between two polls; read them with comparisonHeadsSeen.
+   */
+  async watchComparisonHeads(): Promise<void> {
+    await this.page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { __comparisonHeads: string[] }).__comparisonHeads = seen;
+      const record = () => {
+        for (const h of document.querySelectorAll('[data-testid="align.variant.comparison"] h4'))
+          if (!seen.includes(h.textContent ?? '')) seen.push(h.textContent ?? '');
+      };
+      new MutationObserver(record).observe(document.body, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+      });
+      record();
+    });
+  }
+
+  /** Every comparison heading shown since watchComparisonHeads. */
+  comparisonHeadsSeen(): Promise<string[]> {
+    return this.page.evaluate(() => (window as unknown as { __comparisonHeads: string[] }).__comparisonHeads);
   }
 
   /** Opens the labelling view of one question. */

@@ -51,6 +51,27 @@ export class RowsArea {
     await this.page.getByTestId('rows.mapping.mode').getByLabel('Whole row as named fields').check();
   }
 
+  /** The sample of the states the file's first rows map to, as they would be sent. */
+  samples(): Locator {
+    return this.page.getByTestId('rows.samples');
+  }
+
+  /** The line saying which columns were read as labels because they are named like questions. */
+  defaultedLabels(): Locator {
+    return this.page.getByTestId('rows.labels.defaulted');
+  }
+
+  /** Whether the mapping mode of these words ("Whole row as named fields", "One column as text") is chosen. */
+  modeChosen(words: string): Promise<boolean> {
+    return this.page.getByTestId('rows.mapping.mode').getByLabel(words).isChecked();
+  }
+
+  /** The input shown for a result row: what was sent for it. */
+  async inputOf(row: number): Promise<string> {
+    const cell = this.page.getByTestId('rows.table.row').nth(row).getByRole('cell').nth(3);
+    return (await cell.textContent()) ?? '';
+  }
+
   /** Opens a results file written by the command line, from its path, and waits for the run to show. */
   async openResultsFile(path: string): Promise<void> {
     await this.page.getByTestId('rows.resultsFile').setInputFiles(path);

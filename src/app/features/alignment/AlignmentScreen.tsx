@@ -12,6 +12,8 @@ import { NO_FILTER } from '../../../core/rows/results';
 import { docOfRow } from '../../../core/rows/rowDoc';
 import { readAddressParam, writeAddressParam } from '../../platform/address';
 import { useRowsView } from '../../stores/rowsView';
+import { useWorkbench } from '../../stores/workbench';
+import { variantPlan } from '../../../core/rows/variantPlan';
 import { useSessionQuestions } from '../../stores/sessionQuestions';
 import { LabellingView } from './LabellingView';
 import { labelOfRow } from './rowText';
@@ -39,13 +41,20 @@ const runFromAddress = (): string | null => {
 
 export interface AlignmentScreenProps {
   targetId: string;
+  /** The target's price per million input tokens (null: it states none), for what a variant would cost. */
+  inputPrice?: number | null;
   /** Shows the main screen (after a row was put there as the state). */
   onOpenInWorkbench: () => void;
   /** Shows the rows screen (after a filter of the open run was set there). */
   onOpenRows: () => void;
 }
 
-export function AlignmentScreen({ targetId, onOpenInWorkbench, onOpenRows }: AlignmentScreenProps) {
+export function AlignmentScreen({
+  targetId,
+  inputPrice: price,
+  onOpenInWorkbench,
+  onOpenRows,
+}: AlignmentScreenProps) {
   const rows = useRows();
   const align = useAlignment();
   const session = useSessionQuestions();
@@ -90,10 +99,10 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench, onOpenRows }: Ali
   const related = !!run && !!compareWith && familyOf(run, rows.runs).some((r) => r.id === compareWith);
   useEffect(() => {
     if (!run || !compareWith || !related || running) return;
-    const timer = setTimeout(
-      () => void compareRuns(run, useRows.getState().results(), compareWith),
-      RECOMPUTE_DEBOUNCE_MS,
-    );
+    const timer = setTimeout(() => {
+      const state = useRows.getState();
+      void compareRuns(run, state.results(), compareWith, state.resultsVersion);
+    }, RECOMPUTE_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [run, version, optionsKey, running, compareWith, related, compareRuns]);
 
@@ -108,6 +117,16 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench, onOpenRows }: Ali
     );
   }, [version]);
   const report = align.report && align.reportOf?.runId === run?.id ? align.report : null;
+  // What a variant would send, said before it runs: an alias reuses nothing.
+  const sessionQuestions = session.questions;
+  const sessionModel = session.model;
+  const variantSends = useMemo(() => {
+    void version;
+    if (!run || !sessionQuestions) return null;
+    const base = { questions: run.questions, targetId: run.targetId, rows: useRows.getState().results() };
+    const plan = variantPlan(base, { questions: sessionQuestions, model: sessionModel, targetId }, price);
+    return { plan, model: sessionModel, targetId };
+  }, [run, version, sessionQuestions, sessionModel, targetId, price]);
   const keptLabels = stored?.labels;
   const takePlan = useMemo(() => {
     void version;
@@ -216,16 +235,34 @@ export function AlignmentScreen({ targetId, onOpenInWorkbench, onOpenRows }: Ali
   const unlabelled = names.filter((n) => !report?.questions[n]);
   // With other runs of the same rows to compare with, the comparison comes first, above every question's mistakes.
   const variantsFirst = familyOf(run, rows.runs).length > 0;
+  // A comparison is shown only of the pair chosen and of the answers on screen: one of an earlier moment (a variant
+  // just finished, its rows not yet compared) would read "0 rows answered by both runs".
+  const comparedNow =
+    align.comparisonOf !== null &&
+    align.comparisonOf.runId === run.id &&
+    align.comparisonOf.otherId === align.compareWith &&
+    align.comparisonOf.version === version;
+  const comparingText =
+    align.compareWith === null || !related || (comparedNow && !align.comparing)
+      ? null
+      : rows.running
+        ? 'The comparison is computed once the run stops.'
+        : 'Comparing…';
   const variantsPanel = (
     <VariantsPanel
       run={run}
       runs={rows.runs}
       compareWith={align.compareWith}
-      comparison={align.comparison}
-      comparing={align.comparing}
-      onCompare={(id) => void align.compare(run, useRows.getState().results(), id)}
+      comparison={comparedNow ? align.comparison : null}
+      comparing={comparingText}
+      onCompare={(id) => {
+        const state = useRows.getState();
+        void align.compare(run, state.results(), id, state.resultsVersion);
+      }}
       onRunVariant={() => void runVariant()}
       blocked={session.problem ?? (rows.running ? 'A run is going on.' : null)}
+      plan={variantSends}
+      onPin={(model) => useWorkbench.getState().setModel(model)}
     />
   );
   return (

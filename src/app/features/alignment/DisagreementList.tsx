@@ -76,7 +76,8 @@ export function DisagreementList({
           );
         })}
       </ol>
-      {total > visible && (
+      {/* A list that was cut keeps "Open all" once paged to its end: the rows screen filters and exports them. */}
+      {(total > visible || (onOpenAll && total > limit)) && (
         <p className="align-more" data-testid="align.disagreements.more">
           <span className="muted">
             Showing {visible} of {total}.

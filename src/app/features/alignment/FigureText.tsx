@@ -1,17 +1,17 @@
 // One figure as people read it: the value, its 95% interval and n, with the method in the tooltip; an undefined
 // figure says why instead of showing 0 or NaN. With words: what the value means for the question, which way is
 // better and a reading scale (src/core/alignment/figureWords.ts).
-import { FIGURES, readFigure } from '../../../core/alignment/figureWords';
+import { FIGURES, intervalText, plainText, readFigure } from '../../../core/alignment/figureWords';
 import type { FigureContext } from '../../../core/alignment/figureWords';
 import type { Figure } from '../../../core/alignment/types';
 
-const f2 = (x: number): string => x.toFixed(2);
+const f2 = (x: number): string => plainText(x, 2);
 
 /** "0.62 (0.55 to 0.69), n = 480", or "undefined: <reason>". */
 export function figureText(f: Figure | undefined): string {
   if (!f) return '—';
   if (f.value === null) return `undefined: ${f.undefinedReason ?? 'no rows'}`;
-  const ci = f.lo === null || f.hi === null ? 'no interval' : `95% CI ${f2(f.lo)} to ${f2(f.hi)}`;
+  const ci = f.lo === null || f.hi === null ? 'no interval' : `95% CI ${intervalText(f.lo, f.hi, 2, false)}`;
   return `${f2(f.value)} (${ci}), n = ${f.n}`;
 }
 

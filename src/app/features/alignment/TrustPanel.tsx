@@ -3,11 +3,7 @@
 // does) with the rows it settles and a labelling queue of the rest, the cascade, and prevalence with PPI.
 import { useMemo } from 'react';
 import type { Answer, Question } from '../../../contract';
-import {
-  escalationThreshold,
-  splitByThreshold,
-  topProbabilityOf,
-} from '../../../core/alignment/labellingQueue';
+import { splitByThreshold, topProbabilityOf } from '../../../core/alignment/labellingQueue';
 import { exportCsv, exportInputColumns, exportJsonl } from '../../../core/rows/results';
 import type { TrustFigures } from '../../../core/trust';
 import { downloadParts } from '../../platform/download';
@@ -50,7 +46,6 @@ function shareOf(text: string): number | string {
 
 export function TrustPanel({ name, definition, trust, fileBase, escalation }: TrustPanelProps) {
   const settings = useAlignment((s) => s.options.trust);
-  const reading = useAlignment((s) => s.options);
   const laterJudges = useAlignment((s) => s.cascadeRows);
   const setTrust = useAlignment((s) => s.setTrust);
   const version = useRows((s) => s.resultsVersion);
@@ -62,18 +57,18 @@ export function TrustPanel({ name, definition, trust, fileBase, escalation }: Tr
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [name, definition, threshold, version],
   );
-  // The first judge of a two-judge cascade: its threshold certified at delta / 2, and the rows it abstains on.
-  const escalating = useMemo(() => {
-    const all = useRows.getState().results();
-    const at = escalationThreshold(all, name, definition, 2, {
-      ...settings,
-      scorePrediction: reading.scorePrediction,
-      noulThreshold: reading.noulThresholds[name] ?? 0.5,
-    });
-    return { threshold: at.threshold, rows: splitByThreshold(all, name, definition, at.threshold).queue };
+  // The first judge of a two-judge cascade: its threshold certified at delta / 2 with the report (in the worker), and
+  // the rows it abstains on. Keyed by that number alone: a slider or another question's setting does not move it.
+  const escalationAt = trust.escalation?.threshold ?? null;
+  const escalating = useMemo(
+    () => ({
+      threshold: escalationAt,
+      rows: splitByThreshold(useRows.getState().results(), name, definition, escalationAt).queue,
+    }),
     // The results are read again whenever the rows store says they changed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [name, definition, settings, reading, version]);
+    [name, definition, escalationAt, version],
+  );
   const exportCascade = () => {
     const state = useRows.getState();
     const steps = trust.cascade?.judges ?? [];

@@ -62,6 +62,8 @@ export interface AlignmentState {
   cell: OpenCell | null;
   compareWith: string | null;
   comparison: VariantComparison | null;
+  /** The pair and the open run's results version the comparison was computed from: shown only while they hold. */
+  comparisonOf: { runId: string; otherId: string; version: number } | null;
   comparing: boolean;
   view: 'figures' | 'label';
   labelQuestion: string | null;
@@ -84,14 +86,38 @@ export interface AlignmentState {
   popStep: () => LabelStep | null;
   /** Computes the open run's figures (in the worker); a newer call wins. */
   compute: (run: RowRun, rows: readonly ResultRow[], version: number) => Promise<void>;
-  /** Compares the open run (B) with another stored run of the same rows (A). */
-  compare: (run: RowRun, rows: readonly ResultRow[], otherId: string | null) => Promise<void>;
+  /** Compares the open run (B), its rows at results `version`, with another stored run of the same rows (A). */
+  compare: (
+    run: RowRun,
+    rows: readonly ResultRow[],
+    otherId: string | null,
+    version: number,
+  ) => Promise<void>;
 }
 
 let computer: AlignmentComputer | null = null;
 const computerOf = (): AlignmentComputer => (computer ??= createAlignmentComputer());
 let seq = 0;
 let compareSeq = 0;
+
+/**
+ * The open run's table, kept for its results version: moving the threshold or a setting computes again from the same
+ * rows, so the page does not rebuild 100,000 rows' table on the main thread for it.
+ */
+let lastTable: { runId: string; version: number; questions: Questions; table: AlignTable } | null = null;
+function tableOfRun(run: RowRun, rows: readonly ResultRow[], version: number): AlignTable {
+  // The rows array is updated in place as answers and labels arrive: the results version says when it changed.
+  const same =
+    lastTable?.runId === run.id && lastTable.version === version && lastTable.questions === run.questions;
+  if (!same)
+    lastTable = {
+      runId: run.id,
+      version,
+      questions: run.questions,
+      table: alignTableOfResults(run.questions, rows),
+    };
+  return lastTable!.table;
+}
 
 /** A judge as the cascade names it: its model at its target. */
 export const judgeLabel = (run: RowRun): string => `${run.model} at ${run.targetId}`;
@@ -152,6 +178,7 @@ export const useAlignment = create<AlignmentState>()((set, get) => ({
   cell: null,
   compareWith: null,
   comparison: null,
+  comparisonOf: null,
   comparing: false,
   view: 'figures',
   labelQuestion: null,
@@ -187,7 +214,7 @@ export const useAlignment = create<AlignmentState>()((set, get) => ({
     const id = ++seq;
     set({ computing: true });
     try {
-      const table = alignTableOfResults(run.questions, rows);
+      const table = tableOfRun(run, rows, version);
       // A cascade: this run's judge first, then each run escalated from the one before (the rows it abstained on).
       const chain = escalationChain(run, useRows.getState().runs);
       const later = await Promise.all(chain.map((r) => loadRun(r.id)));
@@ -231,7 +258,7 @@ export const useAlignment = create<AlignmentState>()((set, get) => ({
     }
   },
 
-  async compare(run, rows, otherId) {
+  async compare(run, rows, otherId, version) {
     const id = ++compareSeq;
     // The same pair computed again (the open run's answers moved on) keeps the figures on screen until the new ones.
     const same = get().compareWith === otherId && get().comparison !== null;
@@ -245,10 +272,11 @@ export const useAlignment = create<AlignmentState>()((set, get) => ({
           questions: other.run.questions,
           table: packTable(alignTableOf(other.run.questions, other.rows)),
         },
-        b: { questions: run.questions, table: packTable(alignTableOfResults(run.questions, rows)) },
+        b: { questions: run.questions, table: packTable(tableOfRun(run, rows, version)) },
         options: get().options,
       });
-      if (id === compareSeq) set({ comparison, comparing: false });
+      if (id === compareSeq)
+        set({ comparison, comparisonOf: { runId: run.id, otherId, version }, comparing: false });
     } catch (error) {
       if (id === compareSeq)
         set({ comparing: false, error: `The runs could not be compared: ${errorText(error)}` });

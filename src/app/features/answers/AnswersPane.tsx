@@ -5,7 +5,8 @@ import { Suspense, lazy, useEffect, useMemo } from 'react';
 import type { Loc } from '../../../contract';
 import { localJudgeLabel } from '../../../contract';
 import { lastGoodRun } from '../../../core/lastGood';
-import { targetsQueryOptions } from '../../queries/targets';
+import { targetsQueryOptions, useTargetInfo } from '../../queries/targets';
+import { useChosenTargetId } from '../../stores/target';
 import { useWorkbench } from '../../stores/workbench';
 import { runViewOf } from '../../stores/workbench';
 import type { RunView } from '../../stores/workbench';
@@ -187,6 +188,27 @@ function RunStatus({ run }: { run: RunView }) {
   );
 }
 
+/** What the costs on screen mean for the chosen target: the local reference bills nothing, another target may. */
+function CostWords() {
+  const target = useTargetInfo(useChosenTargetId());
+  if (!target) return null;
+  if (target.kind === 'local')
+    return (
+      <p className="muted" data-testid="answers.empty.cost">
+        On the local reference nothing is billed: the costs shown there are the hosted service&apos;s list
+        price for the same tokens. Its lexical judge answers instantly and is not a language model; a model
+        file (REFERENCE_MODEL_FILE) answers as that model.
+      </p>
+    );
+  return (
+    <p className="muted" data-testid="answers.empty.cost">
+      {target.inputPrice === null
+        ? `${target.label} states no price, so the cost of its answers is shown as unknown.`
+        : `Costs shown are estimated at ${target.label}'s price for the tokens sent; its provider bills them.`}
+    </p>
+  );
+}
+
 function EmptyAnswers() {
   return (
     <div className="answers__empty" data-testid="answers.empty">
@@ -194,11 +216,7 @@ function EmptyAnswers() {
         Run the request to see one chart per question here: press <kbd>Ctrl</kbd>+<kbd>Enter</kbd> (
         <kbd>⌘</kbd>+<kbd>Enter</kbd> on a Mac) or the Run button.
       </p>
-      <p className="muted">
-        On the local reference nothing is billed: the costs shown there are the hosted service&apos;s list
-        price for the same tokens. Its lexical judge answers instantly and is not a language model; a model
-        file (REFERENCE_MODEL_FILE) answers as that model.
-      </p>
+      <CostWords />
     </div>
   );
 }

@@ -15,6 +15,8 @@ export interface PlanPanelProps {
   planError: string | null;
   session: SessionQuestions;
   targetLabel: string;
+  /** The target's price per million input tokens: null when it states none (the cost is unknown), absent: published. */
+  inputPrice?: number | null;
   pacing: Pacing;
   maxCost: number | null;
   onPacing: (pacing: Pacing) => void;
@@ -27,6 +29,9 @@ export interface PlanPanelProps {
 export function PlanPanel(props: PlanPanelProps) {
   const { plan, session } = props;
   const fit = useMemo(() => (plan ? budgetFit(plan.tokens, props.maxCost) : null), [plan, props.maxCost]);
+  // A target with no price has an unknown cost, said in words, never $0.00; otherwise its own price counts.
+  const costOf = (tokens: number): string =>
+    props.inputPrice === null ? 'unknown' : formatCost(estimateCost(tokens, props.inputPrice));
   const canStart = !!plan && plan.rowCount > 0 && !session.problem && !props.busy && !props.planning;
   return (
     <section className="rows-plan panel" aria-label="Estimate and settings" data-testid="rows.plan">
@@ -67,7 +72,10 @@ export function PlanPanel(props: PlanPanelProps) {
           </div>
           <div>
             <dt>Estimated cost</dt>
-            <dd data-testid="rows.plan.cost">{formatCost(plan.estimatedCost)}</dd>
+            <dd data-testid="rows.plan.cost">
+              {costOf(plan.totalTokens)}
+              {props.inputPrice === null && <span className="muted"> (the target states no price)</span>}
+            </dd>
           </div>
           <div>
             <dt>Per row</dt>
@@ -91,8 +99,8 @@ export function PlanPanel(props: PlanPanelProps) {
       {plan && fit && !fit.fitsAll && (
         <p className="rows-warning" data-testid="rows.plan.budget">
           The cap covers about {formatCount(fit.rowsWithin)} of {formatCount(plan.rowCount)} rows (
-          {formatCost(estimateCost(plan.tokens.slice(0, fit.rowsWithin).reduce((a, b) => a + b, 0)))}); the
-          run stops before it would pass the cap.
+          {costOf(plan.tokens.slice(0, fit.rowsWithin).reduce((a, b) => a + b, 0))}); the run stops before it
+          would pass the cap.
         </p>
       )}
       <button

@@ -13,6 +13,8 @@ export interface ProgressPanelProps {
   configuredRate: number;
   /** The run goes to the local reference: its costs are the hosted list price, and nothing is billed. */
   local?: boolean;
+  /** The run's target states no price: its cost is unknown, never $0.00 (the cost meter says "price unknown" too). */
+  priceUnknown?: boolean;
   onStart: () => void;
   onPause: () => void;
   onCancel: () => void;
@@ -64,6 +66,7 @@ export function ProgressPanel({
   watching = false,
   configuredRate,
   local = false,
+  priceUnknown = false,
   onStart,
   onPause,
   onCancel,
@@ -143,13 +146,13 @@ export function ProgressPanel({
         <div>
           <dt>Cost so far</dt>
           <dd data-testid="rows.cost">
-            {formatCost(p.cost)}
+            {priceUnknown ? 'unknown (the target states no price)' : formatCost(p.cost)}
             {local && <span className="muted"> ({LOCAL_COST_WORDS})</span>}
             {p.possiblyBilledTokens > 0 && (
               <span className="muted">
                 {' '}
-                + up to {formatCost(p.possiblyBilledCost)} for {formatCount(p.possiblyBilledTokens)} tokens of
-                attempts that may have been billed
+                + {priceUnknown ? 'an unknown cost' : `up to ${formatCost(p.possiblyBilledCost)}`} for{' '}
+                {formatCount(p.possiblyBilledTokens)} tokens of attempts that may have been billed
               </span>
             )}
           </dd>

@@ -210,6 +210,7 @@ export function RowsScreen({ targetId, targetLabel, target }: RowsScreenProps) {
                   planError={rows.planError}
                   session={session}
                   targetLabel={targetLabel}
+                  {...(target ? { inputPrice: target.inputPrice } : {})}
                   pacing={rows.pacing}
                   maxCost={rows.maxCost}
                   onPacing={rows.setPacing}
@@ -236,6 +237,7 @@ export function RowsScreen({ targetId, targetLabel, target }: RowsScreenProps) {
               // An open run shows its own pacing (a results file from the command line keeps the run's).
               configuredRate={(rows.openRun?.pacing ?? rows.pacing).requestsPerMinute}
               local={(rows.openRun?.targetId ?? targetId) === 'local'}
+              priceUnknown={open.inputPrice === null}
               onStart={() => void rows.start()}
               onPause={rows.pause}
               onCancel={rows.cancel}

@@ -1,5 +1,5 @@
 // Reading a file of rows, mapping and planning it, its pacing and budget, and storing the planned file as a new run.
-import { suggestMapping } from '../../../core/rows/mapping';
+import { sendInState, suggestMapping } from '../../../core/rows/mapping';
 import { ROWS_SCHEMA_VERSION } from '../../../core/rows/records';
 import type { RowRun } from '../../../core/rows/records';
 import { sortIssues } from '../../../core/rows/runPlan';
@@ -61,10 +61,8 @@ export function importActions(
     keepLabelsInState() {
       const { mapping, defaultLabels } = get();
       if (!mapping) return;
-      const labels = (mapping.labels ?? []).filter(
-        (l) => !defaultLabels.some((d) => d.column === l.column && d.question === l.question),
-      );
-      set({ mapping: { ...mapping, labels }, defaultLabels: [] });
+      // The button says the columns go in the state: a one-column state makes room for them (named fields).
+      set({ mapping: sendInState(mapping, defaultLabels), defaultLabels: [] });
     },
 
     setMapping: (mapping) => set({ mapping }),

@@ -7,6 +7,8 @@ import {
   LANDIS_KOCH,
   bandOf,
   figureName,
+  intervalText,
+  plainText,
   pValueText,
   readDifference,
   readFigure,
@@ -29,9 +31,7 @@ describe('figures in words', () => {
       "The judge picks the human's department on 64% of rows.",
     );
     const kappa = readFigure('kappa', fig(0.52), choice)!;
-    expect(kappa.sentence).toMatch(
-      /after the agreement chance alone would give, kappa is 0\.52.*: moderate\.$/i,
-    );
+    expect(kappa.sentence).toMatch(/after the agreement chance alone would give, kappa is 0\.52/i);
     expect(kappa.better).toBe('Higher is better.');
     expect(kappa.scale).toEqual({
       words: 'moderate',
@@ -129,6 +129,43 @@ describe('a variant difference in words', () => {
     );
     expect(readDifference('kappa', fig(0, -0.02, 0.02)).mark).toBe('no change');
     expect(readDifference('kappa', fig(null)).verdict).toBe('undefined');
+  });
+
+  it('names the band once: the scale line says it, the sentence does not (kappa read "moderate" twice)', () => {
+    for (const key of ['kappa', 'qwk', 'spearman', 'auroc']) {
+      const reading = readFigure(key, fig(0.52), choice)!;
+      expect(reading.scale, key).not.toBeNull();
+      expect(reading.sentence, key).not.toContain(reading.scale!.words);
+    }
+  });
+
+  it('never prints a negative zero, and prints the digits that agree with the mark (−0.00 to +0.06 read "within the noise")', () => {
+    // "95% CI −0 to +5" was a share whose lower end rounded to 0 points; "−0.00" a number's.
+    const share = readDifference('accuracy', fig(0.02, -0.003, 0.05));
+    expect(share.text).toBe('+2 percentage points (95% CI −0.3 to +5.0)');
+    expect(share.mark).toBe('B better, within the noise (the interval includes 0)');
+    const within = readDifference('kappa', fig(0.03, -0.004, 0.06));
+    expect(within.text).toBe('+0.03 (95% CI −0.004 to +0.060)');
+    expect(within.clear).toBe(false);
+    // "+0.00 to +0.05" was marked "B better": its lower end is above 0, and now shows it.
+    const better = readDifference('kappa', fig(0.025, 0.0004, 0.05));
+    expect(better.text).toBe('+0.03 (95% CI +0.0004 to +0.0500)');
+    expect(better.mark).toBe('B better');
+    // The mark is decided on the unrounded value: a change of 0.001 is not "no change".
+    expect(readDifference('kappa', fig(0.001, -0.02, 0.03)).mark).toBe(
+      'B better, within the noise (the interval includes 0)',
+    );
+    expect(readDifference('kappa', fig(0, -0.02, 0.02)).text).toBe('0.00 (95% CI −0.02 to +0.02)');
+    for (const [lo, hi] of [
+      [-0.0001, 0.05],
+      [-1e-9, 0.2],
+      [-0.004, -0.0001],
+    ] as const)
+      for (const end of intervalText(lo, hi, 2).split(' to '))
+        expect(end.startsWith('−') && Number(end.slice(1)) === 0, end).toBe(false);
+    expect(intervalText(-0.001, 0.69, 2, false)).toBe('0.00 to 0.69');
+    expect(plainText(-0.004, 2)).toBe('0.00');
+    expect(plainText(-0.04, 2)).toBe('-0.04');
   });
 
   it('writes p values without "= <"', () => {
