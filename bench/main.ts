@@ -16,6 +16,7 @@ const SECTIONS: Record<string, () => Promise<{ run(): Promise<SectionResult> }>>
   alignment: () => import('./alignment'),
   modelJudge: () => import('./modelJudge'),
   honest: () => import('./honest'),
+  workspace: () => import('./workspace'),
 };
 
 async function main(): Promise<void> {
