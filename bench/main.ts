@@ -17,6 +17,7 @@ const SECTIONS: Record<string, () => Promise<{ run(): Promise<SectionResult> }>>
   slider: () => import('./slider'),
   modelJudge: () => import('./modelJudge'),
   honest: () => import('./honest'),
+  workspace: () => import('./workspace'),
 };
 
 async function main(): Promise<void> {
