@@ -16,6 +16,7 @@ export const WORKSPACE_PATHS = {
   invites: `${WORKSPACE_BASE}/invites`,
   join: `${WORKSPACE_BASE}/join`,
   people: `${WORKSPACE_BASE}/people`,
+  tokens: `${WORKSPACE_BASE}/tokens`,
   queues: `${WORKSPACE_BASE}/queues`,
   next: `${WORKSPACE_BASE}/queues/:id/next`,
   labels: `${WORKSPACE_BASE}/queues/:id/labels`,
@@ -87,10 +88,15 @@ export const InviteRequestSchema = z.object({
 export const InviteResponseSchema = z.object({ id: Id, link: z.string(), expiresAt: z.string() });
 export type InviteResponse = z.infer<typeof InviteResponseSchema>;
 
-/** POST join: an invite's token and the labeller's name; sets the labeller's cookie and returns their token once. */
+/** POST join: an invite's token and the labeller's name; sets the labeller's cookie (the page never sees a token). */
 export const JoinRequestSchema = z.object({ invite: WorkspaceTokenSchema, name: Name });
-/** `token` is for a command line (Bearer); a browser relies on the cookie and may forget it. */
-export const JoinResponseSchema = z.object({ me: PersonSchema, token: WorkspaceTokenSchema });
+export const JoinResponseSchema = z.object({ me: PersonSchema });
+
+/**
+ * POST tokens (owner): a bearer token for the command line (`WORKBENCH_WORKSPACE_TOKEN`), shown once, acting as the
+ * owner. The page shows it for copying and keeps nothing.
+ */
+export const TokenResponseSchema = z.object({ token: WorkspaceTokenSchema });
 
 /** GET people (owner): everyone in the workspace. */
 export const PeopleResponseSchema = z.object({
