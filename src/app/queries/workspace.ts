@@ -8,6 +8,7 @@ import {
   claimOwner,
   createInvite,
   createQueue,
+  exportQueue,
   importLabels,
   joinWorkspace,
   listPeople,
@@ -140,4 +141,11 @@ export const importLabelsMutationOptions = (id: string, conn = SAME_ORIGIN) =>
     mutationKey: ['workspace', 'queue', id, 'import'] as const,
     mutationFn: ({ format, text }: { format: InteropFormat; text: string }) =>
       importLabels(conn, id, format, text),
+  });
+
+/** GET :id/export (owner): the file's text, for the page to hand to the person. */
+export const exportQueueMutationOptions = (id: string, conn = SAME_ORIGIN) =>
+  mutationOptions({
+    mutationKey: ['workspace', 'queue', id, 'export'] as const,
+    mutationFn: async (format: InteropFormat) => ({ format, text: await exportQueue(conn, id, format) }),
   });
