@@ -56,6 +56,18 @@ export const FLOORS = [
     why: 'the proxy never builds the reference: the composition root hands it in',
   },
   {
+    layer: 'src/server/workspace',
+    may: [
+      'src/contract',
+      'src/core',
+      'src/server/workspace',
+      'src/server/proxy',
+      'src/server/env',
+      'src/server/http',
+    ],
+    why: "the team workspace uses the proxy's security and log, never the targets or the reference",
+  },
+  {
     layer: 'src/cli',
     may: [
       'src/contract',

@@ -32,7 +32,7 @@ export const WORKSPACE_PATHS = {
 /** A path with its queue id filled in. */
 export const queuePath = (path: string, id: string): string => path.replace(':id', encodeURIComponent(id));
 
-/** The cookie that carries a person's token (HttpOnly, SameSite=Strict, Path=/api/workspace). */
+/** The cookie that carries a person's token (HttpOnly, SameSite=Strict, Path=/api). */
 export const WORKSPACE_COOKIE = 'workbench_workspace';
 
 /** The fragment keys of the links a person opens: `<origin>/#workspace-owner=<token>`, `#workspace-invite=<token>`. */
@@ -154,7 +154,7 @@ export const CreateQueueRequestSchema = z.object({
   rows: z.array(PublishedRowSchema).min(1).max(1_000_000),
   overlap: OverlapSchema.default({ perRow: 1, share: 1 }),
   assignment: AssignmentSchema.default({ kind: 'any' }),
-  reservationSeconds: z.number().int().min(10).max(86_400).default(600),
+  reservationSeconds: z.number().int().min(1).max(86_400).default(600),
   order: OrderSchema.default({ kind: 'random', seed: 1 }),
 });
 export type CreateQueueRequest = z.input<typeof CreateQueueRequestSchema>;

@@ -6,6 +6,7 @@ import { describeTargets, onlyLocal } from './proxy';
 import { ensureBuilt } from './proxy/build';
 import { createLogger } from './proxy/log';
 import { serveWorkbench } from './workbench';
+import { WorkspaceSettingsError } from './workspace';
 import { describePerturbation, perturbationFromEnv } from './reference/perturb';
 
 /** The repository root: start works from any working directory. */
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
   for (const warning of env.warnings) logger.warn(`Warning: ${warning}`);
   const distDir = join(ROOT, 'dist');
   await ensureBuilt({ root: ROOT, outDir: distDir, logger, force: process.argv.includes('--build') });
-  const server = await serveWorkbench({ env, distDir, logger });
+  const server = await serveWorkbench({ env, distDir, logger, root: ROOT });
 
   // The e2e harness reads this exact line to find the port.
   logger.info(`Evaluate Workbench running at ${server.url}`);
@@ -54,7 +55,7 @@ main().catch((error: unknown) => {
   // Configuration errors name the variable, never its value; anything else is printed as it came.
   const logger = createLogger({ secrets });
   logger.error(
-    error instanceof EnvError
+    error instanceof EnvError || error instanceof WorkspaceSettingsError
       ? `Configuration error: ${error.message}`
       : String((error as Error)?.stack ?? error),
   );

@@ -2,10 +2,12 @@
 // targets, and the built SPA from dist/ on one port. Binds a socket. A composition root, like start.ts beside it.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import type { TargetInfo } from '../contract';
+import { isLoopbackHost } from './env';
 import type { RawEnv, ServerEnv } from './env';
 import { limitSlowClients } from './http/limits';
 import { createWorkbenchProxy } from './proxy';
@@ -16,6 +18,7 @@ import type { HostPolicy, ServedAddress } from './proxy/security';
 import { createInProcessReference } from './reference/local';
 import { createModelJudge } from './reference/modelJudge/engine';
 import { buildTargets, referenceTarget } from './targets/target';
+import { WorkspaceMount, workspaceSettings } from './workspace';
 import type { ProxyTarget } from './targets/target';
 
 /** The local target of the workbench server: the reference in process, with REFERENCE_MODEL_FILE's model if set. */
@@ -46,6 +49,8 @@ export function createWorkbenchApp(options: {
   proxy: WorkbenchProxy;
   distDir: string;
   hostPolicy: HostPolicy;
+  /** The team workspace, answered before the proxy (whose /api/* refuses what it does not know). */
+  workspace?: WorkspaceMount;
 }): Hono {
   const { distDir, hostPolicy } = options;
   const app = new Hono();
@@ -58,6 +63,21 @@ export function createWorkbenchApp(options: {
       for (const [name, value] of Object.entries(PAGE_HEADERS)) c.res.headers.set(name, value);
     }
   });
+  const workspace = options.workspace;
+  if (workspace?.isPublic)
+    // Served to a team: the keys the proxy holds are spent by the owner only, never by a labeller or a stranger.
+    app.use('/api/*', async (c, next) => {
+      if (c.req.path.startsWith('/api/workspace') || (await workspace.fromOwner(c.req.raw))) return next();
+      return proxyError(
+        403,
+        'forbidden',
+        "On a workbench served to a team, only the workspace's owner may use its targets.",
+      );
+    });
+  if (workspace) {
+    app.all('/api/workspace', (c) => workspace.fetch(c.req.raw, c.env));
+    app.all('/api/workspace/*', (c) => workspace.fetch(c.req.raw, c.env));
+  }
   app.route('/', options.proxy.app);
   app.use(
     '/assets/*',
@@ -100,9 +120,14 @@ export async function serveWorkbench(options: {
   env: ServerEnv;
   distDir: string;
   logger: Logger;
+  /** Where `.workbench/workspace` lives (the repository for npm start); beside distDir when not given. */
+  root?: string;
 }): Promise<WorkbenchServer> {
   const { env, logger } = options;
   let served: ServedAddress | null = null;
+  const settings = workspaceSettings(env.raw, options.root ?? join(options.distDir, '..'), {
+    loopback: isLoopbackHost(env.host),
+  });
   const proxy = createWorkbenchProxy(env, { targets: targetsFromEnv(env), servedAt: () => served, logger });
   // A model file that cannot be loaded stops the start with its sentence, before anything listens.
   try {
@@ -111,7 +136,19 @@ export async function serveWorkbench(options: {
     await proxy.close();
     throw error;
   }
-  const app = createWorkbenchApp({ proxy, distDir: options.distDir, hostPolicy: proxy.hostPolicy });
+  const workspace = new WorkspaceMount({ settings, logger, hostPolicy: proxy.hostPolicy });
+  // A database the code cannot use (newer, unreachable) stops the start with its sentence, before anything listens.
+  if (workspace.eager)
+    await workspace.open().catch(async (error: unknown) => {
+      await proxy.close();
+      throw error;
+    });
+  const app = createWorkbenchApp({
+    proxy,
+    distDir: options.distDir,
+    hostPolicy: proxy.hostPolicy,
+    workspace,
+  });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   limitSlowClients(server);
   await new Promise<void>((resolve, reject) => {
@@ -129,8 +166,13 @@ export async function serveWorkbench(options: {
     });
   });
   const address = server.address() as AddressInfo;
-  served = { hostnames: [env.host, address.address], port: address.port };
+  served = {
+    hostnames: [env.host, address.address],
+    port: address.port,
+    ...(settings.publicOrigin ? { publicOrigin: settings.publicOrigin } : {}),
+  };
   server.on('error', (error) => logger.error(`[server] ${error.message}`));
+  await workspace.startAtBoot(browserUrl(env.host, address.port));
   return {
     url: browserUrl(env.host, address.port),
     port: address.port,
@@ -140,6 +182,6 @@ export async function serveWorkbench(options: {
         server.close((error) => (error ? reject(error) : resolve()));
         // Keep-alive connections would hold close() open until they time out.
         server.closeAllConnections();
-      }).finally(() => proxy.close()),
+      }).finally(() => Promise.all([proxy.close(), workspace.close()])),
   };
 }

@@ -9,6 +9,11 @@ export const WORKBENCH_HEADER = 'x-workbench-request';
 export interface ServedAddress {
   hostnames: readonly string[];
   port: number;
+  /**
+   * The origin people open when a TLS-terminating proxy serves the workbench to a team (WORKBENCH_PUBLIC_ORIGIN, e.g.
+   * https://labels.example.org): its host is a served Host, and it is the one foreign-scheme Origin accepted.
+   */
+  publicOrigin?: string;
 }
 
 /** Why a request is refused, in one sentence for a person. */
@@ -46,6 +51,8 @@ export function allowedHostValues(served: ServedAddress): Set<string> {
     values.add(`${n}:${served.port}`);
     if (served.port === 80) values.add(n);
   }
+  // The proxy in front forwards the Host people typed: the public origin's host, with its port when it has one.
+  if (served.publicOrigin) values.add(new URL(served.publicOrigin).host.toLowerCase());
   return values;
 }
 
@@ -64,7 +71,7 @@ export class HostPolicy {
     if (!served) return new Set();
     // The same address object comes back on every request of a running server: compare it first, cheaply.
     if (served === this.cachedFor) return this.cache;
-    const key = `${served.hostnames.join(',')}|${served.port}`;
+    const key = `${served.hostnames.join(',')}|${served.port}|${served.publicOrigin ?? ''}`;
     if (key !== this.cacheKey) {
       this.cache = allowedHostValues(served);
       this.cacheKey = key;
@@ -89,7 +96,8 @@ export class HostPolicy {
   checkOrigin(origin: string | undefined, fetchSite: string | undefined): Refusal | null {
     if (origin !== undefined) {
       const ok =
-        origin.startsWith('http://') && this.allowed().has(origin.slice('http://'.length).toLowerCase());
+        (origin.startsWith('http://') && this.allowed().has(origin.slice('http://'.length).toLowerCase())) ||
+        (this.served()?.publicOrigin !== undefined && origin.toLowerCase() === this.served()?.publicOrigin);
       if (!ok) return { status: 403, message: `Requests from ${origin} may not use this workbench's keys.` };
     }
     if (fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none') {
