@@ -20,9 +20,8 @@ import {
   workspaceStatus,
 } from '../../client/workspace';
 import type { WorkspaceConnection } from '../../client/workspace';
+import { workspaceConnection } from './workspaceConnection';
 import type { CreateQueueRequest, FiguresBasis, InteropFormat } from '../../contract/workspace';
-
-const SAME_ORIGIN: WorkspaceConnection = {};
 
 /** The keys, one root: signing in or out invalidates everything under it. */
 export const workspaceKeys = {
@@ -37,7 +36,7 @@ export const workspaceKeys = {
 };
 
 /** GET status: whether a workspace runs here and who this browser is in it. */
-export const workspaceStatusQueryOptions = (conn = SAME_ORIGIN) =>
+export const workspaceStatusQueryOptions = (conn = workspaceConnection()) =>
   queryOptions({
     queryKey: workspaceKeys.status(),
     queryFn: ({ signal }) => workspaceStatus(conn, { signal }),
@@ -45,14 +44,14 @@ export const workspaceStatusQueryOptions = (conn = SAME_ORIGIN) =>
   });
 
 /** GET people (owner). */
-export const workspacePeopleQueryOptions = (conn = SAME_ORIGIN) =>
+export const workspacePeopleQueryOptions = (conn = workspaceConnection()) =>
   queryOptions({
     queryKey: workspaceKeys.people(),
     queryFn: ({ signal }) => listPeople(conn, { signal }),
   });
 
 /** GET queues: every queue for the owner, a labeller's own; progress moves, so it is refetched every half minute. */
-export const workspaceQueuesQueryOptions = (conn = SAME_ORIGIN) =>
+export const workspaceQueuesQueryOptions = (conn = workspaceConnection()) =>
   queryOptions({
     queryKey: workspaceKeys.queues(),
     queryFn: ({ signal }) => listQueues(conn, { signal }),
@@ -60,21 +59,21 @@ export const workspaceQueuesQueryOptions = (conn = SAME_ORIGIN) =>
   });
 
 /** GET :id/labels. */
-export const queueLabelsQueryOptions = (id: string, conn = SAME_ORIGIN) =>
+export const queueLabelsQueryOptions = (id: string, conn = workspaceConnection()) =>
   queryOptions({
     queryKey: workspaceKeys.labels(id),
     queryFn: ({ signal }) => queueLabels(conn, id, { signal }),
   });
 
 /** GET :id/disagreements (owner): changes as people label, so the queue's events invalidate it. */
-export const queueDisagreementsQueryOptions = (id: string, conn = SAME_ORIGIN) =>
+export const queueDisagreementsQueryOptions = (id: string, conn = workspaceConnection()) =>
   queryOptions({
     queryKey: workspaceKeys.disagreements(id),
     queryFn: ({ signal }) => queueDisagreements(conn, id, { signal }),
   });
 
 /** GET :id/figures under one basis (owner). The figures follow the queue's events; no polling. */
-export const queueFiguresQueryOptions = (id: string, basis: FiguresBasis, conn = SAME_ORIGIN) =>
+export const queueFiguresQueryOptions = (id: string, basis: FiguresBasis, conn = workspaceConnection()) =>
   queryOptions({
     queryKey: workspaceKeys.figures(id, basis),
     queryFn: ({ signal }) => queueFigures(conn, id, basis, { signal }),
@@ -89,42 +88,42 @@ export const invalidateQueue = (client: QueryClient, id: string) =>
   ]);
 
 /** POST start: this browser becomes the owner. */
-export const startWorkspaceMutationOptions = (conn = SAME_ORIGIN) =>
+export const startWorkspaceMutationOptions = (conn = workspaceConnection()) =>
   mutationOptions({
     mutationKey: ['workspace', 'start'] as const,
     mutationFn: (name: string | undefined) => startWorkspace(conn, name),
   });
 
 /** POST claim: an owner link opened in this browser. */
-export const claimOwnerMutationOptions = (conn = SAME_ORIGIN) =>
+export const claimOwnerMutationOptions = (conn = workspaceConnection()) =>
   mutationOptions({
     mutationKey: ['workspace', 'claim'] as const,
     mutationFn: (token: string) => claimOwner(conn, token),
   });
 
 /** POST invites (owner). */
-export const createInviteMutationOptions = (conn = SAME_ORIGIN) =>
+export const createInviteMutationOptions = (conn = workspaceConnection()) =>
   mutationOptions({
     mutationKey: ['workspace', 'invite'] as const,
     mutationFn: (invite: { note: string; expiresInSeconds: number }) => createInvite(conn, invite),
   });
 
 /** POST join: an invite link and a name. */
-export const joinWorkspaceMutationOptions = (conn = SAME_ORIGIN) =>
+export const joinWorkspaceMutationOptions = (conn = workspaceConnection()) =>
   mutationOptions({
     mutationKey: ['workspace', 'join'] as const,
     mutationFn: ({ invite, name }: { invite: string; name: string }) => joinWorkspace(conn, invite, name),
   });
 
 /** POST queues (owner): publish a run's rows. */
-export const publishQueueMutationOptions = (conn = SAME_ORIGIN) =>
+export const publishQueueMutationOptions = (conn = workspaceConnection()) =>
   mutationOptions({
     mutationKey: ['workspace', 'publish'] as const,
     mutationFn: (queue: CreateQueueRequest) => createQueue(conn, queue),
   });
 
 /** PUT :id/adjudications (owner). */
-export const adjudicateMutationOptions = (id: string, conn = SAME_ORIGIN) =>
+export const adjudicateMutationOptions = (id: string, conn = workspaceConnection()) =>
   mutationOptions({
     mutationKey: ['workspace', 'queue', id, 'adjudicate'] as const,
     mutationFn: (settle: {
@@ -136,7 +135,7 @@ export const adjudicateMutationOptions = (id: string, conn = SAME_ORIGIN) =>
   });
 
 /** POST :id/import (owner). */
-export const importLabelsMutationOptions = (id: string, conn = SAME_ORIGIN) =>
+export const importLabelsMutationOptions = (id: string, conn = workspaceConnection()) =>
   mutationOptions({
     mutationKey: ['workspace', 'queue', id, 'import'] as const,
     mutationFn: ({ format, text }: { format: InteropFormat; text: string }) =>
@@ -144,7 +143,7 @@ export const importLabelsMutationOptions = (id: string, conn = SAME_ORIGIN) =>
   });
 
 /** GET :id/export (owner): the file's text, for the page to hand to the person. */
-export const exportQueueMutationOptions = (id: string, conn = SAME_ORIGIN) =>
+export const exportQueueMutationOptions = (id: string, conn = workspaceConnection()) =>
   mutationOptions({
     mutationKey: ['workspace', 'queue', id, 'export'] as const,
     mutationFn: async (format: InteropFormat) => ({ format, text: await exportQueue(conn, id, format) }),

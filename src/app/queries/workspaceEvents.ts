@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 import { followQueueEvents } from '../../client/workspace';
 import type { WorkspaceConnection } from '../../client/workspace';
 import { invalidateQueue } from './workspace';
+import { workspaceConnection } from './workspaceConnection';
 
 /** At most one refetch per this many ms while events keep coming. */
 const SETTLE_MS = 300;
@@ -13,7 +14,7 @@ const SETTLE_MS = 300;
 /** Follows a queue's events while mounted; says whether the stream is open and how many events came. */
 export function useQueueEvents(
   queueId: string,
-  conn: WorkspaceConnection = {},
+  conn: WorkspaceConnection = workspaceConnection(),
 ): { live: boolean; events: number } {
   const client = useQueryClient();
   const [live, setLive] = useState(false);

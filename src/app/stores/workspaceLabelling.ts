@@ -10,6 +10,7 @@ import { isWorkspaceCallError } from '../../client/workspaceErrors';
 import type { NextResponse, Progress, WorkspaceLabelValue } from '../../contract/workspace';
 import { errorText } from '../../contract/text';
 import { newId } from '../../core/ids';
+import { workspaceConnection } from '../queries/workspaceConnection';
 import type { OutboxState } from './workspaceOutbox';
 
 /** How long to wait before asking again when every row left is reserved by someone else, or the connection is down. */
@@ -163,7 +164,7 @@ let app: UseBoundStore<StoreApi<QueueLabellingState>> | undefined;
 /** The app's labelling store over the app's outbox; asks again for a row as soon as the browser is online. */
 export function appQueueLabelling(outbox: UseBoundStore<StoreApi<OutboxState>>) {
   if (!app) {
-    const store = createQueueLabelling({ conn: {}, outbox });
+    const store = createQueueLabelling({ conn: workspaceConnection(), outbox });
     if (typeof window !== 'undefined')
       window.addEventListener('online', () => {
         if (store.getState().phase === 'offline') void store.getState().retry();

@@ -13,6 +13,7 @@ import type { LabelInput, Progress } from '../../contract/workspace';
 import { errorText } from '../../contract/text';
 import { appDb } from '../persistence/db';
 import { OutboxRepo } from '../persistence/outbox';
+import { workspaceConnection } from '../queries/workspaceConnection';
 import type { OutboxRecord } from '../persistence/outboxRecord';
 
 /** The server takes at most this many labels per request (PutLabelsRequestSchema). */
@@ -163,7 +164,7 @@ let app: UseBoundStore<StoreApi<OutboxState>> | undefined;
 /** The app's outbox: the browser's database and the same-origin workspace; sends again whenever the browser is online. */
 export function appOutbox(): UseBoundStore<StoreApi<OutboxState>> {
   if (!app) {
-    const store = createOutboxStore({ repo: new OutboxRepo(appDb()), conn: {} });
+    const store = createOutboxStore({ repo: new OutboxRepo(appDb()), conn: workspaceConnection() });
     if (typeof window !== 'undefined') window.addEventListener('online', () => void store.getState().flush());
     app = store;
   }
