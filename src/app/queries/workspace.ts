@@ -19,7 +19,6 @@ import {
   startWorkspace,
   workspaceStatus,
 } from '../../client/workspace';
-import type { WorkspaceConnection } from '../../client/workspace';
 import { workspaceConnection } from './workspaceConnection';
 import type { CreateQueueRequest, FiguresBasis, InteropFormat } from '../../contract/workspace';
 
