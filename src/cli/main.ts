@@ -173,7 +173,12 @@ Exit codes: 0 merged, every shard and row present; 2 files of different runs (th
     .description(
       'The gates, the Markdown summary and the JUnit file of a results file (a merge, one shard or a whole run).',
     )
-    .argument('<results>', 'the results file')
+    .argument('[results]', 'the results file (or --workspace and --queue)')
+    .option(
+      '--workspace <url>',
+      "a team workspace's address: report on its labels (token: WORKBENCH_WORKSPACE_TOKEN)",
+    )
+    .option('--queue <id>', "the workspace's queue to report on")
     .option(
       '--cascade <results>',
       "a cascade's next judge: the results file of a run of the same rows (--escalate-from this one); repeat in order",
@@ -206,7 +211,24 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     for (const line of merged.lines) process.stderr.write(`${line}\n`);
     code = merged.complete ? EXIT.ok : EXIT.incomplete;
   });
-  command('report').action(async (file: string, opts: Record<string, unknown>) => {
+  command('report').action(async (file: string | undefined, opts: Record<string, unknown>) => {
+    if (opts.workspace !== undefined || file === undefined) {
+      if (opts.workspace === undefined || opts.queue === undefined)
+        throw new InputError('report needs a results file, or --workspace URL and --queue ID.');
+      const { workspaceReportCommand } = await import('./workspaceReport');
+      const reported = await workspaceReportCommand({
+        url: opts.workspace as string,
+        queue: opts.queue as string,
+        token: env.WORKBENCH_WORKSPACE_TOKEN,
+        gates: gatesOf(opts),
+        strict: opts.strict === true,
+        alignment: trustOptionsOf(opts),
+        ...(opts.junit !== undefined && { junit: opts.junit as string }),
+      });
+      for (const line of reported.lines) process.stderr.write(`${line}\n`);
+      code = reported.code;
+      return;
+    }
     const { reportCommand } = await import('./report');
     const reported = reportCommand({
       results: file,

@@ -31,7 +31,7 @@ let template: Promise<string> | null = null;
  * An initialised, empty PGlite folder shared by every test file: initdb in WebAssembly takes seconds, a copy of its
  * result a fraction of one. Made once per machine (a rename publishes it whole), copied per test.
  */
-function pgliteTemplate(): Promise<string> {
+export function pgliteTemplate(): Promise<string> {
   template ??= (async () => {
     const version = (
       JSON.parse(
