@@ -29,6 +29,10 @@ const TaxonomyScreen = lazy(() =>
 const AlignmentScreen = lazy(() =>
   import('./features/alignment/AlignmentScreen').then((m) => ({ default: m.AlignmentScreen })),
 );
+// The team workspace (issue 40): its client, queries and screens load only when it is opened.
+const WorkspaceScreen = lazy(() =>
+  import('./features/workspace/WorkspaceScreen').then((m) => ({ default: m.WorkspaceScreen })),
+);
 /** How long start-up may take to restore the last session before the screens show anyway (storage may hang). */
 const RESTORE_WAIT_MS = 5_000;
 
@@ -48,6 +52,7 @@ const SCREEN_NAMES: Record<Screen, string> = {
   rows: 'Rows from a file',
   alignment: 'Alignment with labels',
   taxonomy: 'Large taxonomy',
+  workspace: 'Team workspace',
 };
 
 /** What a screen shows while its code loads: a status line, announced, so the wait has words. */
@@ -89,7 +94,7 @@ export function App() {
         <SessionsSidebar />
         <main className="app-main" data-testid="app.main">
           <nav className="app-screens" aria-label="Screens">
-            {(['workbench', 'rows', 'alignment', 'taxonomy'] as const).map((s) => (
+            {(['workbench', 'rows', 'alignment', 'taxonomy', 'workspace'] as const).map((s) => (
               <button
                 key={s}
                 type="button"
@@ -121,6 +126,10 @@ export function App() {
                   onOpenInWorkbench={() => setScreen('workbench')}
                   onOpenRows={() => setScreen('rows')}
                 />
+              </Suspense>
+            ) : screen === 'workspace' ? (
+              <Suspense fallback={<p className="muted">Loading the team workspace…</p>}>
+                <WorkspaceScreen onOpenRows={() => setScreen('rows')} />
               </Suspense>
             ) : screen === 'taxonomy' ? (
               <Suspense fallback={<ScreenLoading what="taxonomy screen" />}>

@@ -5,6 +5,7 @@ import type { Table } from 'dexie';
 import { migrateSession } from '../../core/sessionMigrations';
 import type { Session } from '../../core/session';
 import type { ReusedChunk, RowItem, RowRun, StoredAnswer } from '../../core/rows/records';
+import type { OutboxRow } from './outboxRecord';
 
 /** Name of the database in the browser profile. */
 export const DB_NAME = 'evaluate-workbench';
@@ -34,6 +35,10 @@ export interface MetaRow {
  * answer of one question asked with others is found by that question's own key. An index, not a copy per question:
  * each answer stays one record. Answers stored before it have no such keys (their state and questions were not kept)
  * and are found only whole, as before: nothing to migrate.
+ *
+ * Version 6 (issue 40, the team workspace): `outbox`, the labels given in a workspace queue and not yet acknowledged by
+ * its server, keyed by each label's client id (so a retry never doubles it), read and parsed by outbox.ts. A new
+ * table: nothing to migrate; its records carry their own schema version (outboxRecord.ts).
  */
 export class WorkbenchDb extends Dexie {
   sessions!: Table<SessionRow, string>;
@@ -42,6 +47,7 @@ export class WorkbenchDb extends Dexie {
   rowItems!: Table<RowItem, [string, number]>;
   rowAnswers!: Table<StoredAnswer, string>;
   rowReuses!: Table<ReusedChunk, [string, string]>;
+  outbox!: Table<OutboxRow, string>;
 
   constructor(name: string = DB_NAME) {
     super(name);
@@ -70,6 +76,7 @@ export class WorkbenchDb extends Dexie {
     });
     this.version(4).stores({ rowReuses: '[runId+chunk], runId' });
     this.version(5).stores({ rowAnswers: 'key, *questionKeys' });
+    this.version(6).stores({ outbox: 'clientId, queueId, createdAt' });
   }
 }
 

@@ -14,3 +14,14 @@ export function writeAddressParam(name: string, value: string | null): void {
   else url.searchParams.set(name, value);
   if (url.href !== location.href) history.replaceState(history.state, '', url);
 }
+
+/** The address's fragment ('#…'), or '' (also outside a browser). */
+export const readAddressFragment = (): string => (typeof location === 'undefined' ? '' : location.hash);
+
+/** Removes the fragment (a link's one-time token must not stay in the address bar or its history entry). */
+export function clearAddressFragment(): void {
+  if (typeof location === 'undefined' || typeof history === 'undefined' || location.hash === '') return;
+  const url = new URL(location.href);
+  url.hash = '';
+  history.replaceState(history.state, '', url);
+}

@@ -12,26 +12,11 @@ import type { LabelValue } from '../../../core/alignment/types';
 import type { RowMapping } from '../../../core/rows/mapping';
 import type { ResultRow } from '../../../core/rows/results';
 import { CommitInput } from '../../components/CommitInput';
+import { labelOptions } from '../../components/labelKeys';
 import { distributionText, labelOfRow, stateOf, stateText } from './rowText';
 
-/** Option keys beyond 1-9: letters, leaving out s (skip), y and n (yes/no). */
-const LETTERS = 'abcdefghijklmopqrtuvwxz';
-
-/** The options of a question with their keys. */
-export function labelOptions(question: Question): { value: LabelValue; key: string; text: string }[] {
-  if (question.type === 'noul')
-    return [
-      { value: true, key: 'y', text: 'yes' },
-      { value: false, key: 'n', text: 'no' },
-    ];
-  const values: LabelValue[] =
-    question.type === 'choice' ? Object.keys(question.criteria) : question.criteria.map((_, i) => i);
-  return values.map((value, i) => ({
-    value,
-    key: i < 9 ? String(i + 1) : (LETTERS[i - 9] ?? ''),
-    text: labelText(value, question),
-  }));
-}
+// The keys are shared with the workspace's labeller screen (components/labelKeys.ts).
+export { labelOptions } from '../../components/labelKeys';
 
 export interface LabellingViewProps {
   question: string;

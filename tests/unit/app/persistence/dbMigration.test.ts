@@ -103,7 +103,7 @@ describe('opening a database of schema version 4', () => {
     opened.push(db);
     const repo = new RowsRepo(db);
     expect(await repo.answers(['old'])).toEqual(new Map([['old', old]]));
-    expect(db.verno).toBe(5);
+    expect(db.verno).toBe(6);
     // Found per question by its own key (one question), and nothing else.
     expect([...(await findQuestionAnswers(db, ['old', 'q']))]).toEqual([['old', old]]);
     const fresh = { ...old, key: 'new', questionKeys: ['qa', 'qb'] };

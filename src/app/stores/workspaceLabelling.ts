@@ -1,0 +1,175 @@
+// A labeller working through a workspace queue: reserve the next row, label each of its questions in turn (every label
+// goes through the outbox, so the connection may drop at any moment), skip, and go back a question. A process rather
+// than a query (each "next" reserves a row), so it lives here like a rows run. When the next row cannot be fetched
+// (offline), the store says so and tries again when the browser is online, or after a pause.
+import { create } from 'zustand';
+import type { StoreApi, UseBoundStore } from 'zustand';
+import { nextRow, skipRow } from '../../client/workspace';
+import type { WorkspaceConnection } from '../../client/workspace';
+import { isWorkspaceCallError } from '../../client/workspaceErrors';
+import type { NextResponse, Progress, WorkspaceLabelValue } from '../../contract/workspace';
+import { errorText } from '../../contract/text';
+import { newId } from '../../core/ids';
+import { workspaceConnection } from '../queries/workspaceConnection';
+import type { OutboxState } from './workspaceOutbox';
+
+/** How long to wait before asking again when every row left is reserved by someone else, or the connection is down. */
+const WAIT_MS = 5_000;
+
+export type LabellingPhase = 'idle' | 'loading' | 'row' | 'done' | 'reserved' | 'offline' | 'error';
+
+export interface QueueLabellingState {
+  queueId: string | null;
+  phase: LabellingPhase;
+  next: NextResponse | null;
+  /** Which question of the row is asked now (questions in the queue's order). */
+  questionIndex: number;
+  /** What this person gave on the current row so far, by question (their earlier labels when it came back). */
+  given: Record<string, WorkspaceLabelValue>;
+  progress: Progress | null;
+  message: string | null;
+  open: (queueId: string) => Promise<void>;
+  close: () => void;
+  give: (value: WorkspaceLabelValue) => Promise<void>;
+  skip: () => Promise<void>;
+  /** Back to the row's previous question (a second answer is an edit). False when at the first. */
+  back: () => boolean;
+  /** Asks for the next row again (after the connection came back, or a wait). */
+  retry: () => Promise<void>;
+}
+
+export interface QueueLabellingDeps {
+  conn: WorkspaceConnection;
+  outbox: UseBoundStore<StoreApi<OutboxState>>;
+  now?: () => number;
+  /** Schedules a try; returns how to cancel it. */
+  schedule?: (ms: number, run: () => void) => () => void;
+}
+
+const defaultSchedule = (ms: number, run: () => void): (() => void) => {
+  const timer = setTimeout(run, ms);
+  return () => clearTimeout(timer);
+};
+
+export function createQueueLabelling(deps: QueueLabellingDeps): UseBoundStore<StoreApi<QueueLabellingState>> {
+  const now = deps.now ?? Date.now;
+  const schedule = deps.schedule ?? defaultSchedule;
+  let shownAt = now();
+  let cancelWait: (() => void) | null = null;
+  // Answers of an earlier queue or row arriving late must not overwrite the present one.
+  let generation = 0;
+
+  return create<QueueLabellingState>()((set, get) => {
+    const questionNames = (): string[] => Object.keys(get().next?.questions ?? {});
+
+    const waitThenRetry = () => {
+      cancelWait?.();
+      cancelWait = schedule(WAIT_MS, () => void get().retry());
+    };
+
+    const load = async (): Promise<void> => {
+      const { queueId } = get();
+      if (!queueId) return;
+      const mine = ++generation;
+      cancelWait?.();
+      cancelWait = null;
+      set({ phase: 'loading', message: null });
+      try {
+        const next = await nextRow(deps.conn, queueId);
+        if (mine !== generation) return;
+        shownAt = now();
+        set({
+          next,
+          phase: next.reason,
+          questionIndex: 0,
+          given: { ...(next.row?.mine ?? {}) },
+          progress: next.progress,
+        });
+        if (next.reason === 'reserved') waitThenRetry();
+      } catch (error) {
+        if (mine !== generation) return;
+        const offline = isWorkspaceCallError(error) && error.retryable;
+        set({ phase: offline ? 'offline' : 'error', message: errorText(error) });
+        if (offline) waitThenRetry();
+      }
+    };
+
+    // Progress acknowledged with a label is fresher than the one the row came with.
+    deps.outbox.subscribe((s) => {
+      const { queueId } = get();
+      const acknowledged = queueId ? s.progress[queueId] : undefined;
+      if (acknowledged && acknowledged !== get().progress) set({ progress: acknowledged });
+    });
+
+    return {
+      queueId: null,
+      phase: 'idle',
+      next: null,
+      questionIndex: 0,
+      given: {},
+      progress: null,
+      message: null,
+      open: async (queueId) => {
+        set({ queueId, next: null, progress: null, given: {}, questionIndex: 0 });
+        await load();
+      },
+      close: () => {
+        generation++;
+        cancelWait?.();
+        cancelWait = null;
+        set({ queueId: null, phase: 'idle', next: null });
+      },
+      give: async (value) => {
+        const { queueId, next, questionIndex } = get();
+        const question = questionNames()[questionIndex];
+        if (!queueId || !next?.row || question === undefined) return;
+        const at = now();
+        await deps.outbox.getState().give(queueId, {
+          row: next.row.index,
+          question,
+          value,
+          clientId: newId(),
+          at: new Date(at).toISOString(),
+          seconds: Math.max(0, (at - shownAt) / 1000),
+        });
+        shownAt = at;
+        set((s) => ({ given: { ...s.given, [question]: value } }));
+        if (questionIndex + 1 < questionNames().length) set({ questionIndex: questionIndex + 1 });
+        else await load();
+      },
+      skip: async () => {
+        const { queueId, next } = get();
+        if (!queueId || !next?.row) return;
+        try {
+          await skipRow(deps.conn, queueId, next.row.index);
+        } catch (error) {
+          set({ message: errorText(error) });
+          return;
+        }
+        await load();
+      },
+      back: () => {
+        const { questionIndex } = get();
+        if (questionIndex === 0) return false;
+        set({ questionIndex: questionIndex - 1 });
+        return true;
+      },
+      retry: load,
+    };
+  });
+}
+
+let app: UseBoundStore<StoreApi<QueueLabellingState>> | undefined;
+
+/** The app's labelling store over the app's outbox; asks again for a row as soon as the browser is online. */
+export function appQueueLabelling(outbox: UseBoundStore<StoreApi<OutboxState>>) {
+  if (!app) {
+    const store = createQueueLabelling({ conn: workspaceConnection(), outbox });
+    if (typeof window !== 'undefined')
+      window.addEventListener('online', () => {
+        if (store.getState().phase === 'offline') void store.getState().retry();
+      });
+    app = store;
+  }
+  return app;
+}
