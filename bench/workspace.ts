@@ -117,6 +117,7 @@ async function load(
   queue: string,
   until: number,
   pauseMs: number,
+  phase: string,
 ): Promise<LoadResult> {
   const result: LoadResult = { next: [], save: [], acked: new Map(), overlaps: 0 };
   const holding = new Map<number, number>();
@@ -136,7 +137,7 @@ async function load(
           if (holding.has(row) && holding.get(row) !== p) result.overlaps++;
           holding.set(row, p);
           if (pauseMs) await new Promise((r) => setTimeout(r, pauseMs));
-          const clientId = `L${p}-${n++}`;
+          const clientId = `${phase}-L${p}-${n++}`;
           t = performance.now();
           const saved = (
             await call(url, 'PUT', `/api/workspace/queues/${queue}/labels`, cookie, {
@@ -211,13 +212,13 @@ async function runBackend(backend: 'pglite' | 'postgres'): Promise<BackendRun> {
     let child = await startChild(env);
     const { people, queue } = await setUp(child.url, 600);
     const cpu0 = cpuSeconds(child.proc.pid!);
-    const steady = await load(child.url, people, queue, Date.now() + SECONDS * 1000, EVERY_MS);
+    const steady = await load(child.url, people, queue, Date.now() + SECONDS * 1000, EVERY_MS, 'steady');
     const cpuPerLabelMs = ((cpuSeconds(child.proc.pid!) - cpu0) * 1000) / Math.max(1, steady.acked.size);
     const steadyLoad = loadavg()[0]!;
     // Faults: a burst of writes, SIGKILL in the middle, a restart on the same database.
     const burstEnd = Date.now() + 4000;
     const killAt = setTimeout(() => child.proc.kill('SIGKILL'), 2000);
-    const burst = await load(child.url, people, queue, burstEnd, 0);
+    const burst = await load(child.url, people, queue, burstEnd, 0, 'burst');
     clearTimeout(killAt);
     await new Promise((r) => (child.proc.exitCode === null ? child.proc.once('exit', r) : r(null)));
     child = await startChild(env);
