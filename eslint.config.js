@@ -80,7 +80,6 @@ const NOT_YET_SPLIT = [
   { file: 'src/app/stores/rows/run.ts', name: 'rowsEngine' }, // 268 lines
   { file: 'src/app/features/robustness/robustnessStore.ts', name: 'createRobustnessStore' }, // 266 lines
   { file: 'src/app/persistence/sessionsRepo.ts', name: 'SessionsRepo' }, // 238 lines
-  { file: 'src/server/reference/app.ts', name: 'createReference' }, // 225 lines
   { file: 'src/server/proxy/app.ts', name: 'createProxyApp' }, // 218 lines
   { file: 'src/core/targetCheck.ts', name: 'answerFindings' }, // 193 lines
   { file: 'src/server/reference/modelJudge/engine.ts', name: 'createModelJudge' }, // 155 lines
@@ -88,7 +87,6 @@ const NOT_YET_SPLIT = [
   { file: 'src/app/editor/MonacoEditor.tsx', name: 'MonacoEditor' }, // 152 lines
   { file: 'src/core/rows/lookAhead.ts', name: 'LookAhead' }, // 144 lines
   { file: 'src/app/stores/sessions/engine.ts', name: 'sessionsEngine' }, // 142 lines
-  { file: 'src/server/reference/app.ts', name: 'evaluate' }, // 134 lines
   { file: 'src/app/stores/sessions/lifecycle.ts', name: 'lifecycleActions' }, // 133 lines
   { file: 'src/app/stores/rows/importPlan.ts', name: 'importActions' }, // 132 lines
   { file: 'src/core/trust/ceiling.ts', name: 'ceilingFigures' }, // 129 lines
