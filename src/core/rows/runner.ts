@@ -1,8 +1,9 @@
 // The run engine: sends one request per row, paced, and records every outcome as it arrives. Pure orchestration over
 // an injected evaluate, clock and store, so tests drive it with a manual clock or the real client and a real server.
 // The runner wires its parts and answers the page: the book of rows and outcomes (runBook.ts), phase and halts
-// (runControl.ts), the budget cap (runBudget.ts), scheduling (runSchedule.ts: look-ahead reuse in runReuse.ts, the
-// gate, the pacer), sending (rowSend.ts) and settling (rowSettle.ts: what a failure means is failure.ts's).
+// (runControl.ts), the budget cap (runBudget.ts), scheduling (runSchedule.ts: look-ahead reuse and twin requests in
+// runReuse.ts, the gate, the pacer), sending (rowSend.ts) and settling (rowSettle.ts; what a failure means is
+// failure.ts's).
 import { errorClause as errorText } from '../../contract/text';
 import { dedupKey, pinnedModel } from './dedup';
 import { LookAhead } from './lookAhead';
@@ -16,10 +17,9 @@ import { runProgress } from './runProgress';
 import { RunReuse, TwinRequests } from './runReuse';
 import { dispatch } from './runSchedule';
 import type { ScheduleParts } from './runSchedule';
-import type { RunStore } from './runTypes';
 import { RowSender } from './rowSend';
 import { RowSettler } from './rowSettle';
-import type { RowUpdate, RunnerDeps, RunnerInput, RunProgress } from './runTypes';
+import type { RowUpdate, RunnerDeps, RunnerInput, RunProgress, RunStore } from './runTypes';
 
 export { FAILING_STREAK } from './runControl';
 
