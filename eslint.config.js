@@ -28,7 +28,18 @@ const dexieOnlyInPersistence = {
  * Units (functions, methods, class bodies) over 80 lines that are justified, each with its reason (issue 42). The rule
  * (eslint/unitLength.js) warns above 80 lines and fails above 150; tests/unit/eslint/unitLength.test.ts plants both.
  */
-const LONG_UNIT_EXCEPTIONS = [];
+const LONG_UNIT_EXCEPTIONS = [
+  {
+    file: 'src/core/rows/dedup.ts',
+    name: 'Sha256',
+    why: 'SHA-256 (FIPS 180-4) as one class: its state, rounds and padding are one algorithm, read against the standard',
+  },
+  {
+    file: 'src/cli/main.ts',
+    name: 'program',
+    why: "the command line's option table, one commander declaration per option: it reads as the --help it prints",
+  },
+];
 
 /**
  * Pending split (issue 42): units other engineers are editing now, to be split after them. Named here so the lint stays
@@ -71,49 +82,34 @@ const PENDING_SPLIT_ISSUE_42 = [
   { file: 'src/app/components/answers/ChoiceCard.tsx', name: 'ChoiceCard' }, // 86 lines
   { file: 'src/app/features/rows/PlanPanel.tsx', name: 'PlanPanel' }, // 83 lines
   { file: 'src/app/features/alignment/DisagreementList.tsx', name: 'DisagreementList' }, // 82 lines
-  // runCommand is being split in its own branch.
+  // runCommand is being split in its own branch; mergeCommand is being changed in another (merge counting).
+  { file: 'src/cli/merge.ts', name: 'mergeCommand' }, // 127 lines
   { file: 'src/cli/run.ts', name: 'runCommand' }, // 344 lines
 ];
 
-/** Not yet split in this branch (issue 42): to leave this list as each is split. */
+/**
+ * Not reached in the first pass of issue 42 (the largest units were split first): each leaves this list when it is split
+ * by concern, or moves to LONG_UNIT_EXCEPTIONS with its reason.
+ */
 const NOT_YET_SPLIT = [
-  { file: 'src/app/stores/rows/run.ts', name: 'rowsEngine' }, // 268 lines
-  { file: 'src/app/features/robustness/robustnessStore.ts', name: 'createRobustnessStore' }, // 266 lines
-  { file: 'src/app/persistence/sessionsRepo.ts', name: 'SessionsRepo' }, // 238 lines
-  { file: 'src/server/proxy/app.ts', name: 'createProxyApp' }, // 218 lines
-  { file: 'src/core/targetCheck.ts', name: 'answerFindings' }, // 193 lines
-  { file: 'src/server/reference/modelJudge/engine.ts', name: 'createModelJudge' }, // 155 lines
-  { file: 'src/app/stores/sessions/manage.ts', name: 'manageActions' }, // 154 lines
   { file: 'src/app/editor/MonacoEditor.tsx', name: 'MonacoEditor' }, // 152 lines
   { file: 'src/core/rows/lookAhead.ts', name: 'LookAhead' }, // 144 lines
-  { file: 'src/app/stores/sessions/engine.ts', name: 'sessionsEngine' }, // 142 lines
-  { file: 'src/app/stores/sessions/lifecycle.ts', name: 'lifecycleActions' }, // 133 lines
   { file: 'src/app/stores/rows/importPlan.ts', name: 'importActions' }, // 132 lines
-  { file: 'src/core/trust/ceiling.ts', name: 'ceilingFigures' }, // 129 lines
-  { file: 'src/app/stores/sessions/files.ts', name: 'fileActions' }, // 128 lines
   { file: 'src/core/alignment/compute.ts', name: 'questionReport' }, // 128 lines
-  { file: 'src/cli/merge.ts', name: 'mergeCommand' }, // 127 lines
   { file: 'src/core/alignment/questionData.ts', name: 'questionData' }, // 125 lines
   { file: 'src/core/rows/parse.ts', name: 'Accumulator' }, // 115 lines
   { file: 'src/client/evaluate.ts', name: 'call' }, // 114 lines
-  { file: 'src/core/runDraft.ts', name: 'draftRequest' }, // 114 lines
   { file: 'src/core/targetCheck.ts', name: 'analyseCheck' }, // 113 lines
-  { file: 'src/core/trust/altTest.ts', name: 'altTest' }, // 113 lines
   { file: 'src/core/rows/parse.ts', name: 'parseJsonArrayText' }, // 112 lines
-  { file: 'src/cli/main.ts', name: 'program' }, // 111 lines
-  { file: 'src/app/persistence/autosave.ts', name: 'Autosave' }, // 105 lines
   { file: 'src/core/rows/importSession.ts', name: 'ImportSession' }, // 102 lines
   { file: 'src/cli/main.ts', name: 'main' }, // 101 lines
   { file: 'src/app/stores/rows/runs.ts', name: 'runsActions' }, // 99 lines
-  { file: 'src/core/rows/dedup.ts', name: 'Sha256' }, // 97 lines
-  { file: 'src/core/robustness/verdict.ts', name: 'questionCard' }, // 94 lines
   { file: 'src/core/rows/parse.ts', name: 'CsvRowParser' }, // 91 lines
   { file: 'src/cli/resultsStore.ts', name: 'ResultsStore' }, // 90 lines
   { file: 'src/core/alignment/linearised.ts', name: 'influenceAt' }, // 90 lines
   { file: 'src/core/alignment/variants.ts', name: 'compareVariants' }, // 89 lines
   { file: 'src/core/alignment/table.ts', name: 'AlignTableWriter' }, // 88 lines
   { file: 'src/app/editor/loadMonaco.ts', name: 'registerProviders' }, // 85 lines
-  { file: 'src/app/features/robustness/robustnessStore.ts', name: 'run' }, // 85 lines
   { file: 'src/core/sessionFile.ts', name: 'parseImportFile' }, // 81 lines
   { file: 'src/server/env.ts', name: 'parseServerEnv' }, // 81 lines
 ];
