@@ -85,6 +85,21 @@ function intervalsOf(
   };
 }
 
+/** The rows (counted through their patterns) whose number of ratings passes `test`. */
+function rowsRatedBy(
+  patterns: ReturnType<typeof patternsOf>,
+  A: number,
+  test: (ratings: number) => boolean,
+): number {
+  let n = 0;
+  for (let p = 0; p < patterns.count.length; p++) {
+    let r = 0;
+    for (let a = 0; a < A; a++) if (patterns.ratings[p * A + a] !== MISSING) r++;
+    if (test(r)) n += patterns.count[p]!;
+  }
+  return n;
+}
+
 /** What the judge's figures are read from: the rows' patterns, the majority, each annotator's column, the figures. */
 interface JudgeInputs {
   data: TrustData;
@@ -152,7 +167,6 @@ export function ceilingFigures(
   // the first-order variance the bootstrap estimates, without hundreds of passes over the rows.
   const linear = options.B === null && labelled.length > LINEARISED_ABOVE;
   const patterns = patternsOf(data, labelled, !linear);
-  const P = patterns.count.length;
   const sums = agreementSums(data, patterns, alphaMetricsOf(data.type));
   const { keys, metrics, majority } = sums;
   const S = sumsOf(sums, patterns.count);
@@ -167,16 +181,6 @@ export function ceilingFigures(
     patterns,
     labelled.length,
   );
-  const rowsWhere = (test: (p: number) => boolean): number => {
-    let n = 0;
-    for (let p = 0; p < P; p++) if (test(p)) n += patterns.count[p]!;
-    return n;
-  };
-  const ratingsOf = (p: number): number => {
-    let r = 0;
-    for (let a = 0; a < A; a++) if (patterns.ratings[p * A + a] !== MISSING) r++;
-    return r;
-  };
   const figure = (key: string, n: number, what: string, reason: string): Figure => {
     const at = keys.indexOf(key);
     const v = point[at]!;
@@ -187,8 +191,8 @@ export function ceilingFigures(
   const pairs = sums.pairs.map(({ a, b }) => ({ a, b, cells: cellsOf(columns[a]!, columns[b]!, K) }));
   const kappaName = sums.kappaWeights ? 'quadratic weighted kappa' : "Cohen's kappa";
   const oneClass = 'undefined: no disagreement is possible by chance (one class only), or no rows';
-  const pairable = rowsWhere((p) => ratingsOf(p) >= 2);
-  const complete = rowsWhere((p) => ratingsOf(p) === A);
+  const pairable = rowsRatedBy(patterns, A, (r) => r >= 2);
+  const complete = rowsRatedBy(patterns, A, (r) => r === A);
   const rowsIn = (cells: Int32Array): number => confusionOfCells(cells, K, patterns.count).n;
   return {
     alpha: Object.fromEntries(

@@ -1,6 +1,7 @@
 // The proxy's routes: the target list, and each target's evaluate and models routes. Nothing else answers under /api.
 // Relaying a request is relay.ts's, answering the browser answers.ts's.
 import { Hono } from 'hono';
+import type { Context } from 'hono';
 import { TargetCheckRequestSchema } from '../../contract';
 import { checkTarget } from '../targets/check';
 import type { Logger } from './log';
@@ -38,6 +39,25 @@ const parseJsonOrNull = (body: Buffer<ArrayBuffer>): unknown => {
   }
 };
 
+/** The target check: a few small requests with the key, reported as sentences (redacted like any answer). */
+async function checkRoute({ byId, logger, secrets }: ProxyContext, c: Context): Promise<Response> {
+  const id = c.req.param('id');
+  const target = byId.get(id);
+  if (!target) return proxyError(404, 'not_found', `This workbench has no target "${id}".`);
+  const read = await readLimitedBody(c.req.raw, 4096);
+  const request = TargetCheckRequestSchema.safeParse(
+    read && read.byteLength > 0 ? parseJsonOrNull(read) : {},
+  );
+  if (!request.success) {
+    return proxyError(422, 'invalid_request', 'A check takes {"model": "<id>"} or an empty body.');
+  }
+  const report = await checkTarget(target, request.data.model);
+  logger.info(`[proxy] ${target.id}: checked (${report.findings.length} findings).`);
+  return new Response(redactBody(Buffer.from(JSON.stringify(report), 'utf8'), secrets), {
+    headers: API_HEADERS,
+  });
+}
+
 /** The Hono app of the proxy; mount it at the root of the workbench server. */
 export function createProxyApp(options: ProxyAppOptions): Hono {
   const { hostPolicy, logger, upstreamTimeoutMs, bodyLimitBytes } = options;
@@ -69,24 +89,7 @@ export function createProxyApp(options: ProxyAppOptions): Hono {
   const targetList = JSON.stringify({ targets: infos, problems: options.targetProblems ?? [] });
   app.get('/api/targets', () => new Response(targetList, { headers: API_HEADERS }));
 
-  // The target check: a few small requests with the key, reported as sentences (redacted like any answer).
-  app.post('/api/targets/:id/check', async (c) => {
-    const id = c.req.param('id');
-    const target = byId.get(id);
-    if (!target) return proxyError(404, 'not_found', `This workbench has no target "${id}".`);
-    const read = await readLimitedBody(c.req.raw, 4096);
-    const request = TargetCheckRequestSchema.safeParse(
-      read && read.byteLength > 0 ? parseJsonOrNull(read) : {},
-    );
-    if (!request.success) {
-      return proxyError(422, 'invalid_request', 'A check takes {"model": "<id>"} or an empty body.');
-    }
-    const report = await checkTarget(target, request.data.model);
-    logger.info(`[proxy] ${target.id}: checked (${report.findings.length} findings).`);
-    return new Response(redactBody(Buffer.from(JSON.stringify(report), 'utf8'), secrets), {
-      headers: API_HEADERS,
-    });
-  });
+  app.post('/api/targets/:id/check', (c) => checkRoute(ctx, c));
   app.all('/api/targets/:id/check', () =>
     proxyError(405, 'method_not_allowed', 'The check route takes POST only.', { allow: 'POST' }),
   );

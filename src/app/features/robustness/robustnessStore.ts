@@ -20,6 +20,26 @@ import type { RobustnessDeps, RobustnessState } from './robustnessTypes';
 
 export * from './robustnessTypes';
 
+/** The store's state before anything is planned: the default settings, nothing ready, run or said. */
+const idleCheck = (): Pick<
+  RobustnessState,
+  'settings' | 'phase' | 'ready' | 'progress' | 'report' | 'unsaved' | 'error' | 'notice'
+> => ({
+  settings: {
+    orders: null,
+    repeats: DEFAULT_REPEATS,
+    variants: [...VARIANT_KINDS],
+    threshold: DEFAULT_THRESHOLD,
+  },
+  phase: 'idle',
+  ready: null,
+  progress: null,
+  report: null,
+  unsaved: false,
+  error: null,
+  notice: null,
+});
+
 /** Makes a store over its dependencies; the app uses the one below. */
 export function createRobustnessStore(deps: RobustnessDeps) {
   let runner: RowRunner | null = null;
@@ -27,19 +47,7 @@ export function createRobustnessStore(deps: RobustnessDeps) {
 
   return create<RobustnessState>()((set, get) => {
     return {
-      settings: {
-        orders: null,
-        repeats: DEFAULT_REPEATS,
-        variants: [...VARIANT_KINDS],
-        threshold: DEFAULT_THRESHOLD,
-      },
-      phase: 'idle',
-      ready: null,
-      progress: null,
-      report: null,
-      unsaved: false,
-      error: null,
-      notice: null,
+      ...idleCheck(),
 
       setSettings(patch) {
         if (get().phase === 'running') return;
