@@ -5,7 +5,7 @@ import type { Session, SessionDoc } from '../../core/session';
 import { matchesSession, queryTerms } from '../../core/sessionSearch';
 import type { SaveBase, SaveResolution } from '../../core/sessionMerge';
 import type { WorkbenchDb } from './db';
-import { byNewest, newSession, readRow } from './sessionRows';
+import { byNewest, copyName, newSession, readRow } from './sessionRows';
 import type { Listing, UnreadableRow } from './sessionRows';
 import { putSession, saveMerged } from './sessionWrites';
 

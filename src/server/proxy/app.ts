@@ -41,7 +41,7 @@ const parseJsonOrNull = (body: Buffer<ArrayBuffer>): unknown => {
 
 /** The target check: a few small requests with the key, reported as sentences (redacted like any answer). */
 async function checkRoute({ byId, logger, secrets }: ProxyContext, c: Context): Promise<Response> {
-  const id = c.req.param('id');
+  const id = c.req.param('id') ?? '';
   const target = byId.get(id);
   if (!target) return proxyError(404, 'not_found', `This workbench has no target "${id}".`);
   const read = await readLimitedBody(c.req.raw, 4096);

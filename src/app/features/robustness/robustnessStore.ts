@@ -7,7 +7,7 @@ import type { RowAnswer } from '../../../core/robustness/check';
 import { DEFAULT_REPEATS, DEFAULT_THRESHOLD } from '../../../core/robustness/plan';
 import { VARIANT_KINDS } from '../../../core/robustness/variants';
 import type { RunProgress } from '../../../core/rows/runTypes';
-import { RowRunner } from '../../../core/rows/runner';
+import type { RowRunner } from '../../../core/rows/runner';
 import { appDb } from '../../persistence/db';
 import { robustnessRunStore } from '../../persistence/robustnessAnswers';
 import { appRunnerSeam } from '../../stores/runnerDeps';
