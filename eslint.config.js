@@ -4,6 +4,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import floors from './eslint/floors.js';
+import units from './eslint/unitLength.js';
 
 const uiAndIo = [
   { name: 'react', message: 'The pure core (contract, core, client) must not depend on React.' },
@@ -23,6 +24,103 @@ const dexieOnlyInPersistence = {
   message: 'IndexedDB is only touched in src/app/persistence.',
 };
 
+/**
+ * Units (functions, methods, class bodies) over 80 lines that are justified, each with its reason (issue 42). The rule
+ * (eslint/unitLength.js) warns above 80 lines and fails above 150; tests/unit/eslint/unitLength.test.ts plants both.
+ */
+const LONG_UNIT_EXCEPTIONS = [
+  {
+    file: 'src/core/rows/dedup.ts',
+    name: 'Sha256',
+    why: 'SHA-256 (FIPS 180-4) as one class: its state, rounds and padding are one algorithm, read against the standard',
+  },
+  {
+    file: 'src/cli/main.ts',
+    name: 'program',
+    why: "the command line's option table, one commander declaration per option: it reads as the --help it prints",
+  },
+];
+
+/**
+ * Pending split (issue 42): units other engineers are editing now, to be split after them. Named here so the lint stays
+ * green meanwhile; each line leaves when its unit is split. Not a place for new code.
+ */
+const PENDING_SPLIT_ISSUE_42 = [
+  // React components of src/app/features, screens and components, split once their current edits land.
+  { file: 'src/app/features/alignment/AlignmentScreen.tsx', name: 'AlignmentScreen' }, // 373 lines
+  { file: 'src/app/features/robustness/RobustnessDialog.tsx', name: 'RobustnessDialog' }, // 300 lines
+  { file: 'src/app/features/alignment/QuestionPanel.tsx', name: 'QuestionPanel' }, // 258 lines
+  { file: 'src/app/screens/WorkbenchScreen.tsx', name: 'WorkbenchScreen' }, // 251 lines
+  { file: 'src/app/features/rows/LabelColumnsForm.tsx', name: 'LabelColumnsForm' }, // 234 lines
+  { file: 'src/app/features/compare/CompareView.tsx', name: 'CompareView' }, // 227 lines
+  { file: 'src/app/features/rows/RowsScreen.tsx', name: 'RowsScreen' }, // 222 lines
+  { file: 'src/app/features/alignment/LabellingView.tsx', name: 'LabellingView' }, // 215 lines
+  { file: 'src/app/features/alignment/TrustPanel.tsx', name: 'TrustPanel' }, // 210 lines
+  { file: 'src/app/features/workbench/StatePane.tsx', name: 'StatePane' }, // 184 lines
+  { file: 'src/app/features/rows/ProgressPanel.tsx', name: 'ProgressPanel' }, // 157 lines
+  { file: 'src/app/features/rows/MappingForm.tsx', name: 'MappingForm' }, // 156 lines
+  { file: 'src/app/features/sessions/SessionsSidebar.tsx', name: 'SessionsSidebar' }, // 155 lines
+  { file: 'src/app/features/sessions/ShareDialog.tsx', name: 'ShareDialog' }, // 145 lines
+  { file: 'src/app/features/getCode/GetCodeDialog.tsx', name: 'GetCodeDialog' }, // 132 lines
+  { file: 'src/app/features/alignment/VariantsPanel.tsx', name: 'VariantsPanel' }, // 131 lines
+  { file: 'src/app/features/cost/CostMeter.tsx', name: 'CostMeter' }, // 128 lines
+  { file: 'src/app/features/taxonomy/TaxonomyScreen.tsx', name: 'TaxonomyScreen' }, // 127 lines
+  { file: 'src/app/features/rows/ResultsFilters.tsx', name: 'ResultsFilters' }, // 125 lines
+  { file: 'src/app/features/compare/CompareScreen.tsx', name: 'CompareScreen' }, // 124 lines
+  { file: 'src/app/features/rows/ResultsTable.tsx', name: 'ResultsTable' }, // 123 lines
+  { file: 'src/app/features/rows/ImportPanel.tsx', name: 'ImportPanel' }, // 122 lines
+  { file: 'src/app/features/workbench/QuestionForm.tsx', name: 'QuestionFields' }, // 115 lines
+  { file: 'src/app/features/sessions/SaveStatusLine.tsx', name: 'SaveStatusLine' }, // 114 lines
+  { file: 'src/app/features/rows/ResultsView.tsx', name: 'ResultsView' }, // 113 lines
+  { file: 'src/app/components/ModelPicker.tsx', name: 'ModelPickerView' }, // 100 lines
+  { file: 'src/app/features/compare/CompareToolbar.tsx', name: 'CompareToolbar' }, // 100 lines
+  { file: 'src/app/features/rows/ResultsFilters.tsx', name: 'AgreementFields' }, // 100 lines
+  { file: 'src/app/features/compare/CompareColumnHeader.tsx', name: 'CompareColumnHeader' }, // 99 lines
+  { file: 'src/app/features/answers/AnswersPane.tsx', name: 'AnswersPane' }, // 96 lines
+  { file: 'src/app/features/sessions/IncomingShareDialog.tsx', name: 'IncomingShareDialog' }, // 95 lines
+  { file: 'src/app/features/workbench/ChatView.tsx', name: 'ChatView' }, // 93 lines
+  { file: 'src/app/components/answers/ChoiceCard.tsx', name: 'ChoiceCard' }, // 86 lines
+  { file: 'src/app/features/rows/PlanPanel.tsx', name: 'PlanPanel' }, // 83 lines
+  { file: 'src/app/features/alignment/DisagreementList.tsx', name: 'DisagreementList' }, // 82 lines
+  // runCommand is being split in its own branch; mergeCommand is being changed in another (merge counting).
+  { file: 'src/cli/merge.ts', name: 'mergeCommand' }, // 127 lines
+  { file: 'src/cli/run.ts', name: 'runCommand' }, // 344 lines
+];
+
+/**
+ * Not reached in the first pass of issue 42 (the largest units were split first): each leaves this list when it is split
+ * by concern, or moves to LONG_UNIT_EXCEPTIONS with its reason.
+ */
+const NOT_YET_SPLIT = [
+  { file: 'src/app/editor/MonacoEditor.tsx', name: 'MonacoEditor' }, // 152 lines
+  { file: 'src/core/rows/lookAhead.ts', name: 'LookAhead' }, // 144 lines
+  { file: 'src/app/stores/rows/importPlan.ts', name: 'importActions' }, // 132 lines
+  { file: 'src/core/alignment/compute.ts', name: 'questionReport' }, // 128 lines
+  { file: 'src/core/alignment/questionData.ts', name: 'questionData' }, // 125 lines
+  { file: 'src/core/rows/parse.ts', name: 'Accumulator' }, // 115 lines
+  { file: 'src/client/evaluate.ts', name: 'call' }, // 114 lines
+  { file: 'src/core/targetCheck.ts', name: 'analyseCheck' }, // 113 lines
+  { file: 'src/core/rows/parse.ts', name: 'parseJsonArrayText' }, // 112 lines
+  { file: 'src/core/rows/importSession.ts', name: 'ImportSession' }, // 102 lines
+  { file: 'src/cli/main.ts', name: 'main' }, // 101 lines
+  { file: 'src/app/stores/rows/runs.ts', name: 'runsActions' }, // 99 lines
+  { file: 'src/core/rows/parse.ts', name: 'CsvRowParser' }, // 91 lines
+  { file: 'src/cli/resultsStore.ts', name: 'ResultsStore' }, // 90 lines
+  { file: 'src/core/alignment/linearised.ts', name: 'influenceAt' }, // 90 lines
+  { file: 'src/core/alignment/variants.ts', name: 'compareVariants' }, // 89 lines
+  { file: 'src/core/alignment/table.ts', name: 'AlignTableWriter' }, // 88 lines
+  { file: 'src/app/editor/loadMonaco.ts', name: 'registerProviders' }, // 85 lines
+  { file: 'src/core/sessionFile.ts', name: 'parseImportFile' }, // 81 lines
+  { file: 'src/server/env.ts', name: 'parseServerEnv' }, // 81 lines
+];
+const unitLengthOptions = (max) => ({
+  max,
+  exceptions: [
+    ...LONG_UNIT_EXCEPTIONS,
+    ...[...PENDING_SPLIT_ISSUE_42, ...NOT_YET_SPLIT].map((u) => ({ ...u, why: 'pending split (issue 42)' })),
+  ],
+});
+
 export default tseslint.config(
   { ignores: ['dist', 'build', 'node_modules', 'tests/e2e/artifacts', 'coverage'] },
   js.configs.recommended,
@@ -41,6 +139,15 @@ export default tseslint.config(
     plugins: { layers: floors },
     // tests/unit/eslint/floors*.test.ts plant a wrong import per rule and check that it fails.
     rules: { 'layers/floors': 'error' },
+  },
+  {
+    // No function a screen long (issue 42): a warning above 80 lines (the aim), an error above 150 (a screen).
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { units },
+    rules: {
+      'units/long-unit': ['warn', unitLengthOptions(80)],
+      'units/screen-long-unit': ['error', unitLengthOptions(150)],
+    },
   },
   {
     files: ['src/app/**/*.{ts,tsx}'],

@@ -90,10 +90,15 @@ export function locatedProblems(
  * Reads the editors into a request. A text that does not parse blocks the run; the contract's checks and the model
  * id rules are errors too, but the body can still be sent to let the service have its say.
  */
-export function draftRequest(doc: SessionDoc, listedModels: readonly string[] = []): Draft {
-  const problems: DraftProblem[] = [];
-  const model = doc.model.trim();
+/** The state as it will be sent: plain text, parsed JSON, or a conversation rendered (kept to send beside it). */
+interface StateRead {
+  state: { ok: true; value: unknown } | { ok: false };
+  syntax: string | null;
+  conversation?: Conversation;
+}
 
+/** Reads the state editor in its mode; its syntax problems go to `problems`. */
+function readState(doc: SessionDoc, problems: DraftProblem[]): StateRead {
   let state: { ok: true; value: unknown } | { ok: false } = { ok: true, value: doc.stateText };
   let stateSyntax: string | null = null;
   let conversation: Conversation | undefined;
@@ -141,6 +146,11 @@ export function draftRequest(doc: SessionDoc, listedModels: readonly string[] = 
     }
   }
 
+  return { state, syntax: stateSyntax, ...(conversation ? { conversation } : {}) };
+}
+
+/** Reads the questions editor as JSON; an empty editor or its first syntax problem goes to `problems`. */
+function readQuestions(doc: SessionDoc, problems: DraftProblem[]) {
   const questionsParsed = parseJson(doc.questionsText);
   const questionsSyntax = syntaxSentence('questions', questionsParsed);
   if (!questionsParsed.ok) {
@@ -166,6 +176,17 @@ export function draftRequest(doc: SessionDoc, listedModels: readonly string[] = 
     }
   }
 
+  return { parsed: questionsParsed, syntax: questionsSyntax };
+}
+
+/** The body and the request it makes, checked against the contract; a conversation's field and scopes added. */
+function buildRequest(
+  doc: SessionDoc,
+  model: string,
+  { state, conversation }: StateRead,
+  questionsParsed: ReturnType<typeof parseJson>,
+  problems: DraftProblem[],
+): { body: Draft['body']; request: EvaluateRequest | null } {
   let body: Draft['body'] = null;
   let request: EvaluateRequest | null = null;
   if (state.ok && questionsParsed.ok) {
@@ -183,6 +204,16 @@ export function draftRequest(doc: SessionDoc, listedModels: readonly string[] = 
       }
     }
   }
+  return { body, request };
+}
+
+export function draftRequest(doc: SessionDoc, listedModels: readonly string[] = []): Draft {
+  const problems: DraftProblem[] = [];
+  const model = doc.model.trim();
+  const stateRead = readState(doc, problems);
+  const questions = readQuestions(doc, problems);
+  const built = buildRequest(doc, model, stateRead, questions.parsed, problems);
+  let request = built.request;
   const modelReported = problems.some((p) => p.area === 'model');
   const modelProblem = modelIdProblem(model, listedModels);
   if (modelProblem && !modelReported) {
@@ -197,11 +228,11 @@ export function draftRequest(doc: SessionDoc, listedModels: readonly string[] = 
   }
 
   return {
-    body,
+    body: built.body,
     request,
     problems: sortProblems(problems),
     blocking: problems.some((p) => p.severity === 'error'),
-    syntax: { state: stateSyntax, questions: questionsSyntax },
+    syntax: { state: stateRead.syntax, questions: questions.syntax },
   };
 }
 

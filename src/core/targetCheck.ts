@@ -122,32 +122,15 @@ const ANSWER_FIELDS: Record<ProbeType, string[]> = {
 const RESPONSE_FIELDS = ['model', 'answers', 'usage'];
 const REQUEST_ID_HEADERS = ['x-typesafe-request-id', 'cf-ai-req-id', 'cf-ray', 'request-id'];
 
-/** Sentences about one answered probe; `seen` keeps sentences said once per check (extra fields, headers...). */
-function answerFindings(
-  type: ProbeType,
-  probe: ProbeResult,
-  sentModel: string,
-  seen: Set<string>,
-  requestsPerMinute: number | null,
-  wire: WireSettings,
-): CheckFinding[] {
-  const out: CheckFinding[] = [];
-  const once = (key: string, finding: CheckFinding) => {
-    if (seen.has(key)) return;
-    seen.add(key);
-    out.push(finding);
-  };
-  const json = parseJson(probe.body);
-  if (!isRecord(json)) {
-    return [
-      {
-        severity: 'problem',
-        area: type,
-        text: `The ${typeWord(type)} request answered 200 with a body that is not a JSON object.`,
-      },
-    ];
-  }
-  let body = json;
+/** Findings said so far: every one goes to `out`; `once` says a sentence once per check (extra fields, headers...). */
+interface Said {
+  out: CheckFinding[];
+  once(key: string, finding: CheckFinding): void;
+}
+
+/** The answer's wrapping against the target's settings (envelope, dialect); returns the body inside any envelope. */
+function wireFindings(json: Record<string, unknown>, wire: WireSettings, { once }: Said) {
+  let body: Record<string, unknown> = json;
   const result = json.result;
   const wrapped = isRecord(result) && 'success' in json;
   // Advice is measured against the target's settings: what is already set is said as such, never advised again.
@@ -181,37 +164,11 @@ function answerFindings(
       text: 'It speaks the Decisions dialect, as this target is set ("dialect": "decisions"): requests go out as {model, input, questions: [...]} and answers are read back by position.',
     });
   }
-  if (probe.readProblem !== undefined && !(wire.envelope === 'cloudflare' && !wrapped)) {
-    out.push({
-      severity: 'problem',
-      area: type,
-      text: `The ${typeWord(type)} answer could not be read in this target's ${wire.dialect === 'decisions' ? 'Decisions dialect' : 'form'}: ${probe.readProblem.replace(/\.$/, '')}.`,
-    });
-    return out;
-  }
-  // The fields below are read as a run reads them: in the interface's form, unsmoothed.
-  if (probe.read !== undefined) {
-    const read = parseJson(probe.read);
-    if (isRecord(read)) body = read;
-  }
-  const extra = Object.keys(body).filter((k) => !RESPONSE_FIELDS.includes(k));
-  if (extra.length > 0) {
-    once('extra', {
-      severity: 'normalised',
-      area: 'evaluate',
-      text: `Answers carry fields the contract does not define (${list(extra)}); the workbench ignores them.`,
-    });
-  }
-  const name = Object.keys(CHECK_QUESTIONS[type])[0]!;
-  const answer = isRecord(body.answers) ? body.answers[name] : undefined;
-  if (!isRecord(answer)) {
-    out.push({
-      severity: 'problem',
-      area: type,
-      text: `The ${typeWord(type)} request answered 200 without an answer under "${name}".`,
-    });
-    return out;
-  }
+  return { body, wrapped };
+}
+
+/** The answer's own fields against the contract's for its type: missing, extra, its type, its probabilities. */
+function answerShapeFindings(type: ProbeType, answer: Record<string, unknown>, { out, once }: Said): void {
   const missing = ANSWER_FIELDS[type].filter((f) => !(f in answer));
   if (missing.length > 0) {
     out.push({
@@ -252,7 +209,10 @@ function answerFindings(
       });
     }
   }
-  // Said once per check: the echo, usage and headers are the same for every question type.
+}
+
+/** What every answer carries, said once per check: the model it echoes and its usage. */
+function echoFindings(body: Record<string, unknown>, sentModel: string, { once }: Said): void {
   if (typeof body.model !== 'string') {
     once('model', {
       severity: 'difference',
@@ -296,6 +256,10 @@ function answerFindings(
           : `Usage reports ${usage.input_tokens} input tokens.`,
     });
   }
+}
+
+/** The answer's headers: a request id, rate-limit headers. */
+function headerFindings(probe: ProbeResult, requestsPerMinute: number | null, { once }: Said): void {
   const headers = Object.keys(probe.headers).map((h) => h.toLowerCase());
   if (!headers.includes('x-request-id')) {
     const other = REQUEST_ID_HEADERS.find((h) => headers.includes(h));
@@ -314,6 +278,73 @@ function answerFindings(
       text: `It sends no rate-limit headers: file runs are paced by ${requestsPerMinute === null ? 'the published limits' : `this target's ${requestsPerMinute} requests per minute`}.`,
     });
   }
+}
+
+/** Sentences about one answered probe; `seen` keeps sentences said once per check (extra fields, headers...). */
+function answerFindings(
+  type: ProbeType,
+  probe: ProbeResult,
+  sentModel: string,
+  seen: Set<string>,
+  requestsPerMinute: number | null,
+  wire: WireSettings,
+): CheckFinding[] {
+  const out: CheckFinding[] = [];
+  const said: Said = {
+    out,
+    once: (key, finding) => {
+      if (seen.has(key)) return;
+      seen.add(key);
+      out.push(finding);
+    },
+  };
+  const json = parseJson(probe.body);
+  if (!isRecord(json)) {
+    return [
+      {
+        severity: 'problem',
+        area: type,
+        text: `The ${typeWord(type)} request answered 200 with a body that is not a JSON object.`,
+      },
+    ];
+  }
+  const wrapping = wireFindings(json, wire, said);
+  let body = wrapping.body;
+  if (probe.readProblem !== undefined && !(wire.envelope === 'cloudflare' && !wrapping.wrapped)) {
+    out.push({
+      severity: 'problem',
+      area: type,
+      text: `The ${typeWord(type)} answer could not be read in this target's ${wire.dialect === 'decisions' ? 'Decisions dialect' : 'form'}: ${probe.readProblem.replace(/\.$/, '')}.`,
+    });
+    return out;
+  }
+  // The fields below are read as a run reads them: in the interface's form, unsmoothed.
+  if (probe.read !== undefined) {
+    const read = parseJson(probe.read);
+    if (isRecord(read)) body = read;
+  }
+  const extra = Object.keys(body).filter((k) => !RESPONSE_FIELDS.includes(k));
+  if (extra.length > 0) {
+    said.once('extra', {
+      severity: 'normalised',
+      area: 'evaluate',
+      text: `Answers carry fields the contract does not define (${list(extra)}); the workbench ignores them.`,
+    });
+  }
+  const name = Object.keys(CHECK_QUESTIONS[type])[0]!;
+  const answer = isRecord(body.answers) ? body.answers[name] : undefined;
+  if (!isRecord(answer)) {
+    out.push({
+      severity: 'problem',
+      area: type,
+      text: `The ${typeWord(type)} request answered 200 without an answer under "${name}".`,
+    });
+    return out;
+  }
+  answerShapeFindings(type, answer, said);
+  // Said once per check: the echo, usage and headers are the same for every question type.
+  echoFindings(body, sentModel, said);
+  headerFindings(probe, requestsPerMinute, said);
   return out;
 }
 

@@ -28,12 +28,61 @@ export interface AutosaveOptions<T> {
 }
 
 /** Saves values a while after they stop changing; nothing scheduled is dropped. */
+/** A one-shot timer: each arm replaces the last; once stopped it never fires again. */
+class Rearm {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  stopped = false;
+
+  constructor(private readonly fire: () => void) {}
+
+  arm(ms: number): void {
+    this.clear();
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.fire();
+    }, ms);
+  }
+
+  clear(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.clear();
+  }
+}
+
+/**
+ * Writes every pending value, newest per key, and clears those written; every key is tried, so one session that cannot
+ * be written does not hold back the others. Returns whether any failed, and the last error.
+ */
+async function writeEach<T>(
+  pending: Map<string, T>,
+  write: (value: T) => Promise<unknown>,
+): Promise<{ failed: boolean; failure: unknown }> {
+  let failure: unknown;
+  let failed = false;
+  for (const [key, value] of [...pending]) {
+    try {
+      await write(value);
+      // A newer value may have arrived during the write: only clear the key if it still holds this one.
+      if (pending.get(key) === value) pending.delete(key);
+    } catch (error) {
+      failed = true;
+      failure = error;
+    }
+  }
+  return { failed, failure };
+}
+
 export class Autosave<T> {
   private readonly pending = new Map<string, T>();
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly timer = new Rearm(() => void this.flush());
   private running: Promise<void> = Promise.resolve();
   private status: SaveStatus = { state: 'idle', quota: false };
-  private disposed = false;
   private readonly delayMs: number;
   private readonly retryMs: number;
 
@@ -54,16 +103,16 @@ export class Autosave<T> {
 
   /** Records a change, to be written after the debounce delay. */
   schedule(value: T): void {
-    if (this.disposed) return;
+    if (this.timer.stopped) return;
     this.pending.set(this.options.keyOf(value), value);
     // After a failure the line keeps saying so until a write succeeds; the change itself is kept either way.
     if (this.status.state === 'idle') this.setStatus({ state: 'pending' });
-    this.arm(this.delayMs);
+    this.timer.arm(this.delayMs);
   }
 
   /** Writes everything waiting now; resolves when done (or failed: the values stay pending). */
   flush(): Promise<void> {
-    this.clearTimer();
+    this.timer.clear();
     this.running = this.running.then(() => this.writeAll());
     return this.running;
   }
@@ -76,53 +125,26 @@ export class Autosave<T> {
 
   /** Stops the timers; values still pending stay readable through unsaved(). */
   dispose(): void {
-    this.disposed = true;
-    this.clearTimer();
-  }
-
-  private arm(ms: number): void {
-    this.clearTimer();
-    if (this.disposed) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.flush();
-    }, ms);
-  }
-
-  private clearTimer(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.timer.stop();
   }
 
   private async writeAll(): Promise<void> {
     if (this.pending.size === 0) return;
     this.setStatus({ state: 'saving' });
-    let failure: unknown;
-    let failed = false;
-    // Every key is tried: one session that cannot be written does not hold back the others.
-    for (const [key, value] of [...this.pending]) {
-      try {
-        await this.options.write(value);
-        // A newer value may have arrived during the write: only clear the key if it still holds this one.
-        if (this.pending.get(key) === value) this.pending.delete(key);
-      } catch (error) {
-        failed = true;
-        failure = error;
-      }
-    }
+    const { failed, failure } = await writeEach(this.pending, (value) => this.options.write(value));
     if (failed) {
       this.setStatus({
         state: 'failed',
         quota: isQuotaError(failure),
         message: describeStorageError(failure),
       });
-      this.arm(this.retryMs);
+      this.timer.arm(this.retryMs);
       return;
     }
     const savedAt = (this.options.now?.() ?? new Date()).toISOString();
     if (this.pending.size > 0) {
       this.setStatus({ state: 'pending', savedAt });
-      this.arm(this.delayMs);
+      this.timer.arm(this.delayMs);
     } else {
       this.setStatus({ state: 'idle', savedAt });
     }

@@ -51,6 +51,78 @@ export function namedPosition(
   return null;
 }
 
+/** What a card's sentence is made from: the figures measured and what they decided. */
+interface CardFacts {
+  order: ReturnType<typeof orderStats> | null;
+  positionBias: ReturnType<typeof namedPosition> | null;
+  noiseTest: ReturnType<typeof orderNoiseTest> | null;
+  repetition: ReturnType<typeof repetitionStats>;
+  variants: readonly { kind: keyof typeof VARIANT_LABELS; maxTvd: number; flagged: boolean }[];
+  limit: number;
+  orderMoves: boolean;
+  movesWithOrder: boolean;
+  noisy: boolean;
+}
+
+/** The card's finding in words: what moves the answer and by how much, or across what it stays stable. */
+function cardSentence(f: CardFacts): string {
+  const { order, positionBias, noiseTest, repetition, variants, limit, orderMoves, movesWithOrder, noisy } =
+    f;
+  const flaggedVariants = variants.filter((v) => v.flagged);
+  const parts: string[] = [];
+  const changed = order ? `the top choice changed in ${order.topChanges} of ${order.comparisons} orders` : '';
+  if (order && positionBias)
+    parts.push(
+      `Position bias: the option sent ${positionBias} gains ${pct(positionBias === 'first' ? order.firstGain : order.lastGain)} on average`,
+    );
+  if (order && movesWithOrder && !positionBias)
+    parts.push(`The answer moves with the option order (up to ${pct(order.maxTvd)})`);
+  if (order && orderMoves && !movesWithOrder)
+    parts.push(
+      `the option order moves it no more than identical requests do${order.topChanges > 0 ? ` (${changed})` : ''}`,
+    );
+  else if (order && order.topChanges > 0) parts.push(changed);
+  if (movesWithOrder && !noiseTest) parts.push('no identical requests were sent to rule out noise');
+  if (noisy && repetition) parts.push(`identical requests differ by up to ${pct(repetition.maxTvd)}`);
+  for (const v of flaggedVariants) parts.push(`${VARIANT_LABELS[v.kind]} moves it by ${pct(v.maxTvd)}`);
+  // A different winner among options within rounding of each other is the service's tie-break, not a change.
+  const tie =
+    order && order.ties > 0 && order.tied.length > 1
+      ? `${tiedOptions(order.tied, Object.keys(order.spread).length)} tie within rounding; the service breaks the tie by position.`
+      : null;
+  const compared = [
+    order ? `${order.comparisons} other option ${order.comparisons === 1 ? 'order' : 'orders'}` : null,
+    repetition ? `${repetition.requests} identical requests` : null,
+    variants.length
+      ? `${variants.length} near-duplicate ${variants.length === 1 ? 'state' : 'states'}`
+      : null,
+  ].filter((x): x is string => x !== null);
+  const found =
+    parts.length > 0
+      ? `${parts.join('; ').replace(/^./, (c) => c.toUpperCase())}.`
+      : compared.length > 0
+        ? `Stable: across ${compared.join(', ')}, the answer stays within ${pct(limit)}.`
+        : 'Not enough answers came back to compare anything for this question.';
+  // A stable card leads with the tie (it is what the reader saw change); a finding leads with the finding.
+  const told = !tie ? found : parts.length > 0 ? `${found} ${tie}` : `${tie} ${found}`;
+  return told;
+}
+
+/** How often the server refused this question, said before the finding; refusals count in no figure. */
+function withRefusals(name: string, states: readonly StateAnswers[], told: string): string {
+  // A refusal is the server's answer, not a missing one: say how often, since no figure above counts it.
+  let refusals = 0;
+  let requests = 0;
+  for (const st of states)
+    for (const a of st.answered) {
+      requests++;
+      if (a.answers[name]?.type === 'refusal') refusals++;
+    }
+  return refusals === 0
+    ? told
+    : `${refusals === requests ? 'The server refused this question in every request' : `The server refused this question in ${refusals} of ${requests} requests`}; refusals are left out of every figure. ${refusals === requests ? '' : told}`.trim();
+}
+
 /** The card of one question from the answers of every state checked. */
 export function questionCard(
   name: string,
@@ -86,54 +158,18 @@ export function questionCard(
         ? 'moves_with_form'
         : 'stable';
 
-  const parts: string[] = [];
-  const changed = order ? `the top choice changed in ${order.topChanges} of ${order.comparisons} orders` : '';
-  if (order && positionBias)
-    parts.push(
-      `Position bias: the option sent ${positionBias} gains ${pct(positionBias === 'first' ? order.firstGain : order.lastGain)} on average`,
-    );
-  if (order && movesWithOrder && !positionBias)
-    parts.push(`The answer moves with the option order (up to ${pct(order.maxTvd)})`);
-  if (order && orderMoves && !movesWithOrder)
-    parts.push(
-      `the option order moves it no more than identical requests do${order.topChanges > 0 ? ` (${changed})` : ''}`,
-    );
-  else if (order && order.topChanges > 0) parts.push(changed);
-  if (movesWithOrder && !noiseTest) parts.push('no identical requests were sent to rule out noise');
-  if (noisy) parts.push(`identical requests differ by up to ${pct(repetition.maxTvd)}`);
-  for (const v of flaggedVariants) parts.push(`${VARIANT_LABELS[v.kind]} moves it by ${pct(v.maxTvd)}`);
-  // A different winner among options within rounding of each other is the service's tie-break, not a change.
-  const tie =
-    order && order.ties > 0 && order.tied.length > 1
-      ? `${tiedOptions(order.tied, Object.keys(order.spread).length)} tie within rounding; the service breaks the tie by position.`
-      : null;
-  const compared = [
-    order ? `${order.comparisons} other option ${order.comparisons === 1 ? 'order' : 'orders'}` : null,
-    repetition ? `${repetition.requests} identical requests` : null,
-    variants.length
-      ? `${variants.length} near-duplicate ${variants.length === 1 ? 'state' : 'states'}`
-      : null,
-  ].filter((x): x is string => x !== null);
-  const found =
-    parts.length > 0
-      ? `${parts.join('; ').replace(/^./, (c) => c.toUpperCase())}.`
-      : compared.length > 0
-        ? `Stable: across ${compared.join(', ')}, the answer stays within ${pct(limit)}.`
-        : 'Not enough answers came back to compare anything for this question.';
-  // A stable card leads with the tie (it is what the reader saw change); a finding leads with the finding.
-  const told = !tie ? found : parts.length > 0 ? `${found} ${tie}` : `${tie} ${found}`;
-  // A refusal is the server's answer, not a missing one: say how often, since no figure above counts it.
-  let refusals = 0;
-  let requests = 0;
-  for (const st of states)
-    for (const a of st.answered) {
-      requests++;
-      if (a.answers[name]?.type === 'refusal') refusals++;
-    }
-  const summary =
-    refusals === 0
-      ? told
-      : `${refusals === requests ? 'The server refused this question in every request' : `The server refused this question in ${refusals} of ${requests} requests`}; refusals are left out of every figure. ${refusals === requests ? '' : told}`.trim();
+  const told = cardSentence({
+    order,
+    positionBias,
+    noiseTest,
+    repetition,
+    variants,
+    limit,
+    orderMoves,
+    movesWithOrder,
+    noisy,
+  });
+  const summary = withRefusals(name, states, told);
 
   return {
     question: name,

@@ -80,12 +80,23 @@ export function pairedTTest(
   return { t, p: studentTCdf(t, n - 1) };
 }
 
-/** The alt-test of the judge against the data's annotators. */
-export function altTest(data: TrustData, options: Partial<AltTestOptions> = {}): AltTest {
-  const o = { ...ALT_TEST_DEFAULTS, ...options };
+/** Per annotator, over the rows rated by enough annotators: each side against the others, leaving the annotator out. */
+interface Tallies {
+  rows: number;
+  count: Float64Array;
+  /** Judge wins, annotator wins, their difference's sum and sum of squares, and each side's alignment sums. */
+  wf: Float64Array;
+  wh: Float64Array;
+  dSum: Float64Array;
+  dSquares: Float64Array;
+  sf: Float64Array;
+  sh: Float64Array;
+}
+
+/** The leave-one-out tallies of every annotator against the judge, row by row. */
+function tallies(data: TrustData, minPerRow: number, metric: 'accuracy' | 'neg_rmse'): Tallies {
   const A = data.annotators.length;
   const n = rowCount(data);
-  const metric = data.type === 'score' ? 'neg_rmse' : 'accuracy';
   const count = new Float64Array(A);
   const wf = new Float64Array(A);
   const wh = new Float64Array(A);
@@ -109,7 +120,7 @@ export function altTest(data: TrustData, options: Partial<AltTestOptions> = {}):
       sum += r;
       squares += r * r;
     }
-    if (m >= o.minPerRow && m >= 2) {
+    if (m >= minPerRow && m >= 2) {
       rows++;
       for (let j = 0; j < A; j++) {
         const h = data.ratings[i * A + j]!;
@@ -143,7 +154,13 @@ export function altTest(data: TrustData, options: Partial<AltTestOptions> = {}):
       if (r !== MISSING) classCounts[r] = 0;
     }
   }
-  const annotators: AltTestAnnotator[] = data.annotators.map((name, j) => {
+  return { rows, count, wf, wh, dSum, dSquares, sf, sh };
+}
+
+/** Each annotator's figures and paired t-test; one with too few rows is left out, with the reason. */
+function annotatorResults(data: TrustData, t: Tallies, o: AltTestOptions): AltTestAnnotator[] {
+  const { count, wf, wh, dSum, dSquares, sf, sh } = t;
+  return data.annotators.map((name, j) => {
     const nj = count[j]!;
     const test = pairedTTest(dSum[j]!, dSquares[j]!, nj, o.epsilon);
     const share = (x: number): number | null => (nj === 0 ? null : x / nj);
@@ -163,6 +180,16 @@ export function altTest(data: TrustData, options: Partial<AltTestOptions> = {}):
           : null,
     };
   });
+}
+
+/** The alt-test of the judge against the data's annotators. */
+export function altTest(data: TrustData, options: Partial<AltTestOptions> = {}): AltTest {
+  const o = { ...ALT_TEST_DEFAULTS, ...options };
+  const A = data.annotators.length;
+  const metric = data.type === 'score' ? 'neg_rmse' : 'accuracy';
+  const t = tallies(data, o.minPerRow, metric);
+  const rows = t.rows;
+  const annotators = annotatorResults(data, t, o);
   const tested = annotators.filter((a) => a.leftOut === null && a.p !== null);
   const base = { metric, epsilon: o.epsilon, q: o.q, rows, annotators } as const;
   if (tested.length < o.minAnnotators) {

@@ -1,6 +1,7 @@
 // What the rows store's parts share: its dependencies, zustand's get and set, and the live state kept outside React
 // (the runner, up to 100,000 result rows, timers, the cross-tab bookkeeping), so each part is a plain function of it.
 import type { StoreApi } from 'zustand';
+import type { RowItem, RowRun, StoredAnswer } from '../../../core/rows/records';
 import type { RowRunner } from '../../../core/rows/runner';
 import type { ResultRow } from '../../../core/rows/results';
 import type { RowUpdateMessage, RunMessage } from '../../../core/rows/runSync';
@@ -63,4 +64,28 @@ export function rowsKit(deps: RowsDeps, set: RowsKit['set'], get: RowsKit['get']
     post: (message) => deps.channel?.post(message),
     parserOf: () => (live.parser ??= deps.parser()),
   };
+}
+
+/** The helpers the rows store's actions share. */
+export interface RowsEngine {
+  /** Tells the watching tabs where the run this tab drives stands, with the rows changed since last time. */
+  publish(): void;
+  /** Shows the runner's progress and changed rows now, and publishes them. */
+  flushNow(): void;
+  /** Flushes within flushMs, coalescing the updates that arrive meanwhile. */
+  scheduleFlush(): void;
+  /** Saves a change to a run's record, and to the open run. */
+  saveRun(id: string, patch: Partial<RowRun>): Promise<void>;
+  stopWatching(): void;
+  beginWatching(runId: string): void;
+  /** Reads a run, its rows and their answers from storage and makes it the open one; true when another tab drives it. */
+  load(id: string, quiet: boolean): Promise<boolean>;
+  drive(retryWhich?: 'failed' | 'unknown'): Promise<void>;
+  attach(
+    run: RowRun,
+    items: readonly RowItem[],
+    answers: ReadonlyMap<string, StoredAnswer>,
+    unreadable: number,
+    options?: { quiet?: boolean; held?: boolean },
+  ): void;
 }

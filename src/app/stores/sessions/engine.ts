@@ -2,14 +2,15 @@
 // into the workbench, a change to the open one, and the autosave's write (merged against what another tab stored).
 import { exampleDoc } from '../../../core/example';
 import type { Session, SessionDoc } from '../../../core/session';
-import { describeConflict } from '../../../core/sessionMerge';
 import { newSession } from '../../persistence/sessionsRepo';
 import { estimateStorage } from '../../persistence/storageManager';
 import type { SessionsKit } from './kit';
-import { OPEN_SESSION_KEY, newestFirst, summaryOf, untitledName } from './list';
+import { OPEN_SESSION_KEY, newestFirst, summaryOf } from './list';
+import { saveSteps } from './save';
 import type { Notice } from './types';
 
-export function sessionsEngine({ set, get, live, announce }: SessionsKit) {
+/** The notice and the list's summaries. */
+function listSteps({ set, get, live }: SessionsKit) {
   const notify = (tone: Notice['tone'], text: string, undoDeleteOf?: string): void => {
     live.noticeSeq += 1;
     set({ notice: { id: live.noticeSeq, tone, text, ...(undoDeleteOf ? { undoDeleteOf } : {}) } });
@@ -21,6 +22,11 @@ export function sessionsEngine({ set, get, live, announce }: SessionsKit) {
     set({ list: list.sort(newestFirst) });
   };
 
+  return { notify, upsertSummary };
+}
+
+/** Reading a session's latest content, putting one into the workbench, a new one, and a change to the open one. */
+function openSteps({ set, get, live }: SessionsKit, { upsertSummary }: ReturnType<typeof listSteps>) {
   /** The latest content of a session: the open one from memory, others from storage. */
   const current = async (id: string): Promise<Session | undefined> => {
     const open = get().open;
@@ -81,74 +87,26 @@ export function sessionsEngine({ set, get, live, announce }: SessionsKit) {
     return model ? { ...doc, model } : doc;
   };
 
-  /**
-   * The autosave's write: saved against the record this content was made from, so a newer revision stored by
-   * another tab is merged, not overwritten. Then this tab shows what was stored when nothing was typed meanwhile.
-   */
-  const writeSession = async (sent: Session): Promise<void> => {
-    if (!live.repo) throw new Error('The session store is not open.');
-    const out = await live.repo.save(sent, live.bases.get(sent.id) ?? null);
-    const stored = out.record;
-    const open = get().open;
-    const movedOn =
-      (open?.id === sent.id && open !== sent) ||
-      (live.autosave?.unsaved().some((s) => s.id === sent.id && s !== sent) ?? false);
-    if (movedOn) {
-      // Newer content was made from what was sent: merge it against that at its own save.
-      live.bases.set(sent.id, { session: sent, revision: out.merged ? -1 : stored.revision! });
-    } else {
-      live.bases.set(sent.id, { session: stored, revision: stored.revision! });
-      if (open?.id === sent.id) {
-        if (out.merged && !out.deleted) loadIntoWorkbench(stored);
-        else set({ open: stored });
-      }
-    }
-    if (out.deleted) {
-      upsertSummaryRemoved(sent.id);
-      // Not awaited: opening the next session may save it, which waits for this write to end.
-      if (get().openId === sent.id) void closeDeletedElsewhere(sent);
-    } else upsertSummary(stored);
-    if (out.copy) {
-      upsertSummary(out.copy);
-      notify('info', describeConflict(stored.name, out.conflicts, out.copy.name));
-    }
-    announce(sent.id);
-  };
+  return { current, loadIntoWorkbench, show, createAndShow, change, templateDoc };
+}
 
-  const upsertSummaryRemoved = (id: string): void => {
-    set({ list: get().list.filter((s) => s.id !== id) });
-  };
+/** How much storage is used, and the largest records a person could delete to free it. */
+async function refreshStorageUse({ set, live }: SessionsKit): Promise<void> {
+  const use = await estimateStorage();
+  if (use) set({ storageUse: use });
+  const freeable = await live.repo?.largestRecords().catch(() => undefined);
+  if (freeable) set({ freeable });
+}
 
-  /** The open session was deleted in another tab: close it here, with Undo (which brings back this tab's edits too). */
-  const closeDeletedElsewhere = async (session: Session): Promise<void> => {
-    notify('info', `“${session.name}” was deleted in another tab.`, session.id);
-    const list = get().list.filter((s) => s.id !== session.id);
-    set({ list });
-    const next = list[0] ? await current(list[0].id).catch(() => undefined) : undefined;
-    if (next) await show(next);
-    else await createAndShow(await templateDoc(), untitledName(list));
-  };
-
-  const refreshStorageUse = async (): Promise<void> => {
-    const use = await estimateStorage();
-    if (use) set({ storageUse: use });
-    const freeable = await live.repo?.largestRecords().catch(() => undefined);
-    if (freeable) set({ freeable });
-  };
-
+/** The sessions store's shared steps, by concern. */
+export function sessionsEngine(kit: SessionsKit) {
+  const list = listSteps(kit);
+  const open = openSteps(kit, list);
   return {
-    notify,
-    upsertSummary,
-    upsertSummaryRemoved,
-    current,
-    loadIntoWorkbench,
-    show,
-    createAndShow,
-    change,
-    templateDoc,
-    writeSession,
-    closeDeletedElsewhere,
-    refreshStorageUse,
+    ...list,
+    ...open,
+    ...saveSteps(kit, { ...list, ...open }),
+    refreshStorageUse: () => refreshStorageUse(kit),
   };
 }
 

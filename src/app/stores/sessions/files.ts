@@ -10,21 +10,12 @@ import type { SessionsEngine } from './engine';
 import type { SessionsKit } from './kit';
 import type { SessionsState } from './types';
 
-type FileActions = Pick<
-  SessionsState,
-  'receiveHash' | 'exportSessions' | 'exportUnsaved' | 'importText' | 'share' | 'acceptShare' | 'dismissShare'
->;
-
-export function fileActions(
-  { set, get, live, announce }: SessionsKit,
-  { notify, upsertSummary, current, show, createAndShow, templateDoc }: SessionsEngine,
-): FileActions {
+/** Sessions out as a file, and in from one: every session read or refused with its reason, a taken id copied. */
+function fileInOut(
+  { get, live, announce }: SessionsKit,
+  { notify, upsertSummary, current, show }: SessionsEngine,
+): Pick<SessionsState, 'exportSessions' | 'exportUnsaved' | 'importText'> {
   return {
-    receiveHash(hash) {
-      const decoded = decodeShareFragment(hash);
-      if (decoded) set({ incomingShare: decoded });
-    },
-
     async exportSessions(ids) {
       await live.autosave?.flush();
       const wanted = ids === 'all' ? get().list.map((s) => s.id) : ids;
@@ -81,6 +72,19 @@ export function fileActions(
         await live.autosave?.flush();
         await show(firstImported);
       }
+    },
+  };
+}
+
+/** Share links: a session out as a link (or a file when too long), and one opened with the page, imported on confirm. */
+function shareActions(
+  { set, get, live, announce }: SessionsKit,
+  { notify, upsertSummary, current, show, createAndShow, templateDoc }: SessionsEngine,
+): Pick<SessionsState, 'receiveHash' | 'share' | 'acceptShare' | 'dismissShare'> {
+  return {
+    receiveHash(hash) {
+      const decoded = decodeShareFragment(hash);
+      if (decoded) set({ incomingShare: decoded });
     },
 
     async share(id, includeRuns) {
@@ -142,4 +146,9 @@ export function fileActions(
       if (!get().open) await createAndShow(await templateDoc(), 'Example session');
     },
   };
+}
+
+/** Every action that takes sessions in and out. */
+export function fileActions(kit: SessionsKit, engine: SessionsEngine) {
+  return { ...fileInOut(kit, engine), ...shareActions(kit, engine) };
 }

@@ -9,28 +9,14 @@ import type { SessionsKit } from './kit';
 import { errorText, mergeRuns, sameDoc, untitledName } from './list';
 import type { SessionsState } from './types';
 
-type ManageActions = Pick<
+/** The sidebar's actions on the list: search, new, open, rename, duplicate, and the notice. */
+function listActions(
+  { set, get, live }: SessionsKit,
+  { notify, upsertSummary, current, show, createAndShow, templateDoc }: SessionsEngine,
+): Pick<
   SessionsState,
-  | 'setQuery'
-  | 'newSession'
-  | 'openNewSession'
-  | 'openSession'
-  | 'rename'
-  | 'duplicate'
-  | 'remove'
-  | 'undoRemove'
-  | 'dismissNotice'
-  | 'contentChanged'
-  | 'setCompare'
-  | 'setRobustness'
-  | 'setAlignment'
-  | 'recordRun'
->;
-
-export function manageActions(
-  { set, get, live, announce }: SessionsKit,
-  { notify, upsertSummary, current, show, createAndShow, change, templateDoc }: SessionsEngine,
-): ManageActions {
+  'setQuery' | 'newSession' | 'openNewSession' | 'openSession' | 'rename' | 'duplicate' | 'dismissNotice'
+> {
   return {
     setQuery(query) {
       set({ query });
@@ -93,6 +79,18 @@ export function manageActions(
       await live.autosave?.flush();
     },
 
+    dismissNotice() {
+      set({ notice: null });
+    },
+  };
+}
+
+/** Delete with Undo: a session is marked deleted (or, in a full store, deleted for good and kept in memory for Undo). */
+function deleteActions(
+  { set, get, live, announce }: SessionsKit,
+  { notify, upsertSummary, current, show, createAndShow, templateDoc }: SessionsEngine,
+): Pick<SessionsState, 'remove' | 'undoRemove'> {
+  return {
     async remove(id) {
       const summary = get().list.find((s) => s.id === id);
       if (!summary) return;
@@ -140,11 +138,15 @@ export function manageActions(
         notify('error', `The session could not be restored: ${describeStorageError(error)}`);
       }
     },
+  };
+}
 
-    dismissNotice() {
-      set({ notice: null });
-    },
-
+/** The open session's content as the workbench, the comparison, the robustness check and the alignment change it. */
+function contentActions(
+  { get }: SessionsKit,
+  { change }: SessionsEngine,
+): Pick<SessionsState, 'contentChanged' | 'setCompare' | 'setRobustness' | 'setAlignment' | 'recordRun'> {
+  return {
     contentChanged(content) {
       const open = get().open;
       if (!open) return;
@@ -180,4 +182,9 @@ export function manageActions(
       change({ ...open, runs: [...open.runs, run] });
     },
   };
+}
+
+/** Every action of the sidebar and the open session, by concern. */
+export function manageActions(kit: SessionsKit, engine: SessionsEngine) {
+  return { ...listActions(kit, engine), ...deleteActions(kit, engine), ...contentActions(kit, engine) };
 }
