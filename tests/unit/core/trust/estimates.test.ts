@@ -118,7 +118,7 @@ describe('PPI on a choice through the alignment table', () => {
     p[2] = Math.round((1 - p[0]! - p[1]!) * 100) / 100;
     return {
       id: `r${i}`,
-      labels: i < 40 ? { department: classes[i % 3]! } : {},
+      labels: (i < 40 ? { department: classes[i % 3]! } : {}) as Record<string, string>,
       answers: { department: answer(p) },
     };
   });
