@@ -277,7 +277,11 @@ describe("a cascade's costs on the command line", { timeout: 120_000 }, () => {
 
     // A results file from before prices were recorded: version 1, no price. It still reads, at the published price.
     const lines = readFileSync(join(dir, 'dear.jsonl'), 'utf8').split('\n');
-    const { inputPrice: _, ...old } = { ...(JSON.parse(lines[0]!) as Record<string, unknown>), version: 1 };
+    const old: Record<string, unknown> = {
+      ...(JSON.parse(lines[0]!) as Record<string, unknown>),
+      version: 1,
+    };
+    delete old['inputPrice'];
     writeFileSync(join(dir, 'dear.jsonl'), [JSON.stringify(old), ...lines.slice(1)].join('\n'));
     const fallback = await report();
     expect(fallback.stderr).toMatch(
