@@ -7,6 +7,8 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { loadServerEnv } from '../server/env';
 import type { AlignmentOptions } from '../core/alignment';
 import { TRUST_OPTION_DEFAULTS } from '../core/alignment/types';
+import { PPI_PREDICTORS } from '../core/trust/estimates';
+import type { PpiPredictor } from '../core/trust/estimates';
 import type { Gate } from './gates';
 import { parseGate } from './gates';
 import { InputError, parseMapSpec } from './inputs';
@@ -40,6 +42,7 @@ function trustOptionsOf(opts: Record<string, unknown>): Partial<AlignmentOptions
     ...(opts.epsilon !== undefined && { epsilon: opts.epsilon as number }),
     ...(opts.alpha !== undefined && { alpha: opts.alpha as number }),
     ...(opts.delta !== undefined && { delta: opts.delta as number }),
+    ...(opts.ppiPredictor !== undefined && { ppiPredictor: opts.ppiPredictor as PpiPredictor }),
   };
   return Object.keys(trust).length ? { trust: { ...TRUST_OPTION_DEFAULTS, ...trust } } : {};
 }
@@ -73,7 +76,13 @@ function gateOptions(command: Command): Command {
       'the guaranteed threshold certifies agreement of at least 1 - alpha (default 0.1)',
       share('--alpha'),
     )
-    .option('--delta <n>', '... with probability at least 1 - delta (default 0.1)', share('--delta'));
+    .option('--delta <n>', '... with probability at least 1 - delta (default 0.1)', share('--delta'))
+    .addOption(
+      new Option(
+        '--ppi-predictor <predictor>',
+        'what stands for the judge in the prediction-powered prevalence: its probabilities (default; a narrower interval when they are calibrated) or its hard labels',
+      ).choices(PPI_PREDICTORS),
+    );
 }
 
 export function program(): Command {

@@ -1,8 +1,8 @@
 // `evaluate-workbench report`: the gates, the Markdown summary and the JUnit file of any results file (a merge of
 // shards, one shard, or a whole run), read as a stream: the gate runs once, after the matrix.
-import { estimateCost, PRICE_PER_MILLION_INPUT_TOKENS } from '../contract';
+import { estimateCost, formatCost, PRICE_PER_MILLION_INPUT_TOKENS } from '../contract';
 import type { CascadeTables } from '../core/alignment/questionTrust';
-import type { AlignmentOptions, Figure } from '../core/alignment';
+import type { AlignmentOptions, AlignmentReport, Figure } from '../core/alignment';
 import type { RunProgress } from '../core/rows/runTypes';
 import type { Gate, GateResult } from './gates';
 import { checkGates } from './gates';
@@ -69,9 +69,33 @@ function countRows(index: RowIndex): { read: ResultsCounts; lines: RowLines } {
 /** A judge as a cascade names it: its model at its target. */
 const judgeName = (header: RowIndex['header']): string => `${header.model} at ${header.targetId}`;
 
-/** Price per answered row at the published price per input token (a results file names no price). */
-const perRow = (done: number, billed: number): number =>
-  done === 0 ? 0 : (billed / done / 1e6) * PRICE_PER_MILLION_INPUT_TOKENS;
+/** The price a results file's run was billed at, per million input tokens, and the sentence when it is not known. */
+interface RunPrice {
+  perMillion: number;
+  /** Why the published price stands in (an older file, or a target with no price), or null. */
+  fallback: string | null;
+}
+
+/** The run's own price from its header; the published price, said in a sentence, where the header names none. */
+export function runPriceOf(file: string, header: RowIndex['header']): RunPrice {
+  if (typeof header.inputPrice === 'number') return { perMillion: header.inputPrice, fallback: null };
+  const published = `the published ${formatCost(PRICE_PER_MILLION_INPUT_TOKENS)} per million input tokens`;
+  return {
+    perMillion: PRICE_PER_MILLION_INPUT_TOKENS,
+    fallback:
+      header.inputPrice === null
+        ? `${file} was run on a target with no price configured: its cost is counted at ${published}.`
+        : `${file} names no price (made before results files recorded one): its cost is counted at ${published}.`,
+  };
+}
+
+/** Price per answered row at the run's price per million input tokens. */
+const perRow = (done: number, billed: number, price: RunPrice): number =>
+  done === 0 ? 0 : (billed / done / 1e6) * price.perMillion;
+
+/** "model at target at $2.50 per million input tokens, as its run was billed" (or the published price, and why). */
+const priceWords = (label: string, price: RunPrice): string =>
+  `${label} at ${formatCost(price.perMillion)} per million input tokens${price.fallback ? ' (the published price: its run named none)' : ', as its run was billed'}`;
 
 /** The cascade of the report's file (the first judge) and the later judges' files, checked to answer the same rows. */
 function cascadeOf(
@@ -81,9 +105,12 @@ function cascadeOf(
   billed: number,
   first: LabelTable | null,
   later: readonly string[],
+  prices: string[],
 ): CascadeTables | undefined {
   if (later.length === 0) return undefined;
   const judges: CascadeTables['judges'] = [];
+  const firstPrice = runPriceOf(file, header);
+  prices.push(priceWords(judgeName(header), firstPrice));
   for (const other of later) {
     const read = readResultsFile(other);
     if (read.header.rowsFile !== header.rowsFile)
@@ -92,22 +119,41 @@ function cascadeOf(
       );
     if (!read.labelled)
       throw new InputError(`--cascade ${other} has no label columns: map the same labels as ${file}.`);
+    const price = runPriceOf(other, read.header);
+    prices.push(priceWords(judgeName(read.header), price));
     judges.push({
       label: judgeName(read.header),
-      price: perRow(read.counts.done, read.billedTokens),
+      price: perRow(read.counts.done, read.billedTokens, price),
       table: read.labelled.table,
     });
   }
   if (!first) throw new InputError(`${file} has no label columns: a cascade is certified on labelled rows.`);
   return {
     lastAnswersAll: false,
-    judges: [{ label: judgeName(header), price: perRow(done, billed), table: first.table }, ...judges],
+    judges: [
+      { label: judgeName(header), price: perRow(done, billed, firstPrice), table: first.table },
+      ...judges,
+    ],
   };
+}
+
+/** Which predictor the prediction-powered estimates rest on, by question, in one line (none without estimates). */
+function predictorLines(alignment: AlignmentReport | null): string[] {
+  const used = Object.values(alignment?.questions ?? {}).flatMap((q) => {
+    const e = q.trust?.estimates.find((x) => x.ppi !== null);
+    return e
+      ? [`${q.name} on the judge's ${e.predictor === 'probability' ? 'probabilities' : 'hard labels'}`]
+      : [];
+  });
+  return used.length === 0
+    ? []
+    : [`Prevalence by prediction-powered inference: ${used.join('; ')} (--ppi-predictor probability|label).`];
 }
 
 /** Reads a results file and checks the gates on its figures; writes the summary and JUnit files when asked. */
 export function reportCommand(options: ReportOptions): ReportResult {
   const { header, unreadable, counts, billedTokens, labelled } = readResultsFile(options.results);
+  const price = runPriceOf(options.results, header);
   const settled = counts.done + counts.reused + counts.invalid + counts.failed + counts.unknown;
   const planned = header.merged?.planned ?? header.shard?.planned ?? settled;
   const progress: RunProgress = {
@@ -121,16 +167,17 @@ export function reportCommand(options: ReportOptions): ReportResult {
     inFlight: 0,
     billedTokens,
     possiblyBilledTokens: 0,
-    cost: estimateCost(billedTokens),
+    cost: estimateCost(billedTokens, price.perMillion),
     possiblyBilledCost: 0,
     ratePerMinute: 0,
     etaMs: null,
     serviceWaitMs: null,
   };
+  const prices: string[] = [];
   const alignment = alignmentOf(
     labelled,
     options.alignment,
-    cascadeOf(options.results, header, counts.done, billedTokens, labelled, options.cascade ?? []),
+    cascadeOf(options.results, header, counts.done, billedTokens, labelled, options.cascade ?? [], prices),
   );
   const figures = new Map(Object.entries(alignment?.figures ?? {}));
   const gates = checkGates(options.gates, figures, { strict: options.strict });
@@ -158,7 +205,13 @@ export function reportCommand(options: ReportOptions): ReportResult {
             .filter(Boolean)
             .join(' and ')} of ${planned.toLocaleString('en-US')}; the figures are of the rows answered.`
         : `Read ${options.results} (${what}): ${settled.toLocaleString('en-US')} rows, ${counts.done.toLocaleString('en-US')} answered, ${counts.reused.toLocaleString('en-US')} reused, ${counts.invalid.toLocaleString('en-US')} refused.`;
-  const lines = [ending, ...gates.map((g) => `${g.passed ? 'pass' : 'FAIL'}: ${g.message}`)];
+  const lines = [
+    ending,
+    ...(price.fallback ? [price.fallback] : []),
+    ...(prices.length > 0 ? [`The cascade's costs: ${prices.join('; ')}.`] : []),
+    ...predictorLines(alignment),
+    ...gates.map((g) => `${g.passed ? 'pass' : 'FAIL'}: ${g.message}`),
+  ];
   if (unreadable > 0)
     lines.splice(1, 0, `${unreadable} lines of ${options.results} could not be read and are left out.`);
   if (options.report)
@@ -172,6 +225,9 @@ export function reportCommand(options: ReportOptions): ReportResult {
       gates,
       figures,
       trust: trustSentencesOf(alignment),
+      priceWords: price.fallback
+        ? `at the published price: ${options.results} names none`
+        : `at the run's ${formatCost(price.perMillion)} per million input tokens`,
       ending,
     });
   if (options.junit) writeJunit(options.junit, gates);

@@ -20,6 +20,8 @@ export interface RunSummary {
   figures: ReadonlyMap<string, Figure>;
   /** "Can the judge replace a person?", its sentences by question (absent without labels). */
   trust?: Record<string, string[]>;
+  /** How the cost was counted, in place of "from the price list" (a report names the price its file records). */
+  priceWords?: string;
   /** How the run ended, in one sentence. */
   ending: string;
 }
@@ -60,7 +62,7 @@ export function summaryMarkdown(s: RunSummary): string {
     `| Rows file | ${cell(s.rowsFile)} |`,
     `| Target, model | ${cell(s.target)}, ${cell(s.model)} |`,
     `| Rows | ${p.total} to send: ${p.done} answered, ${p.reused} reused, ${p.invalid} refused (422), ${p.failed} failed, ${p.unknown} unknown (may have been billed), ${p.pending + p.inFlight} not sent${s.leftOut === null ? '' : `; ${s.leftOut} lines left out before sending`} |`,
-    `| Input tokens, cost | ${p.billedTokens.toLocaleString('en-US')} billed, ≈ ${formatCost(p.cost)} (estimate from the price list) |`,
+    `| Input tokens, cost | ${p.billedTokens.toLocaleString('en-US')} billed, ≈ ${formatCost(p.cost)} (estimate ${s.priceWords ?? 'from the price list'}) |`,
     `| Results | ${cell(s.out)} |`,
   ];
   if (s.gates.length > 0) {

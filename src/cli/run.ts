@@ -303,6 +303,7 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
     mapping,
     labels: headerLabels(map.labels),
     pacing: { ...chosen.pacing, ...options.pacing },
+    inputPrice: chosen.inputPrice,
     ...(escalation && { escalatedFrom: escalation.from }),
     ...(options.shard && {
       shard: { ...options.shard, records: planned.records, planned: planned.rows },

@@ -145,6 +145,9 @@ export function conventionsOf(options: AlignmentOptions, B: number): string[] {
         ]
       : []),
     'Corrected prevalence: Rogan-Gladen over every answered row, with sensitivity and specificity measured on the labelled rows; the interval resamples both.',
+    (options.trust?.ppiPredictor ?? 'probability') === 'probability'
+      ? "Prediction-powered prevalence and mean: the judge's probabilities stand for it (a label's probability for its share, the expected level for a score's mean, P(yes) for a noul); the hard label where an answer has none."
+      : "Prediction-powered prevalence and mean: the judge's hard labels stand for it (the predicted label above), as chosen.",
   ];
 }
 

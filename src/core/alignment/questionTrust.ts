@@ -60,5 +60,6 @@ export function questionTrust(
     bootstrap: { B, seed: questionSeed(options.bootstrap.seed, `${name}.trust`) },
     altTest: { epsilon: trust.epsilon },
     threshold: { alpha: trust.alpha, delta: trust.delta },
+    ppiPredictor: trust.ppiPredictor ?? TRUST_OPTION_DEFAULTS.ppiPredictor,
   });
 }

@@ -79,7 +79,7 @@ export function trustFigureKeys(t: TrustFigures): Record<string, Figure> {
       lo: e.ppi.ppi.lo,
       hi: e.ppi.ppi.hi,
       n,
-      method: `${e.ppi.tuned ? 'PPI++' : 'PPI'} ${e.kind === 'mean' ? 'mean level' : 'prevalence'} (lambda ${e.ppi.lambda.toFixed(2)})`,
+      method: `${e.ppi.tuned ? 'PPI++' : 'PPI'} ${e.kind === 'mean' ? 'mean level' : 'prevalence'} on the judge's ${e.predictor === 'probability' ? 'probabilities' : 'hard labels'} (lambda ${e.ppi.lambda.toFixed(2)})`,
     };
     out[`${key}.classical`] = {
       value: e.ppi.classical.value,

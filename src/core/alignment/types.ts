@@ -1,5 +1,6 @@
 // Shared shapes of the alignment figures: every figure carries its n, a 95% interval and the method that made them.
 import type { Answer } from '../../contract';
+import type { PpiPredictor } from '../trust/estimates';
 import type { LabelValue } from '../labels/values';
 import type { Annotations } from '../labels/annotators';
 
@@ -42,12 +43,17 @@ export interface AlignmentOptions {
   /**
    * "Can the judge replace a person?": the alt-test's margin epsilon, and the guaranteed threshold's target (agree with
    * the majority at least 1 - alpha of the time, with probability at least 1 - delta). Optional so reports kept
-   * before them still parse.
+   * before them still parse. PPI's predictor: the judge's probabilities (default) or its hard labels.
    */
-  trust?: { epsilon: number; alpha: number; delta: number };
+  trust?: { epsilon: number; alpha: number; delta: number; ppiPredictor?: PpiPredictor };
 }
 
-export const TRUST_OPTION_DEFAULTS = { epsilon: 0.2, alpha: 0.1, delta: 0.1 } as const;
+export const TRUST_OPTION_DEFAULTS = {
+  epsilon: 0.2,
+  alpha: 0.1,
+  delta: 0.1,
+  ppiPredictor: 'probability',
+} as const satisfies NonNullable<AlignmentOptions['trust']>;
 
 export const DEFAULT_OPTIONS: AlignmentOptions = {
   scorePrediction: 'mostProbable',

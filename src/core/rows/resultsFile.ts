@@ -14,12 +14,13 @@ import type { ResultRow } from './results';
 import { exportJsonlRecord } from './results';
 
 export const RESULTS_FORMAT = 'evaluate-workbench/results';
-export const RESULTS_VERSION = 1;
+/** 2: the header names the price the run was billed at; files of version 1 (no price) still read. */
+export const RESULTS_VERSION = 2;
 
 /** The first line: what was run, so a resume can refuse a file made by other questions, model or rows. */
 export const ResultsHeaderSchema = z.object({
   format: z.literal(RESULTS_FORMAT),
-  version: z.literal(RESULTS_VERSION),
+  version: z.union([z.literal(1), z.literal(RESULTS_VERSION)]),
   createdAt: z.string(),
   /** The rows file as given on the command line (its base name) and its columns. */
   rowsFile: z.string(),
@@ -32,6 +33,11 @@ export const ResultsHeaderSchema = z.object({
   labels: z.record(z.string(), z.union([z.string(), z.array(z.string()).min(1)])).default({}),
   /** The pacing the run was started with, so the rows screen shows the run's own (absent in older files). */
   pacing: PacingSchema.optional(),
+  /**
+   * The target's price per million input tokens when the run started, what its rows were billed at (null: the target
+   * names none). Absent in version 1 files: a report costs those at the published price and says so.
+   */
+  inputPrice: z.number().nonnegative().nullable().optional(),
   /** A cascade's next judge: the run sent only the rows the earlier file's judge abstained on for `question`. */
   escalatedFrom: z
     .object({ file: z.string(), question: z.string(), threshold: z.number().nullable() })

@@ -9,10 +9,9 @@ import { alphaMetricsOf, ceilingFigures, majorityRule } from './ceiling';
 import type { CeilingFigures } from './ceiling';
 import { guaranteedThreshold, THRESHOLD_DEFAULTS } from './guaranteedThreshold';
 import type { GuaranteedThreshold, ThresholdOptions } from './guaranteedThreshold';
-import { Z95 } from '../alignment/intervals';
 import { LINEARISED_ABOVE } from '../alignment/linearised';
-import { ppiMean } from './ppi';
-import type { PpiMean } from './ppi';
+import { estimatesOf, predictorOf } from './estimates';
+import type { PpiPredictor, TrustEstimate } from './estimates';
 import { MISSING, majorityOf, ratingsPerRow, rowCount } from './ratings';
 import type { TrustData, TrustType } from './ratings';
 import {
@@ -32,6 +31,8 @@ export interface TrustOptions {
   cascade: { judges: CascadeJudgeInput[]; lastAnswersAll: boolean } | null;
   /** PPI's lambda: null to power-tune it (PPI++), 1 for plain PPI. */
   ppiLambda: number | null;
+  /** PPI's predictor: the judge's probabilities where the answers carry them (default), or its hard labels. */
+  ppiPredictor: PpiPredictor;
 }
 
 export const TRUST_DEFAULTS: TrustOptions = {
@@ -40,15 +41,8 @@ export const TRUST_DEFAULTS: TrustOptions = {
   threshold: {},
   cascade: null,
   ppiLambda: null,
+  ppiPredictor: 'probability',
 };
-
-/** A prevalence (choice: each label; noul: yes) or a score question's mean level. */
-export interface TrustEstimate {
-  what: string;
-  /** A share of rows (prevalence) or a mean level (score). */
-  kind: 'share' | 'mean';
-  ppi: PpiMean | null;
-}
 
 export interface TrustFigures {
   type: TrustType;
@@ -105,7 +99,7 @@ export function trustConventions(
           `Cascade: delta split by Bonferroni (delta / ${o.cascade.judges.length} per judge); a row goes on only when a judge abstains; the last judge ${o.cascade.lastAnswersAll ? 'answers every row that reaches it' : 'settles only rows above its own certified threshold'}.`,
         ]
       : []),
-    `Prevalence and mean: PPI${o.ppiLambda === null ? '++ with the power-tuned lambda' : ` with lambda ${o.ppiLambda}`} (ppi_py's formulas) on the judge's predicted labels, normal 95% interval clipped to the figure's range; the classical interval is the normal one of the labelled rows alone (ppi_py's classical_mean_ci), so the two compare like with like.`,
+    `Prevalence and mean: PPI${o.ppiLambda === null ? '++ with the power-tuned lambda' : ` with lambda ${o.ppiLambda}`} (ppi_py's formulas) on ${o.ppiPredictor === 'probability' ? "the judge's probabilities (a label's share from that label's probability, a score's mean from the expected level, a noul's from P(yes))" : "the judge's predicted labels (hard labels)"}, normal 95% interval clipped to the figure's range; the classical interval is the normal one of the labelled rows alone (ppi_py's classical_mean_ci), so the two compare like with like.`,
   ];
 }
 
@@ -152,7 +146,7 @@ export function trustFigures(data: TrustData, options: Partial<TrustOptions> = {
   const cascade = o.cascade
     ? cascadeOf(majority, o.cascade.judges, { ...o.threshold, lastAnswersAll: o.cascade.lastAnswersAll })
     : null;
-  const estimates = estimatesOf(data, majority, perRow, o.ppiLambda);
+  const estimates = estimatesOf(data, majority, perRow, o.ppiLambda, o.ppiPredictor);
   return {
     type: data.type,
     classes: [...data.classes],
@@ -164,59 +158,20 @@ export function trustFigures(data: TrustData, options: Partial<TrustOptions> = {
     escalation,
     cascade,
     estimates,
-    conventions: trustConventions(data.type, o, {
-      B: ceiling.bootstrap.B,
-      linearised: ceiling.intervals === 'linearised',
-    }),
+    conventions: trustConventions(
+      data.type,
+      { ...o, ppiPredictor: predictorOf(data, o.ppiPredictor) },
+      {
+        B: ceiling.bootstrap.B,
+        linearised: ceiling.intervals === 'linearised',
+      },
+    ),
     sentences: {
       ceiling: ceilingSentence(ceiling),
       altTest: altTestSentence(alt),
       threshold: thresholdSentence(threshold),
       cascade: cascade ? cascadeSentence(cascade) : null,
-      estimates: estimates.map((e) => estimateSentence(e.what, e.ppi, e.kind === 'share')),
+      estimates: estimates.map((e) => estimateSentence(e.what, e.ppi, e.kind === 'share', e.predictor)),
     },
   };
-}
-
-/**
- * PPI for each prevalence (choice: every label; noul: yes) or the mean level (score): Y the majority label on the
- * rows a person labelled and the judge answered, f the judge's prediction there and on the rows only it labelled.
- */
-function estimatesOf(
-  data: TrustData,
-  majority: Int32Array,
-  perRow: Uint16Array,
-  lambda: number | null,
-): TrustEstimate[] {
-  // Labels and predictions are class indices, so the rows come down to counts: of each (label, prediction) pair on
-  // the rows a person labelled and the judge answered, and of each prediction on the rows only the judge labelled.
-  const K = data.classes.length;
-  const pairs = new Float64Array(K * K);
-  const alone = new Float64Array(K);
-  for (let i = 0; i < majority.length; i++) {
-    if (data.judge[i] === MISSING) continue;
-    if (majority[i] !== MISSING) pairs[majority[i]! * K + data.judge[i]!]! += 1;
-    else if (perRow[i] === 0) alone[data.judge[i]!]! += 1;
-  }
-  const y = new Float64Array(K * K);
-  const f = new Float64Array(K * K);
-  const fu = new Float64Array(K);
-  const estimate = (value: (label: number) => number, range: [number, number]): PpiMean | null => {
-    for (let c = 0; c < K * K; c++) {
-      y[c] = value(Math.floor(c / K));
-      f[c] = value(c % K);
-    }
-    for (let k = 0; k < K; k++) fu[k] = value(k);
-    return ppiMean(y, f, fu, lambda, Z95, range, { labelled: pairs, unlabelled: alone });
-  };
-  if (data.type === 'score')
-    return [
-      { what: 'Mean level', kind: 'mean', ppi: estimate((label) => label, [0, data.classes.length - 1]) },
-    ];
-  const classes = data.type === 'noul' ? [1] : data.classes.map((_, k) => k);
-  return classes.map((k) => ({
-    what: `Share of ${data.classes[k]}`,
-    kind: 'share',
-    ppi: estimate((label) => (label === k ? 1 : 0), [0, 1]),
-  }));
 }

@@ -64,5 +64,7 @@ export function trustDataFromColumns(
     ratings,
     judge,
     confidence,
+    // The answer table's own array: PPI reads each label's probability (a score's expected level) from it.
+    probabilities: { p, width },
   };
 }

@@ -1,7 +1,9 @@
 // "Can the judge replace a person?": the human ceiling, the alt-test, a threshold with a guarantee, cascades and
 // prediction-powered prevalence for one question (docs/trust.md). The entry point is trustFigures.
 export { trustFigures, trustConventions, TRUST_DEFAULTS } from './figures';
-export type { TrustEstimate, TrustFigures, TrustOptions } from './figures';
+export type { TrustFigures, TrustOptions } from './figures';
+export { estimatesOf, PPI_PREDICTORS, predictorOf } from './estimates';
+export type { PpiPredictor, TrustEstimate } from './estimates';
 export { TrustFiguresSchema } from './schema';
 export { MISSING, majorityOf, ratingsPerRow, rowCount, trustDataOf } from './ratings';
 export type { TrustData, TrustType } from './ratings';
@@ -19,7 +21,7 @@ export { guaranteedThreshold, THRESHOLD_DEFAULTS } from './guaranteedThreshold';
 export type { GuaranteedThreshold, ThresholdOptions } from './guaranteedThreshold';
 export { cascadeOf, planOf, route, settles } from './cascade';
 export type { Cascade, CascadeJudgeInput, CascadeOptions, CascadePlan, CascadeStep } from './cascade';
-export { ppiLambda, ppiMean } from './ppi';
+export { PpiSums, ppiLambda, ppiLambdaOf, ppiMean, ppiOf } from './ppi';
 export type { MeanEstimate, PpiMean } from './ppi';
 export {
   altTestSentence,

@@ -39,34 +39,57 @@ export type Weights = ArrayLike<number> | null;
 
 const weightAt = (w: Weights, i: number): number => (w === null ? 1 : w[i]!);
 
-/** How many rows the values stand for. */
-function rowsOf(x: ArrayLike<number>, w: Weights): number {
-  if (w === null) return x.length;
-  let n = 0;
-  for (let i = 0; i < x.length; i++) n += w[i]!;
-  return n;
+/**
+ * The running sums PPI reads, added to one row (or one weighted value) at a time: the labelled rows' weighted means
+ * of Y and f with their centred second moments and co-moment, and the unlabelled predictions' mean and second moment
+ * (West's weighted update, stable in one pass). A predictor that takes many values (a probability per row) is read
+ * in one loop over the rows into these, with no copy of them.
+ */
+export class PpiSums {
+  n = 0;
+  meanY = 0;
+  meanF = 0;
+  ssY = 0;
+  ssF = 0;
+  coYF = 0;
+  N = 0;
+  meanU = 0;
+  ssU = 0;
+
+  /** A labelled row: its human label y and the judge's prediction f, standing for w rows. */
+  labelled(y: number, f: number, w = 1): void {
+    if (w === 0) return;
+    this.n += w;
+    const dy = y - this.meanY;
+    const df = f - this.meanF;
+    this.meanY += (w * dy) / this.n;
+    this.meanF += (w * df) / this.n;
+    this.ssY += w * dy * (y - this.meanY);
+    this.ssF += w * df * (f - this.meanF);
+    this.coYF += w * dy * (f - this.meanF);
+  }
+
+  /** A row the judge alone labelled: its prediction f, standing for w rows. */
+  unlabelled(f: number, w = 1): void {
+    if (w === 0) return;
+    this.N += w;
+    const d = f - this.meanU;
+    this.meanU += (w * d) / this.N;
+    this.ssU += w * d * (f - this.meanU);
+  }
 }
 
-/**
- * Mean and population variance (numpy's default ddof = 0) of x + c·z row by row (of x alone without z), each value
- * counted by its weight; two passes for precision, and plain loops: a million rows in a few milliseconds.
- */
-function moments(
-  x: ArrayLike<number>,
-  w: Weights = null,
-  z: ArrayLike<number> | null = null,
-  c = 0,
-): { mean: number; variance: number } {
-  const n = rowsOf(x, w);
-  let sum = 0;
-  for (let i = 0; i < x.length; i++) sum += weightAt(w, i) * (z === null ? x[i]! : x[i]! + c * z[i]!);
-  const mean = n === 0 ? Number.NaN : sum / n;
-  let squares = 0;
-  for (let i = 0; i < x.length; i++) {
-    const d = (z === null ? x[i]! : x[i]! + c * z[i]!) - mean;
-    squares += weightAt(w, i) * d * d;
-  }
-  return { mean, variance: n === 0 ? Number.NaN : squares / n };
+/** The sums of labelled pairs (y, f) and unlabelled predictions, each value counted by its weight. */
+function sumsOf(
+  y: ArrayLike<number>,
+  f: ArrayLike<number>,
+  fUnlabelled: ArrayLike<number>,
+  weights: { labelled: Weights; unlabelled: Weights },
+): PpiSums {
+  const s = new PpiSums();
+  for (let i = 0; i < y.length; i++) s.labelled(y[i]!, f[i]!, weightAt(weights.labelled, i));
+  for (let i = 0; i < fUnlabelled.length; i++) s.unlabelled(fUnlabelled[i]!, weightAt(weights.unlabelled, i));
+  return s;
 }
 
 /** value +- z se, clipped to the range the mean can take (a share stays in [0, 1]). */
@@ -78,42 +101,65 @@ const interval = (value: number, se: number, z: number, range: readonly [number,
 });
 
 /**
- * PPI++ lambda as ppi_py's _calc_lam_glm for a mean: cov(Y, f) over the labelled rows (divided by n) over
- * (1 + n/N) times the variance of every prediction (divided by n + N - 1), clipped to [0, 1]. A judge whose
+ * PPI++ lambda as ppi_py's _calc_lam_glm for a mean, from the sums: cov(Y, f) over the labelled rows (divided by n)
+ * over (1 + n/N) times the variance of every prediction (divided by n + N - 1), clipped to [0, 1]. A judge whose
  * predictions never vary carries no information: lambda 0 (ppi_py would divide by zero).
  */
+export function ppiLambdaOf(s: PpiSums): number {
+  const { n, N } = s;
+  const total = n + N;
+  const mean = (s.meanF * n + s.meanU * N) / total;
+  // Both groups' squares about the pooled mean, from their own moments.
+  const squares = s.ssF + n * (s.meanF - mean) ** 2 + s.ssU + N * (s.meanU - mean) ** 2;
+  const variance = squares / (total - 1);
+  if (!(variance > 0)) return 0;
+  const lambda = s.coYF / n / ((1 + n / N) * variance);
+  return Math.min(1, Math.max(0, lambda));
+}
+
+/**
+ * The prediction-powered mean from the sums, lambda power-tuned (null) or given, beside the classical mean of the
+ * labelled rows; both intervals clipped to `range`. Null with fewer than two labelled rows or no unlabelled one.
+ */
+export function ppiOf(
+  s: PpiSums,
+  lambda: number | null = null,
+  z = Z95,
+  range: readonly [number, number] = [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY],
+): PpiMean | null {
+  const { n, N } = s;
+  if (n < 2 || N === 0) return null;
+  const lam = lambda ?? ppiLambdaOf(s);
+  // Y - lambda f on the labelled rows (the rectifier) and lambda f on the unlabelled ones, population variances.
+  const rectVariance = Math.max(0, (s.ssY - 2 * lam * s.coYF + lam * lam * s.ssF) / n);
+  const value = lam * s.meanU + s.meanY - lam * s.meanF;
+  const se = Math.sqrt((lam * lam * (s.ssU / N)) / N + rectVariance / n);
+  const classical = interval(s.meanY, Math.sqrt(s.ssY / n / n), z, range);
+  return {
+    n,
+    N,
+    lambda: lam,
+    tuned: lambda === null,
+    ppi: interval(value, se, z, range),
+    classical,
+    judgeMean: (s.meanF * n + s.meanU * N) / (n + N),
+    widthRatio: classical.se > 0 ? se / classical.se : null,
+  };
+}
+
+/** PPI++ lambda (ppiLambdaOf) of labelled pairs (y, f) and unlabelled predictions, optionally weighted. */
 export function ppiLambda(
   y: ArrayLike<number>,
   f: ArrayLike<number>,
   fUnlabelled: ArrayLike<number>,
   weights: { labelled: Weights; unlabelled: Weights } = { labelled: null, unlabelled: null },
 ): number {
-  const n = rowsOf(y, weights.labelled);
-  const N = rowsOf(fUnlabelled, weights.unlabelled);
-  const my = moments(y, weights.labelled).mean;
-  const labelled = moments(f, weights.labelled);
-  const unlabelled = moments(fUnlabelled, weights.unlabelled);
-  let cov = 0;
-  for (let i = 0; i < y.length; i++)
-    cov += weightAt(weights.labelled, i) * (y[i]! - my) * (f[i]! - labelled.mean);
-  cov /= n;
-  const total = n + N;
-  const mean = (labelled.mean * n + unlabelled.mean * N) / total;
-  // Both groups' squares about the pooled mean, from their own moments: no pass over the rows again.
-  const squares =
-    n * (labelled.variance + (labelled.mean - mean) ** 2) +
-    N * (unlabelled.variance + (unlabelled.mean - mean) ** 2);
-  const variance = squares / (total - 1);
-  if (!(variance > 0)) return 0;
-  const lambda = cov / ((1 + n / N) * variance);
-  return Math.min(1, Math.max(0, lambda));
+  return ppiLambdaOf(sumsOf(y, f, fUnlabelled, weights));
 }
 
 /**
- * The prediction-powered mean with lambda power-tuned (lambda null) or given, beside the classical mean of the
- * labelled rows; both intervals clipped to `range` (ppi_py does not clip). Null when there are fewer than two
- * labelled rows or no unlabelled one. With `weights`, each labelled pair (y, f) and each unlabelled prediction stands
- * for that many rows.
+ * The prediction-powered mean (ppiOf) of labelled pairs (y, f) and unlabelled predictions. With `weights`, each
+ * labelled pair and each unlabelled prediction stands for that many rows.
  */
 export function ppiMean(
   y: ArrayLike<number>,
@@ -126,26 +172,5 @@ export function ppiMean(
 ): PpiMean | null {
   if (y.length !== f.length)
     throw new Error(`${y.length} labels but ${f.length} predictions on the labelled rows.`);
-  const n = rowsOf(y, weights.labelled);
-  const N = rowsOf(fUnlabelled, weights.unlabelled);
-  if (n < 2 || N === 0) return null;
-  const lam = lambda ?? ppiLambda(y, f, fUnlabelled, weights);
-  const unlabelled = moments(fUnlabelled, weights.unlabelled);
-  const rect = moments(y, weights.labelled, f, -lam);
-  const value = lam * unlabelled.mean + rect.mean;
-  const se = Math.sqrt((lam * lam * unlabelled.variance) / N + rect.variance / n);
-  const human = moments(y, weights.labelled);
-  const classical = interval(human.mean, Math.sqrt(human.variance / n), z, range);
-  const ppi = interval(value, se, z, range);
-  const judgeMean = (moments(f, weights.labelled).mean * n + unlabelled.mean * N) / (n + N);
-  return {
-    n,
-    N,
-    lambda: lam,
-    tuned: lambda === null,
-    ppi,
-    classical,
-    judgeMean,
-    widthRatio: classical.se > 0 ? se / classical.se : null,
-  };
+  return ppiOf(sumsOf(y, f, fUnlabelled, weights), lambda, z, range);
 }

@@ -20,6 +20,11 @@ export interface TrustData {
   judge: Int32Array;
   /** The judge's top probability per row (noul: max(P(yes), P(no))), NaN where it did not answer. */
   confidence: Float64Array;
+  /**
+   * The judge's probabilities, `width` a row in class order (noul: P(yes) alone), read where `judge` has an answer:
+   * the answer table's own array, never a copy. Absent when only hard labels are known.
+   */
+  probabilities?: { p: ArrayLike<number>; width: number };
 }
 
 export const rowCount = (data: TrustData): number => data.judge.length;
@@ -34,6 +39,7 @@ export function trustDataOf(input: {
   columns: Record<string, ArrayLike<number | null>>;
   judge: ArrayLike<number | null>;
   confidence?: ArrayLike<number>;
+  probabilities?: { p: ArrayLike<number>; width: number };
 }): TrustData {
   const annotators = Object.keys(input.columns);
   const n = input.judge.length;
@@ -56,7 +62,21 @@ export function trustDataOf(input: {
     judge[i] = read(input.judge[i], `The judge, row ${i + 1}`);
     if (judge[i] !== MISSING) confidence[i] = input.confidence ? input.confidence[i]! : Number.NaN;
   }
-  return { type: input.type, classes: [...input.classes], annotators, ratings, judge, confidence };
+  const { probabilities } = input;
+  const width = input.type === 'noul' ? 1 : K;
+  if (probabilities && (probabilities.width !== width || probabilities.p.length !== n * width))
+    throw new Error(
+      `The judge's probabilities are ${probabilities.width} a row, ${probabilities.p.length} in all: a ${input.type} question of ${n} rows needs ${width} a row.`,
+    );
+  return {
+    type: input.type,
+    classes: [...input.classes],
+    annotators,
+    ratings,
+    judge,
+    confidence,
+    ...(probabilities && { probabilities }),
+  };
 }
 
 /**

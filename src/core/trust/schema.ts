@@ -133,7 +133,13 @@ export const TrustFiguresSchema = z.object({
   escalation: ThresholdSchema.optional(),
   cascade: CascadeSchema.nullable(),
   estimates: z.array(
-    z.object({ what: z.string(), kind: z.enum(['share', 'mean']), ppi: PpiSchema.nullable() }),
+    z.object({
+      what: z.string(),
+      kind: z.enum(['share', 'mean']),
+      ppi: PpiSchema.nullable(),
+      // Figures kept before the probabilities were used were computed on the hard labels.
+      predictor: z.enum(['probability', 'label']).default('label'),
+    }),
   ),
   conventions: z.array(z.string()),
   sentences: z.object({

@@ -6,6 +6,7 @@ import type { AltTest } from './altTest';
 import type { Cascade } from './cascade';
 import type { CeilingFigures } from './ceiling';
 import type { GuaranteedThreshold } from './guaranteedThreshold';
+import type { PpiPredictor } from './estimates';
 import type { PpiMean } from './ppi';
 
 const two = (x: number): string => x.toFixed(2);
@@ -72,7 +73,12 @@ export function cascadeSentence(c: Cascade): string {
 }
 
 /** A prevalence or mean: PPI beside the classical interval and the judge's raw figure, and which is narrower. */
-export function estimateSentence(what: string, p: PpiMean | null, share: boolean): string {
+export function estimateSentence(
+  what: string,
+  p: PpiMean | null,
+  share: boolean,
+  predictor?: PpiPredictor,
+): string {
   if (p === null)
     return `${what}: no prediction-powered estimate (it needs two labelled rows and at least one row the judge alone labelled).`;
   const f = share ? (x: number): string => `${(x * 100).toFixed(1)}%` : two;
@@ -89,5 +95,15 @@ export function estimateSentence(what: string, p: PpiMean | null, share: boolean
           : ratio > 1
             ? `${percent(ratio - 1)} wider than`
             : 'as wide as';
-  return `${what}: ${est(p.ppi)} by prediction-powered inference (lambda ${two(p.lambda)}, ${p.n} labelled and ${p.N} judge-only rows), ${compare} ${est(p.classical)} from the labelled rows alone${ratio === null ? ' (no width: every label the same)' : ''}; the judge's raw ${share ? 'share' : 'mean'} is ${f(p.judgeMean)}.`;
+  const on =
+    predictor === undefined
+      ? ''
+      : predictor === 'probability'
+        ? " on the judge's probabilities"
+        : " on the judge's hard labels";
+  const raw =
+    predictor === 'probability'
+      ? `the judge's mean ${share ? 'probability' : 'expected level'}`
+      : `the judge's raw ${share ? 'share' : 'mean'}`;
+  return `${what}: ${est(p.ppi)} by prediction-powered inference${on} (lambda ${two(p.lambda)}, ${p.n} labelled and ${p.N} judge-only rows), ${compare} ${est(p.classical)} from the labelled rows alone${ratio === null ? ' (no width: every label the same)' : ''}; ${raw} is ${f(p.judgeMean)}.`;
 }

@@ -114,21 +114,22 @@ describe('trust gates on the command line', { timeout: 90_000 }, () => {
   });
 });
 
+// People call some vague tickets billing: the judge, unsure on those, disagrees there and not elsewhere.
+const VAGUE = [
+  ['I was charged twice for my order, please refund me today', 'billing'],
+  ['The app crashes every time I open the settings page', 'technical'],
+  ['Thanks, everything is sorted now', 'other'],
+  ['My payouts have failed, please fix the payment', 'billing'],
+  ['The API returns 500 errors on every webhook', 'technical'],
+  ['Is the office open on holidays?', 'other'],
+] as const;
+const csv = (): string =>
+  `ticket,text,human_department\n${Array.from({ length: 90 }, (_, i) => {
+    const [text, dept] = VAGUE[i % VAGUE.length]!;
+    return `c${i},"${text} (#${i})",${dept === 'other' && i % 4 === 2 ? 'billing' : dept}`;
+  }).join('\n')}\n`;
+
 describe('a cascade on the command line', { timeout: 120_000 }, () => {
-  // People call some vague tickets billing: the judge, unsure on those, disagrees there and not elsewhere.
-  const VAGUE = [
-    ['I was charged twice for my order, please refund me today', 'billing'],
-    ['The app crashes every time I open the settings page', 'technical'],
-    ['Thanks, everything is sorted now', 'other'],
-    ['My payouts have failed, please fix the payment', 'billing'],
-    ['The API returns 500 errors on every webhook', 'technical'],
-    ['Is the office open on holidays?', 'other'],
-  ] as const;
-  const csv = (): string =>
-    `ticket,text,human_department\n${Array.from({ length: 90 }, (_, i) => {
-      const [text, dept] = VAGUE[i % VAGUE.length]!;
-      return `c${i},"${text} (#${i})",${dept === 'other' && i % 4 === 2 ? 'billing' : dept}`;
-    }).join('\n')}\n`;
   const judge = (model: string, out: string, extra: string[] = []) =>
     spawnCli(
       [
@@ -189,3 +190,136 @@ describe('a cascade on the command line', { timeout: 120_000 }, () => {
     );
   });
 });
+
+describe("a cascade's costs on the command line", { timeout: 120_000 }, () => {
+  // Two targets at the same reference with their own prices, as a file of targets names them.
+  const TARGETS = {
+    targets: [
+      { id: 'cheap', preset: 'hosted', baseUrl: '', keyVar: 'REF_KEY', inputPrice: 0.5 },
+      { id: 'dear', preset: 'hosted', baseUrl: '', keyVar: 'REF_KEY', inputPrice: 4 },
+    ],
+  };
+  const env = () => ({ WORKBENCH_TARGETS_FILE: join(dir, 'priced.targets.json'), REF_KEY: DEFAULT_API_KEY });
+  const judge = (model: string, target: string, out: string, extra: string[] = []) =>
+    spawnCli(
+      [
+        'run',
+        '--questions',
+        join(dir, 'questions.json'),
+        '--model',
+        model,
+        '--rows',
+        join(dir, 'vague.csv'),
+        '--out',
+        join(dir, out),
+        '--target',
+        target,
+        '--map',
+        'label.department=human_department',
+        ...extra,
+      ],
+      dir,
+      env(),
+    );
+  /** Billed input tokens per answered row of a results file, read from its lines. */
+  const tokensPerRow = (file: string): number => {
+    const lines = readFileSync(join(dir, file), 'utf8').trim().split('\n').slice(1);
+    const done = lines
+      .map((l) => JSON.parse(l) as { status: string; usage: { billed_input_tokens?: number } | null })
+      .filter((l) => l.status === 'done');
+    return done.reduce((s, l) => s + l.usage!.billed_input_tokens!, 0) / done.length;
+  };
+  const costs = (stderr: string) => {
+    const m = /at ([\d.e-]+) per row against ([\d.e-]+) for model-1\.14\.0 at dear alone/.exec(stderr);
+    return m ? { cascade: Number(m[1]), strongest: Number(m[2]) } : null;
+  };
+
+  it('costs each judge at the price its results file records, and says where a file names none', async () => {
+    const targets = TARGETS.targets.map((t) => ({ ...t, baseUrl: reference.url }));
+    writeFileSync(join(dir, 'priced.targets.json'), JSON.stringify({ targets }));
+    writeFileSync(join(dir, 'vague.csv'), csv());
+    expect((await judge('model-1.12.0', 'cheap', 'cheap.jsonl')).code).toBe(0);
+    const second = await judge('model-1.14.0', 'dear', 'dear.jsonl', [
+      '--escalate-from',
+      join(dir, 'cheap.jsonl'),
+    ]);
+    expect(second.code).toBe(0);
+    const read = readResults(readFileSync(join(dir, 'cheap.jsonl'), 'utf8'));
+    if (!read.ok) throw new Error(read.message);
+    expect(read.results.header).toMatchObject({ version: 2, inputPrice: 0.5 });
+
+    const report = () =>
+      spawnCli(
+        [
+          'report',
+          join(dir, 'cheap.jsonl'),
+          '--cascade',
+          join(dir, 'dear.jsonl'),
+          '--report',
+          join(dir, 'costs.md'),
+        ],
+        dir,
+        {},
+      );
+    const summary = (): string => readFileSync(join(dir, 'costs.md'), 'utf8');
+    const reported = await report();
+    expect(reported.stderr).toContain(
+      "The cascade's costs: model-1.12.0 at cheap at $0.50 per million input tokens, as its run was billed; model-1.14.0 at dear at $4.00 per million input tokens, as its run was billed.",
+    );
+    const priced = costs(summary());
+    // The strongest judge alone: its tokens per row at its own $4 per million, counted from its file's lines.
+    const strongest = (tokensPerRow('dear.jsonl') * 4) / 1e6;
+    expect(priced!.strongest).toBe(+strongest.toPrecision(3));
+    // Every row reaches the first judge: the cascade costs at least its tokens at $0.50 per million.
+    expect(priced!.cascade).toBeGreaterThanOrEqual(
+      +((tokensPerRow('cheap.jsonl') * 0.5) / 1e6).toPrecision(3),
+    );
+
+    // A results file from before prices were recorded: version 1, no price. It still reads, at the published price.
+    const lines = readFileSync(join(dir, 'dear.jsonl'), 'utf8').split('\n');
+    const old: Record<string, unknown> = {
+      ...(JSON.parse(lines[0]!) as Record<string, unknown>),
+      version: 1,
+    };
+    delete old['inputPrice'];
+    writeFileSync(join(dir, 'dear.jsonl'), [JSON.stringify(old), ...lines.slice(1)].join('\n'));
+    const fallback = await report();
+    expect(fallback.stderr).toMatch(
+      /model-1\.14\.0 at dear at \$0\.042 per million input tokens \(the published price: its run named none\)\./,
+    );
+    expect(costs(summary())!.strongest).toBe(+((tokensPerRow('dear.jsonl') * 0.042) / 1e6).toPrecision(3));
+    const alone = await spawnCli(['report', join(dir, 'dear.jsonl')], dir, {});
+    expect(alone.stderr).toContain(
+      `${join(dir, 'dear.jsonl')} names no price (made before results files recorded one): its cost is counted at the published $0.042 per million input tokens.`,
+    );
+  });
+});
+
+describe(
+  'the predictor of the prediction-powered prevalence on the command line',
+  { timeout: 60_000 },
+  () => {
+    it('uses the probabilities by default, the hard labels with --ppi-predictor label, and says which', async () => {
+      const results = join(dir, 'results.jsonl');
+      const byDefault = await spawnCli(['report', results, '--report', join(dir, 'p.md')], dir, {});
+      expect(byDefault.stderr).toContain(
+        "Prevalence by prediction-powered inference: department on the judge's probabilities (--ppi-predictor probability|label).",
+      );
+      expect(readFileSync(join(dir, 'p.md'), 'utf8')).toMatch(
+        /Share of billing: .* by prediction-powered inference on the judge's probabilities \(lambda/,
+      );
+      const hard = await spawnCli(
+        ['report', results, '--ppi-predictor', 'label', '--report', join(dir, 'l.md')],
+        dir,
+        {},
+      );
+      expect(hard.stderr).toContain("department on the judge's hard labels");
+      expect(readFileSync(join(dir, 'l.md'), 'utf8')).toMatch(
+        /Share of billing: .* by prediction-powered inference on the judge's hard labels \(lambda/,
+      );
+      const wrong = await spawnCli(['report', results, '--ppi-predictor', 'hard'], dir, {});
+      expect(wrong.code).toBe(2);
+      expect(wrong.stderr).toMatch(/--ppi-predictor.*Allowed choices are probability, label/);
+    });
+  },
+);

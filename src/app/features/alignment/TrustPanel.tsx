@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import type { Answer, Question } from '../../../contract';
 import { splitByThreshold, topProbabilityOf } from '../../../core/alignment/labellingQueue';
 import { exportCsv, exportInputColumns, exportJsonl } from '../../../core/rows/results';
-import type { TrustFigures } from '../../../core/trust';
+import type { PpiPredictor, TrustFigures } from '../../../core/trust';
 import { downloadParts } from '../../platform/download';
 import { useRows } from '../../stores/rows';
 import { CommitInput } from '../../components/CommitInput';
@@ -249,6 +249,18 @@ export function TrustPanel({ name, definition, trust, fileBase, escalation }: Tr
           'The threshold certifies agreement of at least 1 - alpha',
         )}
         {setting('delta', 'Risk δ', 'The certificate holds with probability at least 1 - delta')}
+        <label className="align-trust__setting">
+          Prevalence from{' '}
+          <select
+            value={settings.ppiPredictor ?? 'probability'}
+            aria-description="What stands for the judge in the prediction-powered estimates: a calibrated probability gives a narrower interval with the same guarantee"
+            onChange={(e) => setTrust({ ppiPredictor: e.target.value as PpiPredictor })}
+            data-testid="align.trust.ppiPredictor"
+          >
+            <option value="probability">the judge’s probabilities</option>
+            <option value="label">the judge’s hard labels</option>
+          </select>
+        </label>
       </div>
     </section>
   );

@@ -120,4 +120,26 @@ describe('sentences', () => {
     );
     expect(estimateSentence('Mean level', null, false)).toMatch(/no prediction-powered estimate/);
   });
+
+  it('names the predictor: the judge’s probabilities (and its mean probability) or its hard labels', () => {
+    const p = {
+      n: 600,
+      N: 5000,
+      lambda: 0.9,
+      tuned: true,
+      ppi: { value: 0.231, lo: 0.215, hi: 0.247, se: 0.008 },
+      classical: { value: 0.225, lo: 0.198, hi: 0.252, se: 0.0138 },
+      judgeMean: 0.24,
+      widthRatio: 0.008 / 0.0138,
+    } as PpiMean;
+    expect(estimateSentence('Share of urgent', p, true, 'probability')).toMatch(
+      /^Share of urgent: 23\.1% \[21\.5%, 24\.7%\] by prediction-powered inference on the judge's probabilities \(lambda 0\.90,.*; the judge's mean probability is 24\.0%\.$/,
+    );
+    expect(estimateSentence('Mean level', p, false, 'probability')).toMatch(
+      /the judge's mean expected level is 0\.24\.$/,
+    );
+    expect(estimateSentence('Share of urgent', p, true, 'label')).toMatch(
+      /inference on the judge's hard labels \(lambda.*the judge's raw share is 24\.0%\.$/,
+    );
+  });
 });
