@@ -502,6 +502,8 @@ export async function runCommand(options: RunOptions, io: RunIo): Promise<RunRes
       ratePerMinute: meter.perMinute(clock.now()),
       etaMs: null,
     };
+    // The last line shown is the run's final count, not the one a row's last update left (its row still in flight).
+    view.update(progress);
   } finally {
     clearInterval(ticker);
     stopListening();
