@@ -159,7 +159,7 @@ export function mergeCommand(options: MergeOptions): MergeResult {
     complete: false,
   };
   const conflictRows: number[] = [];
-  let identicalRows: number[] = [];
+  const identicalRows: number[] = [];
   try {
     const kept = keptLines(options.inputs, fds, headers[0]!.shard?.records ?? 0);
     writeSync(out, `${headerLine(header)}\n`);
@@ -181,7 +181,7 @@ export function mergeCommand(options: MergeOptions): MergeResult {
     // Two answers to one row: the first is kept, the others are written beside the merge, never dropped.
     const { conflicts } = kept;
     result.identical = conflicts.identical;
-    identicalRows = conflicts.identicalRows;
+    identicalRows.push(...conflicts.identicalRows);
     const order = Uint32Array.from({ length: conflicts.count }, (_, i) => i).sort(
       (a, b) => conflicts.row[a]! - conflicts.row[b]! || a - b,
     );
