@@ -15,6 +15,7 @@ const SECTIONS: Record<string, () => Promise<{ run(): Promise<SectionResult> }>>
   shards: () => import('./shards'),
   alignment: () => import('./alignment'),
   modelJudge: () => import('./modelJudge'),
+  honest: () => import('./honest'),
 };
 
 async function main(): Promise<void> {

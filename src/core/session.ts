@@ -2,6 +2,7 @@
 // exported files and share links, so it is defined once here and parsed with zod wherever it enters.
 import { z } from 'zod';
 import { AlignmentSummarySchema } from './alignment/report';
+import { VariantLedgerSchema } from './alignment/ledger';
 import { ConversationSchema, EvaluateRequestSchema, EvaluateResponseSchema } from '../contract';
 import { RobustnessReportSchema } from './robustness/card';
 import { RenderRuleSchema } from './conversation/render';
@@ -104,6 +105,8 @@ export const SessionSchema = z.object({
   robustness: RobustnessReportSchema.optional(),
   /** The latest alignment report kept with the session (figures of a labelled run; travels in files and links). */
   alignment: AlignmentSummarySchema.optional(),
+  /** Every rubric variant run against a labelled set, and the sealed rows of each set (absent until the first). */
+  ledger: VariantLedgerSchema.optional(),
   /**
    * How many times the stored record was written (IndexedDB only; absent in older records, read as 0). A save made
    * from an older revision is merged with what is stored instead of replacing it (see sessionMerge.ts).

@@ -1,5 +1,6 @@
 // Saving a session that another tab may have saved meanwhile: a revision check, a three-way merge of the fields each
 // side changed, and a conflict copy when both changed the same field, so no acknowledged write is ever lost.
+import { recordVariant } from './alignment/ledger';
 import type { Session } from './session';
 
 /**
@@ -16,6 +17,7 @@ const NOT_MERGED: ReadonlySet<string> = new Set([
   'runs',
   'revision',
   'doc',
+  'ledger',
 ]);
 
 /** What a tab's unsaved content was made from: the stored record it last loaded or wrote, and that record's revision. */
@@ -51,9 +53,22 @@ export function unionRuns(stored: Session['runs'], mine: Session['runs']): Sessi
 }
 
 /**
+ * The union of two ledgers: every variant either tab counted, and each labelled set's seal as the stored side drew it
+ * (a seal is drawn once; a second one would let the sealed rows be chosen again).
+ */
+export function unionLedgers(stored: Session['ledger'], mine: Session['ledger']): Session['ledger'] {
+  if (!stored || !mine || stored === mine) return stored ?? mine;
+  let out = stored;
+  for (const entry of mine.entries) out = recordVariant(out, entry);
+  const sealed = new Set(out.seals.map((s) => s.setKey));
+  const seals = mine.seals.filter((s) => !sealed.has(s.setKey));
+  return seals.length === 0 ? out : { ...out, seals: [...out.seals, ...seals] };
+}
+
+/**
  * Three-way merge of one session: for each field, a side that left it as in `base` takes the other side's value; when
- * both changed it differently (or no base is known), `mine` wins and the field is reported as a conflict. Runs are the
- * union of both.
+ * both changed it differently (or no base is known), `mine` wins and the field is reported as a conflict. Runs and the
+ * variant ledger are the union of both.
  */
 export function mergeSessions(
   base: Session | null,
@@ -96,6 +111,7 @@ export function mergeSessions(
     base?.doc as unknown as Record<string, unknown> | undefined,
     new Set(),
   );
+  const ledger = unionLedgers(theirs.ledger, mine.ledger);
   const merged = {
     ...top,
     schemaVersion: mine.schemaVersion,
@@ -104,6 +120,7 @@ export function mergeSessions(
     updatedAt: mine.updatedAt > theirs.updatedAt ? mine.updatedAt : theirs.updatedAt,
     doc,
     runs: unionRuns(theirs.runs, mine.runs),
+    ...(ledger ? { ledger } : {}),
     ...(mine.revision !== undefined ? { revision: mine.revision } : {}),
   } as Session;
   return { merged, conflicts };

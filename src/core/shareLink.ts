@@ -40,6 +40,7 @@ export interface SharedSession {
   runs: Session['runs'];
   robustness?: Session['robustness'];
   alignment?: Session['alignment'];
+  ledger?: Session['ledger'];
 }
 
 /** Whether a link carries the runs, and the human labels kept with the alignment report (default: yes). */
@@ -71,6 +72,8 @@ function sharePayload(
     // The robustness cards are a few hundred bytes of findings, not runs: they travel with every link.
     ...(clean.robustness ? { robustness: clean.robustness } : {}),
     ...(alignment ? { alignment } : {}),
+    // The ledger travels with every link: a variant counted here must be counted where the link is opened.
+    ...(clean.ledger ? { ledger: clean.ledger } : {}),
   };
 }
 
@@ -233,6 +236,7 @@ export function decodeShareFragment(hash: string): ShareDecodeResult | null {
         runs: session.runs,
         ...(session.robustness ? { robustness: session.robustness } : {}),
         ...(session.alignment ? { alignment: session.alignment } : {}),
+        ...(session.ledger ? { ledger: session.ledger } : {}),
       },
     };
   } catch (error) {
@@ -257,5 +261,6 @@ export function sessionFromShared(shared: SharedSession, id: string, now: Date =
     ...(shared.compare ? { compare: shared.compare } : {}),
     ...(shared.robustness ? { robustness: shared.robustness } : {}),
     ...(shared.alignment ? { alignment: shared.alignment } : {}),
+    ...(shared.ledger ? { ledger: shared.ledger } : {}),
   };
 }

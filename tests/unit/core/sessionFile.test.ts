@@ -22,6 +22,25 @@ describe('export file', () => {
     expect(back).toEqual({ ok: true, sessions: two, problems: [] });
   });
 
+  it('carries the variant ledger and its seals', () => {
+    const ledger = {
+      entries: [
+        {
+          runId: 'r1',
+          at: '2026-11-28T10:00:00.000Z',
+          setKey: 'set',
+          rows: 12,
+          questions: ['q'],
+          variantKey: 'v1',
+          purpose: 'confirm' as const,
+        },
+      ],
+      seals: [{ setKey: 'set', share: 0.25, seed: 1, ids: ['a', 'b', 'c'], at: '2026-11-28T10:00:00.000Z' }],
+    };
+    const back = parseImportFile(exportFile([{ ...sampleSession(), ledger }]));
+    expect(back.ok && back.sessions[0]!.ledger).toEqual(ledger);
+  });
+
   it('names files after the session or the count', () => {
     const now = new Date('2026-03-02T12:00:00Z');
     expect(exportFileName([{ name: 'Tone: v2 / draft' }], now)).toBe(

@@ -13,6 +13,8 @@ import {
   mergeSessions,
   resolveSave,
 } from '../../../src/core/sessionMerge';
+import { recordVariant, EMPTY_LEDGER } from '../../../src/core/alignment/ledger';
+import type { LedgerEntry } from '../../../src/core/alignment/ledger';
 
 const base: Session = {
   schemaVersion: SESSION_SCHEMA_VERSION,
@@ -246,5 +248,32 @@ describe('fields the merge does not name', () => {
     expect(out.conflicts).toEqual([]);
     expect(out.record.robustness).toEqual(report);
     expect(out.record.doc.stateText).toBe('typed here');
+  });
+});
+
+describe('the variant ledger across tabs', () => {
+  const entry = (runId: string, variantKey: string): LedgerEntry => ({
+    runId,
+    at: '2026-11-28T10:00:00.000Z',
+    setKey: 'set',
+    rows: 300,
+    questions: ['department'],
+    variantKey,
+    purpose: 'explore',
+  });
+
+  it('keeps every variant either tab counted, without a conflict', () => {
+    const mine: Session = { ...base, ledger: recordVariant(EMPTY_LEDGER, entry('a', 'v1')) };
+    const theirs: Session = { ...base, ledger: recordVariant(EMPTY_LEDGER, entry('b', 'v2')) };
+    const { merged, conflicts } = mergeSessions(base, mine, theirs);
+    expect(conflicts).toEqual([]);
+    expect(merged.ledger!.entries.map((e) => e.runId).sort()).toEqual(['a', 'b']);
+  });
+
+  it('keeps the stored seal of a set when both tabs drew one', () => {
+    const seal = (seed: number) => ({ setKey: 'set', share: 0.2, seed, ids: [`r${seed}`], at: '' });
+    const mine: Session = { ...base, ledger: { entries: [], seals: [seal(1)] } };
+    const theirs: Session = { ...base, ledger: { entries: [], seals: [seal(2)] } };
+    expect(mergeSessions(base, mine, theirs).merged.ledger!.seals).toEqual([seal(2)]);
   });
 });

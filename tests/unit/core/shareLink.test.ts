@@ -89,6 +89,34 @@ describe('share links', () => {
     expect(session.runs[0]!.response).toEqual(sampleSession().runs[0]!.response);
   });
 
+  it('carries the variant ledger and the sealed rows, so a variant counted here is counted where it opens', () => {
+    const ledger = {
+      entries: [
+        {
+          runId: 'run-7',
+          at: '2026-11-28T10:00:00.000Z',
+          setKey: 'tickets.csv#labels',
+          rows: 300,
+          questions: ['department'],
+          variantKey: 'v-abc',
+          purpose: 'explore' as const,
+        },
+      ],
+      seals: [
+        {
+          setKey: 'tickets.csv#labels',
+          share: 0.2,
+          seed: 4,
+          ids: ['r1', 'r9'],
+          at: '2026-11-28T10:00:00.000Z',
+        },
+      ],
+    };
+    const shared = decodeOk(encodeShareFragment({ ...sampleSession(), ledger }, { includeRuns: false }));
+    expect(shared.ledger).toEqual(ledger);
+    expect(sessionFromShared(shared, 'n').ledger).toEqual(ledger);
+  });
+
   it('refuses a link longer than browsers keep, with the length and a way out', () => {
     // Random text does not compress, so the link grows with it.
     const noise = Array.from({ length: 40_000 }, (_, i) => ((i * 7919) % 65_521).toString(36)).join(' ');
