@@ -31,7 +31,7 @@ const options = (extra: Partial<RunOptions> = {}): RunOptions => ({
   questions: questionsFile,
   model: 'model-1.13.0',
   rows: join(dir, 'rows.csv'),
-  map: { labels: {} },
+  map: { labels: {}, meta: [] },
   out: join(dir, 'out.jsonl'),
   pacing: {},
   budget: null,
@@ -81,7 +81,7 @@ const progress = (extra: Partial<RunProgress> = {}): RunProgress => ({
 describe('read the inputs', () => {
   it('reads the questions and the model, and refuses a label map naming no question', () => {
     expect(readInputs(options())).toEqual({ session: null, questions: QUESTIONS, model: 'model-1.13.0' });
-    expect(() => readInputs(options({ map: { labels: { dept: ['human'] } } }))).toThrow(
+    expect(() => readInputs(options({ map: { labels: { dept: ['human'] }, meta: [] } }))).toThrow(
       '--map label.dept=… names no question; the questions are urgent.',
     );
   });
