@@ -7,15 +7,29 @@
 // read of 500,000 lines; target under 10 s). Shard 1 is stopped with SIGTERM halfway through its rows (what Kubernetes
 // sends an evicted pod) and started again, as a user's matrix would retry it. The service's tally says every row was
 // answered once by the shards, the merged report gates on a kappa, and its figures are compared with the single
-// process's. SHARDS_ROWS runs a smaller file (a quick look).
+// process's. Each process's CPU time per row sent (from /proc) compares a shard with the one process (target: within
+// 10%), and the merged file's report runs again with none, one, 5% and 50% of the rows' labels left out (its peak
+// followed the share: target under 200 MB at each). SHARDS_ROWS runs a smaller file (a quick look).
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  createWriteStream,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startChildServer } from './lib/child';
 import { fetchCounts, tallyRows } from './lib/countingReference';
-import { resultLines, rssMb } from './lib/watch';
+import { cpuMs, resultLines, rssMb } from './lib/watch';
 import type { SectionResult } from './lib/section';
 import { printTable } from './lib/table';
 import { AnswerIndex, openResults } from '../src/cli/resultsStore';
@@ -30,6 +44,8 @@ const MAX_RSS_MB = 200;
 const FLAT_MB = 40;
 const MAX_MERGE_S = 30;
 const MAX_RESUME_READ_S = 10;
+/** A shard's CPU per row sent, at most this many times one process's (issue 43). */
+const MAX_CPU_RATIO = 1.1;
 const BIN = fileURLToPath(new URL('../bin/evaluate-workbench.mjs', import.meta.url));
 const QUESTIONS = {
   department: {
@@ -60,6 +76,8 @@ interface Watched {
   rssBefore: number | null;
   rssEarly: number | null;
   rssMax: number | null;
+  /** CPU time (ms, user and system) at the last poll before the process exited. */
+  cpuMs: number;
   stderr: string;
 }
 
@@ -88,6 +106,7 @@ function runCli(
     rssBefore: null,
     rssEarly: null,
     rssMax: null,
+    cpuMs: 0,
     stderr: '',
   };
   child.stderr.on('data', (c: Buffer) => (watched.stderr += c.toString('utf8')));
@@ -98,6 +117,7 @@ function runCli(
     if (lines > watched.lines) watched.lastAt = now;
     watched.lines = lines;
     const rss = rssMb(child.pid!);
+    watched.cpuMs = cpuMs(child.pid!) ?? watched.cpuMs;
     if (rss !== null && lines - start < EARLY_AT) watched.rssBefore = Math.max(watched.rssBefore ?? 0, rss);
     if (rss !== null && lines - start >= EARLY_AT) {
       watched.rssEarly ??= rss;
@@ -137,6 +157,28 @@ function timed(
       resolve({ code, seconds: (performance.now() - started) / 1000, stderr, rssMax });
     });
   });
+}
+
+/** The shares of rows without a label the report is measured at (issue 43: the peak followed them). */
+const LABEL_SHARES: { name: string; unlabelled: (row: number) => boolean }[] = [
+  { name: 'none', unlabelled: () => false },
+  { name: 'one row', unlabelled: (row) => row === KILL_AT },
+  { name: '5%', unlabelled: (row) => row % 20 === 0 },
+  { name: '50%', unlabelled: (row) => row % 2 === 0 },
+];
+
+/** A copy of a results file with the label of the chosen rows left empty (the rows file's `human` column). */
+async function withoutLabels(from: string, to: string, unlabelled: (row: number) => boolean): Promise<void> {
+  const out = createWriteStream(to);
+  let first = true;
+  for await (const line of createInterface({ input: createReadStream(from), crlfDelay: Infinity })) {
+    const row = first ? 0 : Number(/^\{"row":(\d+)/.exec(line)?.[1] ?? 0);
+    first = false;
+    const text = row > 0 && unlabelled(row) ? line.replace(/"human":"[^"]*"/, '"human":""') : line;
+    if (!out.write(`${text}\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
 }
 
 /** Runs the section and returns its headline figures. */
@@ -239,6 +281,7 @@ export async function run(): Promise<SectionResult> {
         rssBefore: Math.max(stopped.rssBefore ?? 0, resumedShard.rssBefore ?? 0),
         rssEarly: stopped.rssEarly,
         rssMax: Math.max(stopped.rssMax ?? 0, resumedShard.rssMax ?? 0),
+        cpuMs: stopped.cpuMs + resumedShard.cpuMs,
       };
       return { stopped, whole };
     };
@@ -259,12 +302,26 @@ export async function run(): Promise<SectionResult> {
     const merged = await timed(['merge', ...shardOuts, '--out', join(dir, 'merged.jsonl')]);
     const mergedReport = await timed(['report', join(dir, 'merged.jsonl'), '--min', 'department.kappa=0.5']);
     const oneReport = await timed(['report', oneOut, '--min', 'department.kappa=0.5']);
+    // The merged file's report again with some rows' labels left out: its peak at each share.
+    const labelReports: { share: string; rssMax: number; seconds: number; code: number | null }[] = [];
+    for (const { name, unlabelled } of LABEL_SHARES) {
+      const variant = join(dir, 'labels.jsonl');
+      await withoutLabels(join(dir, 'merged.jsonl'), variant, unlabelled);
+      const r = await timed(['report', variant, '--min', 'department.kappa=0.5']);
+      labelReports.push({ share: name, rssMax: r.rssMax, seconds: r.seconds, code: r.code });
+      rmSync(variant, { force: true });
+    }
     const gateLine = (stderr: string): string =>
       stderr.split('\n').find((l) => /^(pass|FAIL)/.test(l)) ?? '(none)';
     const sameFigures = gateLine(mergedReport.stderr) === gateLine(oneReport.stderr);
     const loadAfter = loadavg()[0]!;
 
     const mb = (x: number | null): number => Math.round(x ?? NaN);
+    // CPU per row sent: the one process's two parts together, each shard's own (shard 1's two runs together).
+    const oneCpuPerRow =
+      (killed.cpuMs + finished.cpuMs) / (killed.lines + finished.lines - finished.linesAtStart);
+    const shardCpuPerRow = shardRuns.map((w) => w.cpuMs / Math.max(1, w.lines));
+    const cpuRatio = Math.max(...shardCpuPerRow) / oneCpuPerRow;
     printTable(
       `shards: ${ROWS.toLocaleString('en-US')} rows through the command against the standalone reference`,
       [
@@ -275,6 +332,7 @@ export async function run(): Promise<SectionResult> {
           'RSS before 10k MB': mb(killed.rssBefore),
           'RSS at 10k MB': mb(killed.rssEarly),
           'RSS max MB': mb(killed.rssMax),
+          'CPU ms/row': Number((killed.cpuMs / Math.max(1, killed.lines)).toFixed(3)),
           exit: String(killed.code ?? 'killed'),
         },
         {
@@ -284,6 +342,9 @@ export async function run(): Promise<SectionResult> {
           'RSS before 10k MB': mb(finished.rssBefore),
           'RSS at 10k MB': mb(finished.rssEarly),
           'RSS max MB': mb(finished.rssMax),
+          'CPU ms/row': Number(
+            (finished.cpuMs / Math.max(1, finished.lines - finished.linesAtStart)).toFixed(3),
+          ),
           exit: String(finished.code),
         },
         ...shardRuns.map((w, i) => ({
@@ -296,6 +357,7 @@ export async function run(): Promise<SectionResult> {
           'RSS before 10k MB': mb(w.rssBefore),
           'RSS at 10k MB': mb(w.rssEarly),
           'RSS max MB': mb(w.rssMax),
+          'CPU ms/row': Number(shardCpuPerRow[i]!.toFixed(3)),
           exit: String(w.code),
         })),
       ],
@@ -323,6 +385,14 @@ export async function run(): Promise<SectionResult> {
       },
       { measure: "merged figures equal to one process's", value: sameFigures ? 'yes' : 'NO' },
       {
+        measure: 'CPU per row (ms): 1 process (both parts) / each shard / ratio of the most to 1 process',
+        value: `${oneCpuPerRow.toFixed(3)} / ${shardCpuPerRow.map((c) => c.toFixed(3)).join(', ')} / ${cpuRatio.toFixed(2)}`,
+      },
+      ...labelReports.map((r) => ({
+        measure: `report of the merge, ${r.share} of the rows unlabelled: RSS max (MB), time (s)`,
+        value: `${mb(r.rssMax)}, ${r.seconds.toFixed(1)}`,
+      })),
+      {
         measure: `machine load average, ${cpus().length} CPUs (before -> after)`,
         value: `${loadBefore.toFixed(2)} -> ${loadAfter.toFixed(2)}`,
       },
@@ -347,6 +417,9 @@ export async function run(): Promise<SectionResult> {
       finished.code === 0 &&
       stoppedShard.code === 130 &&
       mergedReport.code === 0 &&
+      mergedReport.rssMax < MAX_RSS_MB &&
+      labelReports.every((r) => r.rssMax < MAX_RSS_MB && r.code !== null && r.code <= 1) &&
+      cpuRatio <= MAX_CPU_RATIO &&
       shardRuns.every((w) => w.code === 0);
     return {
       section: 'shards',
@@ -356,6 +429,10 @@ export async function run(): Promise<SectionResult> {
         [`rows/s ${SHARDS} shards`]: Math.round(shardsRate),
         'RSS max MB': mb(Math.max(...rssAll.map((w) => Math.max(w.rssMax ?? 0, w.rssBefore ?? 0)))),
         'merge s': Number(merged.seconds.toFixed(1)),
+        'report RSS max MB by unlabelled share': labelReports
+          .map((r) => `${r.share} ${mb(r.rssMax)}`)
+          .join('/'),
+        'CPU/row shard:1 process': Number(cpuRatio.toFixed(2)),
         'resume read s': Number(resumeRead.toFixed(2)),
         load: `${loadBefore.toFixed(2)}->${loadAfter.toFixed(2)}`,
       },

@@ -175,8 +175,8 @@ then one job merges them and gates once (docs/scale-out.md):
       'after',
       `
 Exit codes: 0 merged, every shard and row present; 2 files of different runs (the sentence names the field);
-4 merged, but shards or rows are missing (named). A row answered in two files keeps the first answer; the others go to
-<out>.conflicts.jsonl and are counted.`,
+4 merged, but shards or rows are missing (named). A row answered in two files keeps the first answer; a second answer
+the same byte for byte is kept once and counted, a different one goes to <out>.conflicts.jsonl and is counted.`,
     );
   gateOptions(cli.command('report'))
     .description(

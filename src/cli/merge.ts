@@ -25,8 +25,10 @@ export interface MergeResult {
   missingRows: number;
   /** Rows whose kept line has no answer (failed, unknown or refused), by status. */
   withoutAnswer: Record<string, number>;
-  /** Rows answered in two files: the first answer is kept, the others are written to `conflictsFile`. */
+  /** Second answers to a row that differ from the kept one: the first is kept, the others are in `conflictsFile`. */
   conflicts: number;
+  /** Second answers to a row identical to the kept one, byte for byte (a file given twice, a row sent again): kept once. */
+  identical: number;
   conflictsFile: string | null;
   /** Sentences for the user, in order. */
   lines: string[];
@@ -46,13 +48,15 @@ export function mergeMismatch(
   const same = (x: unknown, y: unknown): boolean => canonicalJson(x) === canonicalJson(y);
   const differ = (field: string, x: string, y: string): string =>
     `${bFile} was made with ${field} ${y}, ${aFile} with ${x}: merge only the shards of one run.`;
+  // Fields with no short value to name (questions, a mapping): the sentence says they differ.
+  const other = (what: string): string =>
+    `${bFile} was made with ${what} than ${aFile}: merge only the shards of one run.`;
   if (a.rowsFile !== b.rowsFile) return differ('the rows file', a.rowsFile, b.rowsFile);
   if (a.model !== b.model) return differ('the model', a.model, b.model);
   if (a.targetId !== b.targetId) return differ('the target', a.targetId, b.targetId);
-  if (!same(a.questions, b.questions)) return differ('other questions', 'its own', 'other questions');
-  if (!same(a.mapping, b.mapping))
-    return differ('another mapping of columns to the state', 'its own', 'another');
-  if (!same(a.labels, b.labels)) return differ('other label columns', 'its own', 'other label columns');
+  if (!same(a.questions, b.questions)) return other('other questions');
+  if (!same(a.mapping, b.mapping)) return other('another mapping of columns to the state');
+  if (!same(a.labels, b.labels)) return other('other label columns');
   const what = (h: ResultsHeader): string => (h.shard ? `one of ${h.shard.count} shards` : 'a whole run');
   if ((a.shard?.count ?? null) !== (b.shard?.count ?? null))
     return `${bFile} is ${what(b)}, ${aFile} ${what(a)}: merge only the shards of one run.`;
@@ -86,6 +90,10 @@ interface Conflicts {
   offset: Float64Array;
   bytes: Uint32Array;
   count: number;
+  /** Second answers byte for byte the same as the kept one: counted, not written. */
+  identical: number;
+  /** The first few rows answered twice identically, for the sentence. */
+  identicalRows: number[];
 }
 
 /** Merges shard results files into `out`. Throws an InputError (exit 2) for files that cannot be merged. */
@@ -145,11 +153,13 @@ export function mergeCommand(options: MergeOptions): MergeResult {
     missingRows: 0,
     withoutAnswer: {},
     conflicts: 0,
+    identical: 0,
     conflictsFile: null,
     lines,
     complete: false,
   };
   const conflictRows: number[] = [];
+  const identicalRows: number[] = [];
   try {
     const kept = keptLines(options.inputs, fds, headers[0]!.shard?.records ?? 0);
     writeSync(out, `${headerLine(header)}\n`);
@@ -170,6 +180,8 @@ export function mergeCommand(options: MergeOptions): MergeResult {
     flush();
     // Two answers to one row: the first is kept, the others are written beside the merge, never dropped.
     const { conflicts } = kept;
+    result.identical = conflicts.identical;
+    identicalRows.push(...conflicts.identicalRows);
     const order = Uint32Array.from({ length: conflicts.count }, (_, i) => i).sort(
       (a, b) => conflicts.row[a]! - conflicts.row[b]! || a - b,
     );
@@ -180,7 +192,7 @@ export function mergeCommand(options: MergeOptions): MergeResult {
         `${readAt(fds[conflicts.file[i]!]!, conflicts.offset[i]!, conflicts.bytes[i]!)}\n`,
       );
       result.conflicts++;
-      if (conflictRows.length < 5) conflictRows.push(conflicts.row[i]!);
+      if (conflictRows.length < SHOWN_ROWS) conflictRows.push(conflicts.row[i]!);
     }
   } finally {
     closeSync(out);
@@ -209,18 +221,45 @@ export function mergeCommand(options: MergeOptions): MergeResult {
     lines.push(
       `Without an answer: ${without.map(([status, n]) => `${n.toLocaleString('en-US')} ${status === 'invalid' ? 'refused' : status}`).join(', ')} (the shard runs say why; --retry-unknown sends unknown and failed rows again).`,
     );
-  if (result.conflicts > 0)
-    lines.push(
-      `${plural(result.conflicts, 'row')} had an answer in two files (rows ${conflictRows.join(', ')}${result.conflicts > conflictRows.length ? ', …' : ''}): the first file's answer is kept, the other answers are in ${conflictsFile}.`,
-    );
+  const secondAnswers = secondAnswersLine(result, conflictRows, identicalRows, conflictsFile);
+  if (secondAnswers) lines.push(secondAnswers);
   result.complete = missingShards.length === 0 && result.missingRows === 0;
   return result;
+}
+
+/** Rows shown in a sentence before "…". */
+const SHOWN_ROWS = 5;
+
+const rowList = (rows: number[], total: number): string =>
+  `rows ${rows.join(', ')}${total > rows.length ? ', …' : ''}`;
+
+/**
+ * The sentence on second answers, counting every one: identical repeats (kept once) and different answers (the first
+ * file's kept, the others in the conflicts file); null when no row was answered twice.
+ */
+export function secondAnswersLine(
+  counts: Pick<MergeResult, 'identical' | 'conflicts'>,
+  conflictRows: number[],
+  identicalRows: number[],
+  conflictsFile: string,
+): string | null {
+  const { identical, conflicts } = counts;
+  if (identical === 0 && conflicts === 0) return null;
+  const parts = [
+    identical > 0
+      ? `${plural(identical, 'row')} answered twice identically (${rowList(identicalRows, identical)}), kept once`
+      : '',
+    conflicts > 0
+      ? `${plural(conflicts, 'conflicting answer')} (${rowList(conflictRows, conflicts)}): the first file's answer is kept, the other answers are in ${conflictsFile}`
+      : '',
+  ].filter(Boolean);
+  return `Second answers: ${parts.join('; ')}.`;
 }
 
 /**
  * Folds each file's newest line of each row into the lines the merge keeps, in the order the files were given: the
  * first file with a line keeps it, a later answered line replaces one without an answer, and a later answer that
- * differs from a kept answer is a conflict (the same line twice, a file given twice, is one answer).
+ * differs from a kept answer is a conflict; the same line twice (a file given twice) is one answer, counted.
  */
 function keptLines(
   inputs: readonly string[],
@@ -241,6 +280,8 @@ function keptLines(
     offset: new Float64Array(0),
     bytes: new Uint32Array(0),
     count: 0,
+    identical: 0,
+    identicalRows: [],
   };
   inputs.forEach((input, f) => {
     const x = indexRows(input);
@@ -258,8 +299,11 @@ function keptLines(
       if (mine >= 0 && x.answered[n] === 1 && lines.answered[n] === 1) {
         if (
           readAt(fds[f]!, x.offset[n]!, x.bytes[n]!) === readAt(fds[mine]!, lines.offset[n]!, lines.bytes[n]!)
-        )
+        ) {
+          conflicts.identical++;
+          if (conflicts.identicalRows.length < SHOWN_ROWS) conflicts.identicalRows.push(n);
           continue;
+        }
         const at = conflicts.count++;
         conflicts.row = grow(conflicts.row, at);
         conflicts.file = grow(conflicts.file, at);

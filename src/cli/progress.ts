@@ -77,17 +77,21 @@ export function createProgressView(
   }
   let last = -Infinity;
   let latest: RunProgress | null = null;
+  let printed = false;
   return {
     update: (p) => {
       latest = p;
+      printed = false;
       if (now() - last >= everyMs) {
         last = now();
+        printed = true;
         stream.write(`progress: ${progressFigures(p)}\n`);
       }
     },
     say: (line) => void stream.write(`${line}\n`),
+    // The last line is the run's final progress (the command updates with it before it stops), printed once.
     stop: () => {
-      if (latest) stream.write(`progress: ${progressFigures(latest)}\n`);
+      if (latest && !printed) stream.write(`progress: ${progressFigures(latest)}\n`);
     },
   };
 }

@@ -55,6 +55,13 @@ export class AnswerIndex {
     return out;
   }
 
+  /** Empties the index to its smallest table: a run lets it go once its store is closed, before its figures. */
+  clear(): void {
+    this.hashes = new Uint32Array(1024);
+    this.offsets = new Uint32Array(1024);
+    this.used = 0;
+  }
+
   /** Records where a key's line is (the caller adds a key once; a repeat only costs a slot). */
   add(key: string, offset: number): void {
     if ((this.used + 1) / this.hashes.length > 0.7) this.rehash();

@@ -44,6 +44,26 @@ function head(file: string, bytes: number): string {
 
 const mb = (bytes: number): string => `${Math.max(0.1, Math.round(bytes / 1024 / 102.4) / 10)} MB`;
 
+/** Bytes read for a CSV's header; a header longer than this is read by a pass over the file instead. */
+const HEADER_BYTES = 65_536;
+
+/**
+ * A CSV's columns from its first record alone, through the same parser as a pass over the file; null when the first
+ * record is blank or malformed, or does not end within the first 64 KB (a pass over the file then says why).
+ */
+export function csvHeaderColumns(source: RowsSource): string[] | null {
+  const start = head(source.file, HEADER_BYTES);
+  const parsed = Papa.parse<string[]>(start, { ...PAPA_CONFIG, delimiter: source.delimiter, preview: 1 });
+  const fields = parsed.data[0];
+  const whole = source.bytes <= HEADER_BYTES || parsed.meta.cursor < start.length;
+  if (!fields || !whole || parsed.errors.some((e) => e.type !== 'Delimiter')) return null;
+  if (fields.every((f) => f.replace(/^\ufeff/, '').trim() === '')) return null;
+  const parser = new CsvRowParser();
+  parser.record({ data: [...fields], errors: [] });
+  const { columns } = parser.finish();
+  return columns.length > 0 ? columns : null;
+}
+
 /** Opens a rows file: refuses one that cannot be read, and a JSON array too large to read whole. */
 export function openRowsSource(file: string, maxJsonArrayBytes = MAX_JSON_ARRAY_BYTES): RowsSource {
   let bytes: number;

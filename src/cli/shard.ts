@@ -1,8 +1,9 @@
 // `--shard i/n`: which rows of a file this process sends. A row belongs to a shard by a hash of its identity (the id
 // column's value, or the content of its state when it has none), never by its line, so an edited or re-sorted file
 // keeps each row in the same shard; the same SHA-256 and canonical JSON as the stored-answer keys (core/rows/dedup).
+import { createHash } from 'node:crypto';
 import type { JsonValue } from '../contract';
-import { canonicalJson, sha256HexSync } from '../core/rows/dedup';
+import { canonicalJson } from '../core/rows/dedup';
 import type { RowMapping } from '../core/rows/mapping';
 import { mapRow, rowId } from '../core/rows/mapping';
 import type { SourceRow } from '../core/rows/parse';
@@ -60,8 +61,6 @@ export function parseShard(spec: string, env: NodeJS.ProcessEnv, total?: string)
   return { index, count };
 }
 
-const utf8 = new TextEncoder();
-
 /**
  * What places a row in a shard: its id when the mapping names an id column and the row has a value there, else the
  * canonical JSON of its state (of the whole row when it cannot be mapped, so its problem is reported by one shard).
@@ -76,11 +75,13 @@ export function shardIdentity(row: SourceRow, mapping: RowMapping): string {
   return mapped.ok ? `state:${canonicalJson(mapped.state as JsonValue)}` : `row:${canonicalJson(row.data)}`;
 }
 
-/** The shard (from 1) of an identity among `count`: the first 32 bits of its SHA-256, modulo the count. */
+/**
+ * The shard (from 1) of an identity among `count`: the first 32 bits of its SHA-256 (of its UTF-8), modulo the count.
+ * Node's own SHA-256, not the core's JavaScript one: every shard hashes every row of the file.
+ */
 export function shardOf(identity: string, count: number): number {
   if (count === 1) return 1;
-  const hex = sha256HexSync(utf8.encode(identity));
-  return (Number.parseInt(hex.slice(0, 8), 16) % count) + 1;
+  return (createHash('sha256').update(identity, 'utf8').digest().readUInt32BE(0) % count) + 1;
 }
 
 /** Whether a row belongs to a shard. */

@@ -96,9 +96,11 @@ export function cascadeOf(
   const o = { ...THRESHOLD_DEFAULTS, lastAnswersAll: false, ...options };
   const k = judges.length;
   const deltaPerJudge = o.delta / Math.max(1, k);
-  const labelled: number[] = [];
-  for (let i = 0; i < majority.length; i++) if (majority[i] !== MISSING) labelled.push(i);
-  let reach = Uint32Array.from(labelled);
+  // The labelled rows' positions, counted first and written into an array sized once (no plain array of a million).
+  let labelled = 0;
+  for (let i = 0; i < majority.length; i++) if (majority[i] !== MISSING) labelled++;
+  let reach = new Uint32Array(labelled);
+  for (let i = 0, j = 0; i < majority.length; i++) if (majority[i] !== MISSING) reach[j++] = i;
   const rows = reach.length;
   const steps: CascadeStep[] = [];
   let settledAll = 0;

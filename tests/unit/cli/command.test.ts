@@ -152,6 +152,19 @@ describe('evaluate-workbench run', { timeout: 90_000 }, () => {
     expect(junit.testsuites.testsuite.testcase['@_name']).toBe('department.accuracy >= 0.5');
   });
 
+  it('ends its progress with every row settled and none left (the last line said "1 left")', async () => {
+    writeFileSync(join(dir, 'left.csv'), rowsCsv(12, 'left'));
+    const ran = await runCli(common('left.csv', 'left.jsonl'));
+    expect(ran.code).toBe(0);
+    const progress = ran.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('progress: '))
+      .at(-1)!;
+    expect(progress).toMatch(/^progress: 12\/12 rows · 12 answered · 0 left · /);
+    expect(progress).toContain('time left -');
+  });
+
   it('reads columns named like the questions as their labels by default, says so, and never sends them', async () => {
     const lines = ['ticket,message,department,urgent'];
     for (let i = 0; i < 6; i++) {

@@ -68,9 +68,10 @@ describe('evaluate-workbench merge', () => {
     expect(merged.answered).toBe(5);
     expect(merged.withoutAnswer).toEqual({ failed: 1 });
     expect(merged.conflicts).toBe(1);
+    expect(merged.identical).toBe(0);
     expect(merged.missingShards).toEqual([]);
-    expect(merged.lines.join('\n')).toContain(
-      "1 row had an answer in two files (rows 5): the first file's answer is kept, the other answers are in",
+    expect(merged.lines).toContain(
+      `Second answers: 1 conflicting answer (rows 5): the first file's answer is kept, the other answers are in ${out}.conflicts.jsonl.`,
     );
     const read = readResults(readFileSync(out, 'utf8'));
     if (!read.ok) throw new Error(read.message);
@@ -98,7 +99,7 @@ describe('evaluate-workbench merge', () => {
     const c = file('k3.jsonl', header(3, 3), [line(5, 'done', 0.7), line(3, 'done', 0.6), line(1, 'done')]);
     const merged = mergeCommand({ inputs: [a, b, c], out: join(dir, 'three.jsonl') });
     expect(merged.conflicts).toBe(3);
-    expect(merged.lines.join('\n')).toContain('3 rows had an answer in two files (rows 3, 5, 5)');
+    expect(merged.lines.join('\n')).toContain('3 conflicting answers (rows 3, 5, 5)');
     const other = readFileSync(merged.conflictsFile!, 'utf8')
       .trim()
       .split('\n')
@@ -116,6 +117,34 @@ describe('evaluate-workbench merge', () => {
       [3, 'done'],
       [5, 'done'],
     ]);
+  });
+
+  it('counts a second answer identical to the first in its sentence, kept once and not in the conflicts file', () => {
+    // Row 2 answered the same, byte for byte, in two files (the same answer and latency); row 4 answered differently.
+    const a = file('i1.jsonl', header(1, 3), [line(1, 'done'), line(2, 'done'), line(4, 'done', 0.9)]);
+    const b = file('i2.jsonl', header(2, 3), [line(2, 'done'), line(3, 'done'), line(4, 'done', 0.7)]);
+    const out = join(dir, 'identical.jsonl');
+    const merged = mergeCommand({ inputs: [a, b], out });
+    expect(merged.identical).toBe(1);
+    expect(merged.conflicts).toBe(1);
+    expect(merged.rows).toBe(4);
+    expect(merged.lines).toContain(
+      `Second answers: 1 row answered twice identically (rows 2), kept once; 1 conflicting answer (rows 4): the first file's answer is kept, the other answers are in ${out}.conflicts.jsonl.`,
+    );
+    const other = readFileSync(merged.conflictsFile!, 'utf8').trim().split('\n');
+    expect(other.map((l) => JSON.parse(l).row)).toEqual([4]);
+  });
+
+  it('counts identical repeats alone, with no conflicts file, when a shard is given twice', () => {
+    const a = file('g1.jsonl', header(1, 2), [line(1, 'done'), line(3, 'done')]);
+    const out = join(dir, 'twice.jsonl');
+    const merged = mergeCommand({ inputs: [a, a], out });
+    expect(merged.identical).toBe(2);
+    expect(merged.conflicts).toBe(0);
+    expect(merged.conflictsFile).toBeNull();
+    expect(merged.lines).toContain(
+      'Second answers: 2 rows answered twice identically (rows 1, 3), kept once.',
+    );
   });
 
   it('names a missing shard and rows planned but never written', () => {
@@ -145,10 +174,20 @@ describe('evaluate-workbench merge', () => {
     [
       'questions',
       { questions: { urgent: { type: 'noul', instructions: 'Is it urgent?' } } },
-      /with other questions/,
+      /odd\.jsonl was made with other questions than .*a\.jsonl: merge only the shards of one run\.$/,
+    ],
+    [
+      'mapping',
+      { mapping: { mode: 'text', column: 'human', idColumn: 'id' } },
+      /odd\.jsonl was made with another mapping of columns to the state than .*a\.jsonl: merge only/,
+    ],
+    [
+      'label columns',
+      { labels: { urgent: 'message' } },
+      /odd\.jsonl was made with other label columns than .*a\.jsonl: merge only/,
     ],
   ] as const)(
-    'refuses a shard of another run: a different %s, named in the sentence',
+    'refuses a shard of another run: a different %s, named once in a sentence that reads (not "other questions other questions")',
     (_, change, message) => {
       const a = join(dir, 'a.jsonl');
       const odd = file('odd.jsonl', header(2, 3, change as Partial<ResultsHeader>), [line(2, 'done')]);

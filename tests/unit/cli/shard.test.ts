@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/cli/inputs';
-import { eachBatch, openRowsSource } from '../../../src/cli/rowsStream';
+import { csvHeaderColumns, eachBatch, openRowsSource } from '../../../src/cli/rowsStream';
 import { inShard, parseShard, shardIdentity, shardOf } from '../../../src/cli/shard';
 import type { RowMapping } from '../../../src/core/rows/mapping';
+import { sha256HexSync } from '../../../src/core/rows/dedup';
 import { detectFormat, parseRowsText } from '../../../src/core/rows/parse';
 import type { SourceRow } from '../../../src/core/rows/parse';
 
@@ -78,6 +79,15 @@ describe('the shard of a row', () => {
     for (const r of moved) expect(shardOf(shardIdentity(r, withId), 4)).toBe(before.get(r.data.id));
   });
 
+  it("places a row by the first 32 bits of the core's SHA-256 of its identity, so a shard resumed across versions keeps its rows", () => {
+    // Node's hash replaced the core's JavaScript one in shardOf (every shard hashes every row): the shards must not move.
+    for (const identity of ['id:t-0', 'id:ünïcødé ✓', 'state:"message 0"', `state:${'x'.repeat(300)}`])
+      for (const count of [2, 3, 4, 7])
+        expect(shardOf(identity, count)).toBe(
+          (Number.parseInt(sha256HexSync(new TextEncoder().encode(identity)).slice(0, 8), 16) % count) + 1,
+        );
+  });
+
   it('follows the state when there is no id column: a label edit does not move a row, a state edit may', () => {
     const [row] = rowsOf(1);
     const relabelled = { ...row!, number: 9, line: 40, data: { ...(row!.data as object), label: 'z' } };
@@ -87,6 +97,32 @@ describe('the shard of a row', () => {
     const blank = { ...row!, data: { id: '  ', message: 'message 0' } };
     expect(shardIdentity(blank, withId)).toBe('state:"message 0"');
     expect(shardIdentity(row!, withId)).toBe('id:t-0');
+  });
+});
+
+describe("a CSV's columns from its header alone", () => {
+  it('gives the columns a pass over the file gives: a BOM left out, names made unique, quoted line breaks', async () => {
+    for (const [name, text] of [
+      ['plain.csv', 'id,text,label\n1,a,b\n'],
+      ['bom.csv', '\ufeffid;text;text\n1;a;b\n'],
+      ['quoted.csv', '"id","a ""long""\nname",label\n1,a,b\n'],
+      ['header-only.csv', 'id,text'],
+    ] as const) {
+      const file = join(dir, name);
+      writeFileSync(file, text);
+      const source = openRowsSource(file);
+      const summary = await eachBatch(source, () => {});
+      expect(csvHeaderColumns(source)).toEqual(summary.columns);
+    }
+  });
+
+  it('leaves a blank first line or a header past 64 KB to a pass over the file (null)', () => {
+    const blank = join(dir, 'blank-first.csv');
+    writeFileSync(blank, '\nid,text\n1,a\n');
+    expect(csvHeaderColumns(openRowsSource(blank))).toBeNull();
+    const wide = join(dir, 'wide.csv');
+    writeFileSync(wide, `${Array.from({ length: 9000 }, (_, i) => `column_number_${i}`).join(',')}\n`);
+    expect(csvHeaderColumns(openRowsSource(wide))).toBeNull();
   });
 });
 

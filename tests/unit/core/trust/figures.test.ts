@@ -2,7 +2,14 @@
 // file) and parses with its schema; the rows counted; PPI per label; the cascade when judges are given.
 import { describe, expect, it } from 'vitest';
 import { trustBenchData } from '../../../../bench/alignment/trustRows';
-import { TRUST_DEFAULTS, trustConventions, trustFigures } from '../../../../src/core/trust/figures';
+import { guaranteedThreshold } from '../../../../src/core/trust/guaranteedThreshold';
+import {
+  TRUST_DEFAULTS,
+  thresholdRows,
+  trustConventions,
+  trustFigures,
+} from '../../../../src/core/trust/figures';
+import { MISSING, majorityOf } from '../../../../src/core/trust/ratings';
 import { TrustFiguresSchema } from '../../../../src/core/trust/schema';
 
 describe('trustFigures', () => {
@@ -74,5 +81,35 @@ describe('trustFigures', () => {
     expect(text).toMatch(/more than 20,000 labelled rows, so normal intervals from each row's influence/);
     expect(text).toMatch(/ordinal and interval metric/);
     expect(text).toMatch(/negative RMSE/);
+  });
+
+  // Issue 43: with some answered rows unlabelled, a typed array's filter left boxed copies of a million rows behind
+  // (a report peaked at 224 MB). The threshold's rows are now copied in a loop into arrays sized once.
+  it('hands the threshold the labelled answered rows in arrays sized once when some answered rows have no label', () => {
+    const majority = majorityOf(data);
+    const judged: number[] = [];
+    for (let i = 0; i < majority.length; i++)
+      if (majority[i] !== MISSING && data.judge[i] !== MISSING) judged.push(i);
+    expect(judged.length).toBeLessThan(majority.length);
+    const { conf, agreed } = thresholdRows(data, majority);
+    expect(conf).toBeInstanceOf(Float64Array);
+    expect(conf.length).toBe(judged.length);
+    expect(agreed.length).toBe(judged.length);
+    expect(Array.from(conf)).toEqual(judged.map((i) => data.confidence[i]));
+    expect(Array.from(agreed)).toEqual(judged.map((i) => (majority[i] === data.judge[i] ? 1 : 0)));
+    expect(f.threshold).toEqual(
+      guaranteedThreshold(
+        judged.map((i) => data.confidence[i]!),
+        judged.map((i) => (majority[i] === data.judge[i] ? 1 : 0)),
+      ),
+    );
+  });
+
+  it("reads the judge's own confidence column, uncopied, when every answered row is labelled", () => {
+    const { data: all } = trustBenchData('choice', 300, 0, 4);
+    const majority = majorityOf(all);
+    const { conf, agreed } = thresholdRows(all, majority);
+    expect(conf).toBe(all.confidence);
+    expect(agreed.length).toBe(majority.length);
   });
 });
