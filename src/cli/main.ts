@@ -180,6 +180,10 @@ Exit codes: 0 merged, every shard and row present; 2 files of different runs (th
       collect,
       [],
     )
+    .option(
+      '--ledger <session file>',
+      "an app session export: count the variants its ledger records for these labelled rows and widen the headline figures' intervals for that count",
+    )
     .addHelpText(
       'after',
       `
@@ -211,6 +215,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     const reported = reportCommand({
       results: file,
       cascade: opts.cascade as string[],
+      ...(opts.ledger !== undefined && { ledger: opts.ledger as string }),
       gates: gatesOf(opts),
       strict: opts.strict === true,
       alignment: trustOptionsOf(opts),

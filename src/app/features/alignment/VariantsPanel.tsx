@@ -5,6 +5,7 @@ import { useEffect, useRef } from 'react';
 import type { VariantComparison } from '../../../core/alignment/variants';
 import { figureName, pValueText, readDifference, valueText } from '../../../core/alignment/figureWords';
 import type { RowRun } from '../../../core/rows/records';
+import { VariantFamilyPanel } from './VariantFamilyPanel';
 
 export interface VariantsPanelProps {
   run: RowRun;
@@ -70,6 +71,7 @@ export function VariantsPanel({
         Run a variant with the session’s current questions
       </button>
       {blocked && <p className="muted">{blocked}</p>}
+      <VariantFamilyPanel run={run} runs={runs} />
       {family.length > 0 && (
         <p>
           <label>

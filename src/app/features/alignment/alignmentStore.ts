@@ -17,6 +17,7 @@ import { RowsRepo } from '../../persistence/rowsRepo';
 import { useRows } from '../../stores/rows';
 import { createAlignmentComputer } from './alignmentComputer';
 import type { AlignmentComputer } from './alignmentComputer';
+import { bySeal, sealOfRun } from './sealedRows';
 import { errorText } from '../../../contract/text';
 
 /** Rows as the figures see them: keyed by row number (unique, and the same in a variant), labels and answers. */
@@ -89,7 +90,12 @@ export interface AlignmentState {
 }
 
 let computer: AlignmentComputer | null = null;
-const computerOf = (): AlignmentComputer => (computer ??= createAlignmentComputer());
+/** The computer every figure of the screen goes through (a worker where one starts). */
+export const computerOf = (): AlignmentComputer => (computer ??= createAlignmentComputer());
+/** Puts another computer in its place (a test records what reaches the worker); null makes a new one on next use. */
+export const replaceAlignmentComputer = (next: AlignmentComputer | null): void => {
+  computer = next;
+};
 let seq = 0;
 let compareSeq = 0;
 
@@ -116,7 +122,7 @@ export function escalationChain(run: RowRun, runs: readonly RowRun[]): RowRun[] 
 }
 
 /** Reads a stored run's rows and answers as figure rows (a variant to compare with). */
-async function loadRun(id: string): Promise<{ run: RowRun; rows: AlignRow[]; pricePerRow: number }> {
+export async function loadRun(id: string): Promise<{ run: RowRun; rows: AlignRow[]; pricePerRow: number }> {
   const repo = new RowsRepo(appDb());
   const run = await repo.getRun(id);
   if (!run) throw new Error('That run is no longer stored.');
@@ -187,7 +193,9 @@ export const useAlignment = create<AlignmentState>()((set, get) => ({
     const id = ++seq;
     set({ computing: true });
     try {
-      const table = alignTableOfResults(run.questions, rows);
+      // Sealed rows never reach the figures of the screen where variants are compared: their labels stay unseen.
+      const seal = sealOfRun(run);
+      const table = alignTableOfResults(run.questions, bySeal(rows, seal, 'open'));
       // A cascade: this run's judge first, then each run escalated from the one before (the rows it abstained on).
       const chain = escalationChain(run, useRows.getState().runs);
       const later = await Promise.all(chain.map((r) => loadRun(r.id)));
@@ -202,13 +210,13 @@ export const useAlignment = create<AlignmentState>()((set, get) => ({
                 ...later.map((l) => ({
                   label: judgeLabel(l.run),
                   price: l.pricePerRow,
-                  table: packTable(alignTableOf(run.questions, l.rows)),
+                  table: packTable(alignTableOf(run.questions, bySeal(l.rows, seal, 'open'))),
                 })),
               ],
             };
       const judgeRows = later.map((l) => ({
         label: judgeLabel(l.run),
-        byId: new Map(l.rows.map((r) => [r.id, r])),
+        byId: new Map(bySeal(l.rows, seal, 'open').map((r) => [r.id, r])),
       }));
       const report = await computerOf().report({
         kind: 'report',
@@ -239,13 +247,18 @@ export const useAlignment = create<AlignmentState>()((set, get) => ({
     if (!otherId) return;
     try {
       const other = await loadRun(otherId);
+      // Variants are compared on the open rows only: the sealed ones are kept for confirming.
+      const seal = sealOfRun(run);
       const comparison = await computerOf().compare({
         kind: 'compare',
         a: {
           questions: other.run.questions,
-          table: packTable(alignTableOf(other.run.questions, other.rows)),
+          table: packTable(alignTableOf(other.run.questions, bySeal(other.rows, seal, 'open'))),
         },
-        b: { questions: run.questions, table: packTable(alignTableOfResults(run.questions, rows)) },
+        b: {
+          questions: run.questions,
+          table: packTable(alignTableOfResults(run.questions, bySeal(rows, seal, 'open'))),
+        },
         options: get().options,
       });
       if (id === compareSeq) set({ comparison, comparing: false });
