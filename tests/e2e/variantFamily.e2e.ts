@@ -54,6 +54,7 @@ it('counts every variant tried, seals a fifth of the rows and confirms the best 
   ];
   for (const words of wordings) {
     await page.getByTestId('app.nav.workbench').click();
+    await workbench.editor.waitReady();
     const questions = structuredClone(EXAMPLE_REQUEST.questions);
     (questions['department'] as { instructions: string }).instructions = words;
     await workbench.editor.replaceText('questions', JSON.stringify(questions, null, 2));
