@@ -79,7 +79,7 @@ describe('report --ledger', () => {
 
     const plain = reportCommand({ results, gates: [], strict: false });
     const reported = reportCommand({ results, gates: [], strict: false, ledger: session });
-    expect(plain.lines.join('\n')).not.toMatch(/ledger/);
+    expect(plain.lines.join('\n')).not.toMatch(/The ledger of/);
     const counted = reported.lines.find((l) => l.startsWith('The ledger of'))!;
     expect(counted).toContain(
       'counts 5 variants (the first run included) on the labelled set of 40 rows (run-1:abc)',

@@ -88,7 +88,7 @@ const packed = (run: RowRun, rows: readonly AlignRow[]) => ({
 let seq = 0;
 let confirmSeq = 0;
 
-export const useVariantFamily = create<VariantFamilyState>()((set, get) => ({
+export const useVariantFamily = create<VariantFamilyState>()((set) => ({
   of: null,
   families: null,
   count: null,
