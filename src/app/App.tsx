@@ -8,7 +8,6 @@ import { useAppliedTheme } from './features/shell/theme';
 import { SkippedTargetsNote } from './features/shell/SkippedTargetsNote';
 import { TargetsBanner } from './features/shell/TargetsBanner';
 import { TopBar } from './features/shell/TopBar';
-import { WorkbenchScreen } from './screens/WorkbenchScreen';
 import { pickTarget, targetsQueryOptions } from './queries/targets';
 import { useResumeOffer } from './stores/resumeOffer';
 import { useSessions } from './stores/sessions';
@@ -16,6 +15,10 @@ import { useScreen } from './stores/screen';
 import type { Screen } from './stores/screen';
 import { chooseTarget, useChosenTargetId } from './stores/target';
 
+// The workbench screen (editors, checks, answers, resizable panes) loads beside the session restore it waits for, so the
+// shell paints first with only what it shows; its import starts as the app mounts, not on first use.
+const loadWorkbenchScreen = () => import('./screens/WorkbenchScreen');
+const WorkbenchScreen = lazy(() => loadWorkbenchScreen().then((m) => ({ default: m.WorkbenchScreen })));
 // The rows screen (parser worker, virtualised table, charts) loads on first use, outside the first chunk.
 const RowsScreen = lazy(() => import('./features/rows/RowsScreen').then((m) => ({ default: m.RowsScreen })));
 // The large-taxonomy screen too: most sessions never need it.
@@ -47,6 +50,15 @@ const SCREEN_NAMES: Record<Screen, string> = {
   taxonomy: 'Large taxonomy',
 };
 
+/** What a screen shows while its code loads: a status line, announced, so the wait has words. */
+function ScreenLoading({ what }: { what: string }) {
+  return (
+    <p className="muted" role="status" data-testid="app.screenLoading">
+      Loading the {what}…
+    </p>
+  );
+}
+
 /** The whole app. The main area takes the selected target; screens mount there. */
 export function App() {
   const targets = useQuery(targetsQueryOptions());
@@ -59,6 +71,8 @@ export function App() {
   // A run of rows the last page left going is offered where the user is (issue 15): never resumed by itself.
   useEffect(() => {
     void useResumeOffer.getState().check();
+    // The early fetch only warms the cache: the lazy screen imports again when it renders, and a failure surfaces there.
+    loadWorkbenchScreen().catch(() => undefined);
   }, []);
   return (
     <div className="app">
@@ -96,11 +110,11 @@ export function App() {
           {target &&
             restored &&
             (screen === 'rows' ? (
-              <Suspense fallback={<p className="muted">Loading the rows screen…</p>}>
+              <Suspense fallback={<ScreenLoading what="rows screen" />}>
                 <RowsScreen targetId={target.id} targetLabel={target.label} target={target} />
               </Suspense>
             ) : screen === 'alignment' ? (
-              <Suspense fallback={<p className="muted">Loading the alignment screen…</p>}>
+              <Suspense fallback={<ScreenLoading what="alignment screen" />}>
                 <AlignmentScreen
                   targetId={target.id}
                   onOpenInWorkbench={() => setScreen('workbench')}
@@ -108,11 +122,13 @@ export function App() {
                 />
               </Suspense>
             ) : screen === 'taxonomy' ? (
-              <Suspense fallback={<p className="muted">Loading the taxonomy screen…</p>}>
+              <Suspense fallback={<ScreenLoading what="taxonomy screen" />}>
                 <TaxonomyScreen targetId={target.id} />
               </Suspense>
             ) : (
-              <WorkbenchScreen targetId={target.id} />
+              <Suspense fallback={<ScreenLoading what="workbench" />}>
+                <WorkbenchScreen targetId={target.id} />
+              </Suspense>
             ))}
         </main>
       </div>

@@ -6,6 +6,7 @@
 // person sees it (visible lines, visible boxes), not screenshots and not what a scroll region could hold.
 import { expect, inject, it } from 'vitest';
 import { serveReference } from '../../src/server/reference/serve';
+import { serveHosted, standinKey, targetsFileFor } from '../helpers/standins';
 import { useBrowser } from './harness/browser';
 import { startWorkbenchProcess } from './harness/server';
 import { CompareArea } from './pages/CompareArea';
@@ -153,6 +154,55 @@ it('main screen with a key configured (no note): fills at every size', async () 
   } finally {
     await server.stop();
     await upstream.close();
+  }
+});
+
+it('the top bar keeps one line from 1024 px up on every screen: a server configured, a failing one, one without its key', async () => {
+  const hosted = await serveHosted(standinKey('hosted'));
+  const down = await serveHosted(standinKey('hosted'));
+  const { vars } = targetsFileFor({
+    hosted,
+    down: { ...down, entry: { ...down.entry, label: 'Hosted, server down' } },
+    nokey: {
+      ...hosted,
+      key: null,
+      entry: { ...hosted.entry, keyVar: 'UNSET_LAYOUT_KEY', label: 'Hosted, no key' },
+    },
+  });
+  await down.close();
+  const server = await startWorkbenchProcess(vars);
+  try {
+    const workbench = new WorkbenchPage(browser.page(), server.url);
+    const probe = new LayoutProbe(browser.page());
+    await workbench.open();
+    const failures: string[] = [];
+    const check = async (where: string): Promise<void> => {
+      for (const width of [1024, 1440]) {
+        await probe.resize(width, 900);
+        const { rows, belowFirst } = await probe.topBarRows();
+        if (rows !== 1)
+          failures.push(`${where} at ${width} px: ${rows} lines, second: ${belowFirst.join(', ')}`);
+        const cut = (await probe.clippedText()).filter((t) => t.startsWith('header top-bar'));
+        failures.push(...cut.map((t) => `${where} at ${width} px: ${t}`));
+      }
+    };
+    // Listed; whether a chip shows depends on the room left (chips give way first).
+    await workbench.shell.models.first().waitFor({ state: 'attached' });
+    for (const screen of ['workbench', 'rows', 'alignment', 'taxonomy']) {
+      await workbench.page.getByTestId(`app.nav.${screen}`).click();
+      await check(`one server, ${screen} screen`);
+    }
+    await workbench.page.getByTestId('app.nav.workbench').click();
+    await workbench.shell.selectTarget('down');
+    await workbench.shell.modelsError.waitFor();
+    await check('the server down');
+    await workbench.shell.selectTarget('nokey');
+    await workbench.page.getByTestId('shell.keyMissing').waitFor();
+    await check('the key missing');
+    expect(failures).toEqual([]);
+  } finally {
+    await server.stop();
+    await hosted.close();
   }
 });
 

@@ -3,8 +3,7 @@
 // chunk) never loads the rows screen's store.
 import { create } from 'zustand';
 import type { RowRun } from '../../core/rows/records';
-import { appDb } from '../persistence/db';
-import { RowsRepo } from '../persistence/rowsRepo';
+import { lazyRowsRepo } from '../persistence/lazyRowsRepo';
 
 export interface FileRunTally {
   /** The row counts of each session's file runs, by session id. */
@@ -25,7 +24,7 @@ export const useFileRunTally = create<FileRunTally>()((set) => ({
   setRuns: (runs) => set({ bySession: tallyOf(runs) }),
   async refresh() {
     try {
-      const { runs } = await new RowsRepo(appDb()).listRuns();
+      const { runs } = await (await lazyRowsRepo()).listRuns();
       set({ bySession: tallyOf(runs) });
     } catch {
       // Storage unreadable: the rows screen says so; the list keeps what it knew.

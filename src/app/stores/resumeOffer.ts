@@ -2,9 +2,9 @@
 // opened on the rows screen with Resume in view. Never resumed by itself: rows in flight at the close may have been
 // billed, so going on stays the user's call. Light on purpose: the main screen loads it, not the rows screen's code.
 import { create } from 'zustand';
-import { runLockName } from '../../core/rows/runSync';
-import { appDb } from '../persistence/db';
-import { RowsRepo } from '../persistence/rowsRepo';
+import { runLockName } from '../../core/rows/runLock';
+import { lazyRowsRepo } from '../persistence/lazyRowsRepo';
+import type { RowsRepo } from '../persistence/rowsRepo';
 import { browserLocks, heldNames } from '../persistence/tabs';
 import type { TabLocks } from '../persistence/tabs';
 
@@ -29,17 +29,21 @@ export interface ResumeOfferState {
 }
 
 /** Makes the store over a repo and the tabs' locks; the app uses the one below. */
-export function createResumeOfferStore(repo: () => RowsRepo, locks: TabLocks | undefined) {
+export function createResumeOfferStore(
+  repo: () => Promise<Pick<RowsRepo, 'listRuns' | 'countSettled'>>,
+  locks: TabLocks | undefined,
+) {
   return create<ResumeOfferState>()((set, get) => ({
     offer: null,
     pendingOpen: null,
     async check() {
       try {
-        const { runs } = await repo().listRuns();
+        const rows = await repo();
+        const { runs } = await rows.listRuns();
         const held = locks ? new Set(await heldNames(locks)) : new Set<string>();
         const run = runs.find((r) => r.status === 'running' && !held.has(runLockName(r.id)));
         if (!run) return;
-        const settled = await repo().countSettled(run.id);
+        const settled = await rows.countSettled(run.id);
         set({ offer: { runId: run.id, fileName: run.fileName, settled, total: run.rowCount } });
       } catch {
         // Storage trouble is reported by the sessions' save line; the offer is a convenience.
@@ -55,6 +59,5 @@ export function createResumeOfferStore(repo: () => RowsRepo, locks: TabLocks | u
   }));
 }
 
-let repo: RowsRepo | undefined;
 /** The app's offer. */
-export const useResumeOffer = createResumeOfferStore(() => (repo ??= new RowsRepo(appDb())), browserLocks());
+export const useResumeOffer = createResumeOfferStore(lazyRowsRepo, browserLocks());

@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import type { AlignmentReport } from './compute';
 import { LabelValueSchema } from '../labels/values';
-import { TrustFiguresSchema } from '../trust';
+// The schema alone, not the trust barrel: sessions parse reports at first paint, the statistics load with their screen.
+import { TrustFiguresSchema } from '../trust/schema';
 import { trustHtml, trustMarkdown } from './trustReport';
 import { LabelledRowSchema } from './sessionLabels';
 import type { LabelledRow } from './sessionLabels';

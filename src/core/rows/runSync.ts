@@ -5,15 +5,6 @@ import { z } from 'zod';
 import { EvaluateResponseSchema } from '../../contract';
 import { HaltSchema, RowOutcomeSchema } from './records';
 
-/** The name of the Web Lock a tab holds while it drives a run: held means "not interrupted". */
-export const runLockName = (runId: string): string => `evaluate-workbench:rows:${runId}`;
-
-/** The run id of a lock name, or null for another lock. */
-export function runIdOfLock(name: string | undefined): string | null {
-  const prefix = 'evaluate-workbench:rows:';
-  return name?.startsWith(prefix) ? name.slice(prefix.length) : null;
-}
-
 const count = z.number().min(0);
 /** The progress a driving tab shows, as it sends it to watching tabs (RunProgress of the runner). */
 export const RunProgressSchema = z.object({

@@ -211,6 +211,105 @@ export class LayoutProbe {
     }, selector);
   }
 
+  /**
+   * The top bar's lines as a person reads them: its visible items grouped by the row they sit on (an item joins a row
+   * when its vertical middle lies within that row's box), with the items of every row after the first.
+   */
+  topBarRows(): Promise<{ rows: number; belowFirst: string[] }> {
+    return this.page.evaluate(() => {
+      const bar = document.querySelector('[data-testid="shell.topBar"]');
+      const items = [...(bar?.children ?? [])]
+        .filter((el) => el.getClientRects().length > 0)
+        .map((el) => ({ el, r: el.getBoundingClientRect() }))
+        .filter(({ r }) => r.width > 0 && r.height > 0)
+        .sort((a, b) => a.r.top - b.r.top);
+      const rows: { top: number; bottom: number; names: string[] }[] = [];
+      for (const { el, r } of items) {
+        const middle = (r.top + r.bottom) / 2;
+        const name = el.getAttribute('data-testid') ?? (el.className || el.tagName.toLowerCase());
+        const row = rows.find((x) => middle >= x.top && middle <= x.bottom);
+        if (row) row.names.push(name);
+        else rows.push({ top: r.top, bottom: r.bottom, names: [name] });
+      }
+      return { rows: rows.length, belowFirst: rows.slice(1).flatMap((x) => x.names) };
+    });
+  }
+
+  /** The inner padding of the first element matching `selector`, side by side, in CSS px. */
+  padding(selector: string): Promise<{ top: number; right: number; bottom: number; left: number }> {
+    return this.page.evaluate((sel) => {
+      const el = document.querySelector(sel);
+      if (!el) throw new Error(`No element matches ${sel}.`);
+      const s = getComputedStyle(el);
+      const px = (v: string) => parseFloat(v) || 0;
+      return {
+        top: px(s.paddingTop),
+        right: px(s.paddingRight),
+        bottom: px(s.paddingBottom),
+        left: px(s.paddingLeft),
+      };
+    }, selector);
+  }
+
+  /** How many CSS px of the two elements' boxes overlap, by area's sides (0 when they do not meet). */
+  overlap(a: string, b: string): Promise<{ width: number; height: number }> {
+    return this.page.evaluate(
+      ([sa, sb]) => {
+        const ra = document.querySelector(sa!)?.getBoundingClientRect();
+        const rb = document.querySelector(sb!)?.getBoundingClientRect();
+        if (!ra || !rb) throw new Error(`No element matches ${ra ? sb : sa}.`);
+        const width = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
+        const height = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+        return width > 0 && height > 0 ? { width, height } : { width: 0, height: 0 };
+      },
+      [a, b],
+    );
+  }
+
+  /**
+   * How a button reads, as a person judges whether it can be pressed: its opacity with its ancestors', its cursor, its
+   * text's contrast against the background drawn under it (WCAG ratio), and that background as [r, g, b].
+   */
+  buttonLooks(
+    selector: string,
+  ): Promise<{ opacity: number; cursor: string; contrast: number; background: number[] }> {
+    return this.page.evaluate((sel) => {
+      const el = document.querySelector<HTMLElement>(sel);
+      if (!el) throw new Error(`No element matches ${sel}.`);
+      // Computed colours come as rgb()/rgba() or, from color-mix, as color(srgb r g b / a).
+      const rgba = (css: string): number[] => {
+        const srgb = /color\(srgb ([\d.e-]+) ([\d.e-]+) ([\d.e-]+)(?: \/ ([\d.]+))?\)/.exec(css);
+        if (srgb) return [...srgb.slice(1, 4).map((v) => Number(v) * 255), Number(srgb[4] ?? 1)];
+        const parts = css.match(/[\d.]+/g)?.map(Number) ?? [0, 0, 0, 0];
+        return [parts[0]!, parts[1]!, parts[2]!, parts[3] ?? 1];
+      };
+      let opacity = 1;
+      let background: number[] | null = null;
+      for (let a: HTMLElement | null = el; a; a = a.parentElement) {
+        const s = getComputedStyle(a);
+        opacity *= Number(s.opacity);
+        const bg = rgba(s.backgroundColor);
+        if (!background && bg[3]! > 0.5) background = bg.slice(0, 3);
+      }
+      const bg = background ?? [255, 255, 255];
+      const fg = rgba(getComputedStyle(el).color).slice(0, 3);
+      const lum = (c: number[]) => {
+        const [r, g, b] = c.map((v) => {
+          const x = v / 255;
+          return x <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+      };
+      const [hi, lo] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+      return {
+        opacity,
+        cursor: getComputedStyle(el).cursor,
+        contrast: (hi! + 0.05) / (lo! + 0.05),
+        background: bg.map(Math.round),
+      };
+    }, selector);
+  }
+
   /** What the compare toolbar's editors button says, and what is true of the editors. */
   editorsFold(): Promise<{ label: string; pressed: string | null; width: number; inert: boolean }> {
     return this.page.evaluate(() => {

@@ -1,5 +1,6 @@
 // A confusion matrix: human labels down, the judge's answers across. Each cell is a button that opens the rows
 // behind it; the diagonal (agreement) is shaded.
+import type { CSSProperties } from 'react';
 
 export interface ConfusionMatrixProps {
   question: string;
@@ -42,7 +43,8 @@ export function ConfusionMatrix({ question, classes, counts, open, onOpen }: Con
                     aria-pressed={isOpen}
                     aria-label={`${n} rows labelled ${truth}, answered ${predicted}`}
                     data-testid={`align.cell.${question}.${i}.${j}`}
-                    style={{ opacity: n === 0 ? 0.5 : 0.55 + (0.45 * n) / max }}
+                    // The shade grows with the count (alignment.css); opacity would make small counts look disabled.
+                    style={{ '--cell-share': n / max } as CSSProperties}
                     onClick={() => onOpen(i, j)}
                   >
                     {n}

@@ -46,14 +46,17 @@ const FIELD_LABEL: Record<AnswerColumn['field'], string> = {
 /** A column of the table after the input: one of the judge's answer, or the human label of a question. */
 type Shown = { kind: 'answer'; column: AnswerColumn } | { kind: 'human'; question: string };
 
-/** The answer columns, each question's human label right after its answers when some row has one. */
+/** The column that holds the judge's answer itself (a label, a level, yes): the human label is read against it. */
+const ANSWER_FIELDS: ReadonlySet<AnswerColumn['field']> = new Set(['label', 'level', 'yes']);
+
+/** The answer columns, each question's human label right beside the judge's answer when some row has one. */
 function shownColumns(columns: readonly AnswerColumn[], labelled: readonly string[]): Shown[] {
   const out: Shown[] = [];
-  columns.forEach((column, i) => {
+  for (const column of columns) {
     out.push({ kind: 'answer', column });
-    if (columns[i + 1]?.question !== column.question && labelled.includes(column.question))
+    if (ANSWER_FIELDS.has(column.field) && labelled.includes(column.question))
       out.push({ kind: 'human', question: column.question });
-  });
+  }
   return out;
 }
 
@@ -125,6 +128,7 @@ export function ResultsTable({
                 role="columnheader"
                 title={`${s.question}: human label`}
                 className="rows-table__colhead"
+                data-testid="rows.table.humanHeader"
               >
                 <span className="rows-table__question">{s.question}</span>
                 <span className="rows-table__field">human label</span>

@@ -25,7 +25,11 @@ export function ModelList({ targetId }: { targetId: string }) {
   }
   if ('unlisted' in models.data) {
     return (
-      <span className="muted" data-testid="shell.modelsUnlisted">
+      <span
+        className="muted models-note"
+        data-testid="shell.modelsUnlisted"
+        title="This server lists no models: type the model id its documentation gives."
+      >
         This server lists no models: type the model id its documentation gives.
       </span>
     );

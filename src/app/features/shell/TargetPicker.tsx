@@ -55,7 +55,12 @@ export function TargetPicker({ targets, selected, onSelect, comparing = false }:
         )}
       </span>
       {selected.keyMissing && (
-        <span className="error-text" role="status" data-testid="shell.keyMissing">
+        <span
+          className="error-text"
+          role="status"
+          data-testid="shell.keyMissing"
+          title={`${selected.keyMissing}: this target does not send`}
+        >
           {selected.keyMissing}: this target does not send
         </span>
       )}

@@ -4,7 +4,7 @@ import type { RowItem, RowRun, StoredAnswer } from '../../../core/rows/records';
 import { mayReuseByQuestion } from '../../../core/rows/questionReuse';
 import { plannedFromItems } from '../../../core/rows/runPlan';
 import { RowRunner } from '../../../core/rows/runner';
-import { runLockName } from '../../../core/rows/runSync';
+import { runLockName } from '../../../core/rows/runLock';
 import type { RunMessage } from '../../../core/rows/runSync';
 import { heldNames } from '../../persistence/tabs';
 import { errorText } from './kit';

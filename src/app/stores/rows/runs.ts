@@ -1,6 +1,6 @@
 // The stored runs: listing them (with the ones another tab drives), opening, closing and deleting one, and starting,
 // pausing, cancelling or retrying the open one.
-import { runIdOfLock, runLockName } from '../../../core/rows/runSync';
+import { runIdOfLock, runLockName } from '../../../core/rows/runLock';
 import { heldNames } from '../../persistence/tabs';
 import { errorText } from './kit';
 import type { RowsKit } from './kit';

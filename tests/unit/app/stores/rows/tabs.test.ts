@@ -15,7 +15,8 @@ import { buildRun } from '../../../../../src/core/rows/newRun';
 import { parseCsvText } from '../../../../../src/core/rows/parse';
 import { planRun } from '../../../../../src/core/rows/runPlan';
 import type { EvaluateFn } from '../../../../../src/core/rows/runTypes';
-import { runLockName, RunMessageSchema } from '../../../../../src/core/rows/runSync';
+import { RunMessageSchema } from '../../../../../src/core/rows/runSync';
+import { runLockName } from '../../../../../src/core/rows/runLock';
 import { createResumeOfferStore } from '../../../../../src/app/stores/resumeOffer';
 import { questionTokens, stateTokens } from '../../../../../src/contract/tokens';
 import { newId } from '../../../../../src/core/ids';
@@ -331,7 +332,7 @@ it('after a reload, offers the run that was going when the page closed, with how
   await store.saveOutcome(4, { ...outcome, status: 'sending' });
   const locks = new LockRegistry();
 
-  const offer = createResumeOfferStore(() => repo, locks.client());
+  const offer = createResumeOfferStore(async () => repo, locks.client());
   await offer.getState().check();
   expect(offer.getState().offer).toEqual({ runId, fileName: 'tickets.csv', settled: 4, total: 10 });
   offer.getState().take();
@@ -341,7 +342,7 @@ it('after a reload, offers the run that was going when the page closed, with how
   let release!: () => void;
   const other = locks.client();
   void other.request(runLockName(runId), {}, () => new Promise<void>((resolve) => (release = resolve)));
-  const whileHeld = createResumeOfferStore(() => repo, locks.client());
+  const whileHeld = createResumeOfferStore(async () => repo, locks.client());
   await whileHeld.getState().check();
   expect(whileHeld.getState().offer).toBeNull();
   release();
