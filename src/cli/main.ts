@@ -194,6 +194,10 @@ the same byte for byte is kept once and counted, a different one goes to <out>.c
       collect,
       [],
     )
+    .option(
+      '--ledger <session file>',
+      "an app session export: count the variants its ledger records for these labelled rows and widen the headline figures' intervals for that count",
+    )
     .addHelpText(
       'after',
       `
@@ -242,6 +246,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     const reported = reportCommand({
       results: file,
       cascade: opts.cascade as string[],
+      ...(opts.ledger !== undefined && { ledger: opts.ledger as string }),
       gates: gatesOf(opts),
       strict: opts.strict === true,
       alignment: trustOptionsOf(opts),

@@ -7,6 +7,7 @@ import type { RunProgress } from '../core/rows/runTypes';
 import type { Gate, GateResult } from './gates';
 import { checkGates } from './gates';
 import { InputError } from './inputs';
+import { ledgerLines, readLedger } from './ledgerReport';
 import { writeJunit, writeSummary } from './reports';
 import { alignmentOf, indexRows, labelTableOf, linesOf, statusOf } from './resultsStream';
 import type { LabelTable, RowIndex, RowLines } from './resultsStream';
@@ -20,6 +21,8 @@ export interface ReportOptions {
   alignment?: Partial<AlignmentOptions>;
   /** A cascade's later judges: results files of runs of the same rows (escalated ones), in cascade order. */
   cascade?: string[];
+  /** An app session export whose variant ledger counts the variants tried on these labelled rows. */
+  ledger?: string;
   report?: string;
   junit?: string;
 }
@@ -212,6 +215,16 @@ export function reportCommand(options: ReportOptions): ReportResult {
     ...predictorLines(alignment),
     ...gates.map((g) => `${g.passed ? 'pass' : 'FAIL'}: ${g.message}`),
   ];
+  if (options.ledger)
+    lines.push(
+      ...ledgerLines(
+        options.ledger,
+        readLedger(options.ledger),
+        planned,
+        labelled?.questions ?? null,
+        figures,
+      ),
+    );
   if (unreadable > 0)
     lines.splice(1, 0, `${unreadable} lines of ${options.results} could not be read and are left out.`);
   if (options.report)

@@ -24,6 +24,40 @@ export class AlignmentArea {
     this.variantCompare = page.getByTestId('align.variant.compare');
   }
 
+  /** The best-of sentence of a question's family of variants, counted by the session's ledger. */
+  familySentence(question: string): Locator {
+    return this.page.getByTestId(`align.family.sentence.${question}`);
+  }
+
+  /** How many variants the ledger counts on the open labelled rows. */
+  get familyCount(): Locator {
+    return this.page.getByTestId('align.family.count');
+  }
+
+  /** Seals a share (a percentage) of the labelled rows. */
+  async seal(percent: number): Promise<void> {
+    await this.page.getByTestId('align.seal.share').fill(String(percent));
+    await this.page.getByTestId('align.seal.run').click();
+    await this.page.getByTestId('align.seal.summary').waitFor();
+  }
+
+  get sealSummary(): Locator {
+    return this.page.getByTestId('align.seal.summary');
+  }
+
+  /** Confirms the chosen variant (the family's best unless another is picked) on the sealed rows. */
+  async confirm(): Promise<void> {
+    await this.page.getByTestId('align.confirm.run').click();
+  }
+
+  get confirmations(): Locator {
+    return this.page.getByTestId('align.confirm.count');
+  }
+
+  get confirmation(): Locator {
+    return this.page.getByTestId('align.confirm.result');
+  }
+
   /** Opens the alignment screen from the app's navigation. */
   async open(): Promise<void> {
     await this.page.getByTestId('app.nav.alignment').click();

@@ -21,6 +21,7 @@ import { QuestionPanel } from './QuestionPanel';
 import type { RowsWanted } from './QuestionPanel';
 import { VariantsPanel, familyOf } from './VariantsPanel';
 import { useAlignment } from './alignmentStore';
+import { useVariantFamily } from './variantFamilyStore';
 import { ReportButtons } from './ReportButtons';
 import { StoredReport } from './StoredReport';
 import { TakeLabels } from './TakeLabels';
@@ -105,6 +106,17 @@ export function AlignmentScreen({
     }, RECOMPUTE_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [run, version, optionsKey, running, compareWith, related, compareRuns]);
+
+  // Every run of a labelled set that has been run is counted in the session's ledger (a deleted run stays counted).
+  const answered = (rows.progress?.done ?? 0) + (rows.progress?.reused ?? 0) > 0;
+  const labelled =
+    !!run &&
+    (!!run.mapping.labels?.length ||
+      (align.reportOf?.runId === run.id && Object.keys(align.report?.questions ?? {}).length > 0));
+  const record = useVariantFamily((s) => s.record);
+  useEffect(() => {
+    if (run && labelled) record(run, rows.runs, answered);
+  }, [run, rows.runs, answered, labelled, sessionId, record]);
 
   const results = run ? rows.results() : [];
   const byNumber = useMemo(() => {

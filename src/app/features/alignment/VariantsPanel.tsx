@@ -8,6 +8,7 @@ import type { RowRun } from '../../../core/rows/records';
 import type { VariantPlan } from '../../../core/rows/variantPlan';
 import { formatCost } from '../../../contract';
 import { LOCAL_COST_WORDS } from '../../../core/words';
+import { VariantFamilyPanel } from './VariantFamilyPanel';
 
 export interface VariantsPanelProps {
   run: RowRun;
@@ -132,6 +133,7 @@ export function VariantsPanel({
         Run a variant with the session’s current questions
       </button>
       {blocked && <p className="muted">{blocked}</p>}
+      <VariantFamilyPanel run={run} runs={runs} />
       {family.length > 0 && (
         <p>
           <label>

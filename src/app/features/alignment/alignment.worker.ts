@@ -3,7 +3,8 @@
 import { computeAlignment } from '../../../core/alignment/compute';
 import { unpackTable } from '../../../core/alignment/table';
 import { compareVariants } from '../../../core/alignment/variants';
-import { unpackCascade } from './alignmentProtocol';
+import { countedFamilies } from '../../../core/alignment/countedFamily';
+import { unpackCascade, unpackFamily } from './alignmentProtocol';
 import type { AlignmentReply, AlignmentRequest } from './alignmentProtocol';
 
 interface WorkerScope {
@@ -24,7 +25,13 @@ scope.onmessage = ({ data }) => {
           unpackCascade(data.cascade),
         ),
       });
-    else
+    else if (data.kind === 'family') {
+      const { base, variants } = unpackFamily(data);
+      scope.postMessage({
+        id: data.id,
+        families: countedFamilies(base, variants, data.tried, data.options),
+      });
+    } else
       scope.postMessage({
         id: data.id,
         comparison: compareVariants(

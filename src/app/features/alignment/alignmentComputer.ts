@@ -3,7 +3,8 @@
 import type { AlignmentReport } from '../../../core/alignment/compute';
 import type { VariantComparison } from '../../../core/alignment/variants';
 import { unpackTable } from '../../../core/alignment/table';
-import { unpackCascade } from './alignmentProtocol';
+import type { CountedFamily } from '../../../core/alignment/countedFamily';
+import { unpackCascade, unpackFamily } from './alignmentProtocol';
 import type { AlignmentReply, AlignmentRequest } from './alignmentProtocol';
 
 type Request = AlignmentRequest extends infer R
@@ -15,9 +16,13 @@ type Request = AlignmentRequest extends infer R
 export interface AlignmentComputer {
   report(request: Extract<Request, { kind: 'report' }>): Promise<AlignmentReport>;
   compare(request: Extract<Request, { kind: 'compare' }>): Promise<VariantComparison>;
+  /** A family of variants against its base, adjusted for every variant counted. */
+  family(request: Extract<Request, { kind: 'family' }>): Promise<CountedFamily[]>;
 }
 
-async function inline(request: Request): Promise<AlignmentReport | VariantComparison> {
+type Answer = AlignmentReport | VariantComparison | CountedFamily[];
+
+async function inline(request: Request): Promise<Answer> {
   if (request.kind === 'report') {
     const { computeAlignment } = await import('../../../core/alignment/compute');
     return computeAlignment(
@@ -26,6 +31,11 @@ async function inline(request: Request): Promise<AlignmentReport | VariantCompar
       request.options,
       unpackCascade(request.cascade),
     );
+  }
+  if (request.kind === 'family') {
+    const { countedFamilies } = await import('../../../core/alignment/countedFamily');
+    const { base, variants } = unpackFamily({ ...request, id: 0 });
+    return countedFamilies(base, variants, request.tried, request.options);
   }
   const { compareVariants } = await import('../../../core/alignment/variants');
   return compareVariants(
@@ -37,12 +47,9 @@ async function inline(request: Request): Promise<AlignmentReport | VariantCompar
   );
 }
 
-function createWorkerComputer(): (request: Request) => Promise<AlignmentReport | VariantComparison> {
+function createWorkerComputer(): (request: Request) => Promise<Answer> {
   const worker = new Worker(new URL('./alignment.worker.ts', import.meta.url), { type: 'module' });
-  const pending = new Map<
-    number,
-    { resolve: (v: AlignmentReport | VariantComparison) => void; reject: (e: Error) => void }
-  >();
+  const pending = new Map<number, { resolve: (v: Answer) => void; reject: (e: Error) => void }>();
   let nextId = 1;
   let broken = false;
   worker.onmessage = ({ data }: MessageEvent<AlignmentReply>) => {
@@ -50,7 +57,7 @@ function createWorkerComputer(): (request: Request) => Promise<AlignmentReport |
     if (!call) return;
     pending.delete(data.id);
     if ('error' in data) call.reject(new Error(data.error));
-    else call.resolve('report' in data ? data.report : data.comparison);
+    else call.resolve('report' in data ? data.report : 'families' in data ? data.families : data.comparison);
   };
   worker.onerror = (event) => {
     event.preventDefault();
@@ -63,7 +70,7 @@ function createWorkerComputer(): (request: Request) => Promise<AlignmentReport |
   return (request) => {
     if (broken) return inline(request);
     const id = nextId++;
-    return new Promise<AlignmentReport | VariantComparison>((resolve, reject) => {
+    return new Promise<Answer>((resolve, reject) => {
       pending.set(id, { resolve, reject });
       worker.postMessage({ ...request, id } as AlignmentRequest);
     }).catch((error: unknown) => (broken ? inline(request) : Promise.reject(error)));
@@ -72,7 +79,7 @@ function createWorkerComputer(): (request: Request) => Promise<AlignmentReport |
 
 /** The worker computer where workers exist, else the inline one. */
 export function createAlignmentComputer(): AlignmentComputer {
-  let call: (request: Request) => Promise<AlignmentReport | VariantComparison> = inline;
+  let call: (request: Request) => Promise<Answer> = inline;
   if (typeof Worker !== 'undefined') {
     try {
       call = createWorkerComputer();
@@ -83,5 +90,6 @@ export function createAlignmentComputer(): AlignmentComputer {
   return {
     report: (request) => call(request) as Promise<AlignmentReport>,
     compare: (request) => call(request) as Promise<VariantComparison>,
+    family: (request) => call(request) as Promise<CountedFamily[]>,
   };
 }

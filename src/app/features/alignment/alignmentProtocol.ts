@@ -7,6 +7,7 @@ import { unpackTable } from '../../../core/alignment/table';
 import type { PackedTable } from '../../../core/alignment/table';
 import type { AlignmentOptions } from '../../../core/alignment/types';
 import type { VariantComparison } from '../../../core/alignment/variants';
+import type { CountedFamily } from '../../../core/alignment/countedFamily';
 
 export type AlignmentRequest =
   | {
@@ -24,11 +25,21 @@ export type AlignmentRequest =
       a: { questions: Questions; table: PackedTable };
       b: { questions: Questions; table: PackedTable };
       options: Partial<AlignmentOptions>;
+    }
+  | {
+      id: number;
+      kind: 'family';
+      base: { name: string; questions: Questions; table: PackedTable };
+      variants: { name: string; questions: Questions; table: PackedTable }[];
+      /** Variants counted (the ledger's, deleted runs included): at least `variants.length`. */
+      tried: number;
+      options: Partial<AlignmentOptions>;
     };
 
 export type AlignmentReply =
   | { id: number; report: AlignmentReport }
   | { id: number; comparison: VariantComparison }
+  | { id: number; families: CountedFamily[] }
   | { id: number; error: string };
 
 /** The cascade's tables as the worker reads them. */
@@ -41,4 +52,14 @@ export function unpackCascade(
       judges: cascade.judges.map((j) => ({ label: j.label, price: j.price, table: unpackTable(j.table) })),
     }
   );
+}
+
+/** A family request's runs as the core reads them. */
+export function unpackFamily(request: Extract<AlignmentRequest, { kind: 'family' }>) {
+  const run = (r: { name: string; questions: Questions; table: PackedTable }) => ({
+    name: r.name,
+    questions: r.questions,
+    rows: unpackTable(r.table),
+  });
+  return { base: run(request.base), variants: request.variants.map(run) };
 }

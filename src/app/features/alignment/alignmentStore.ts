@@ -6,6 +6,7 @@ import type { Questions } from '../../../contract';
 import { PRICE_PER_MILLION_INPUT_TOKENS } from '../../../contract';
 import type { AlignmentReport } from '../../../core/alignment/compute';
 import { alignTableOf, packTable } from '../../../core/alignment/table';
+import type { Seal } from '../../../core/alignment/ledger';
 import type { AlignTable } from '../../../core/alignment/table';
 import type { AlignRow, AlignmentOptions, LabelValue } from '../../../core/alignment/types';
 import { TRUST_OPTION_DEFAULTS } from '../../../core/alignment/types';
@@ -17,6 +18,7 @@ import { RowsRepo } from '../../persistence/rowsRepo';
 import { useRows } from '../../stores/rows';
 import { createAlignmentComputer } from './alignmentComputer';
 import type { AlignmentComputer } from './alignmentComputer';
+import { bySeal, sealOfRun } from './sealedRows';
 import { errorText } from '../../../contract/text';
 
 /** Rows as the figures see them: keyed by row number (unique, and the same in a variant), labels and answers. */
@@ -96,7 +98,12 @@ export interface AlignmentState {
 }
 
 let computer: AlignmentComputer | null = null;
-const computerOf = (): AlignmentComputer => (computer ??= createAlignmentComputer());
+/** The computer every figure of the screen goes through (a worker where one starts). */
+export const computerOf = (): AlignmentComputer => (computer ??= createAlignmentComputer());
+/** Puts another computer in its place (a test records what reaches the worker); null makes a new one on next use. */
+export const replaceAlignmentComputer = (next: AlignmentComputer | null): void => {
+  computer = next;
+};
 let seq = 0;
 let compareSeq = 0;
 
@@ -104,17 +111,33 @@ let compareSeq = 0;
  * The open run's table, kept for its results version: moving the threshold or a setting computes again from the same
  * rows, so the page does not rebuild 100,000 rows' table on the main thread for it.
  */
-let lastTable: { runId: string; version: number; questions: Questions; table: AlignTable } | null = null;
-function tableOfRun(run: RowRun, rows: readonly ResultRow[], version: number): AlignTable {
+let lastTable: {
+  runId: string;
+  version: number;
+  questions: Questions;
+  seal: Seal | undefined;
+  table: AlignTable;
+} | null = null;
+function tableOfRun(
+  run: RowRun,
+  rows: readonly ResultRow[],
+  version: number,
+  seal: Seal | undefined,
+): AlignTable {
   // The rows array is updated in place as answers and labels arrive: the results version says when it changed.
   const same =
-    lastTable?.runId === run.id && lastTable.version === version && lastTable.questions === run.questions;
+    lastTable?.runId === run.id &&
+    lastTable.version === version &&
+    lastTable.questions === run.questions &&
+    lastTable.seal === seal;
   if (!same)
     lastTable = {
       runId: run.id,
       version,
       questions: run.questions,
-      table: alignTableOfResults(run.questions, rows),
+      seal,
+      // Sealed rows never reach the figures of the screen where variants are compared: their labels stay unseen.
+      table: alignTableOfResults(run.questions, bySeal(rows, seal, 'open')),
     };
   return lastTable!.table;
 }
@@ -142,7 +165,7 @@ export function escalationChain(run: RowRun, runs: readonly RowRun[]): RowRun[] 
 }
 
 /** Reads a stored run's rows and answers as figure rows (a variant to compare with). */
-async function loadRun(id: string): Promise<{ run: RowRun; rows: AlignRow[]; pricePerRow: number }> {
+export async function loadRun(id: string): Promise<{ run: RowRun; rows: AlignRow[]; pricePerRow: number }> {
   const repo = new RowsRepo(appDb());
   const run = await repo.getRun(id);
   if (!run) throw new Error('That run is no longer stored.');
@@ -214,7 +237,8 @@ export const useAlignment = create<AlignmentState>()((set, get) => ({
     const id = ++seq;
     set({ computing: true });
     try {
-      const table = tableOfRun(run, rows, version);
+      const seal = sealOfRun(run);
+      const table = tableOfRun(run, rows, version, seal);
       // A cascade: this run's judge first, then each run escalated from the one before (the rows it abstained on).
       const chain = escalationChain(run, useRows.getState().runs);
       const later = await Promise.all(chain.map((r) => loadRun(r.id)));
@@ -229,13 +253,13 @@ export const useAlignment = create<AlignmentState>()((set, get) => ({
                 ...later.map((l) => ({
                   label: judgeLabel(l.run),
                   price: l.pricePerRow,
-                  table: packTable(alignTableOf(run.questions, l.rows)),
+                  table: packTable(alignTableOf(run.questions, bySeal(l.rows, seal, 'open'))),
                 })),
               ],
             };
       const judgeRows = later.map((l) => ({
         label: judgeLabel(l.run),
-        byId: new Map(l.rows.map((r) => [r.id, r])),
+        byId: new Map(bySeal(l.rows, seal, 'open').map((r) => [r.id, r])),
       }));
       const report = await computerOf().report({
         kind: 'report',
@@ -266,13 +290,15 @@ export const useAlignment = create<AlignmentState>()((set, get) => ({
     if (!otherId) return;
     try {
       const other = await loadRun(otherId);
+      // Variants are compared on the open rows only: the sealed ones are kept for confirming.
+      const seal = sealOfRun(run);
       const comparison = await computerOf().compare({
         kind: 'compare',
         a: {
           questions: other.run.questions,
-          table: packTable(alignTableOf(other.run.questions, other.rows)),
+          table: packTable(alignTableOf(other.run.questions, bySeal(other.rows, seal, 'open'))),
         },
-        b: { questions: run.questions, table: packTable(tableOfRun(run, rows, version)) },
+        b: { questions: run.questions, table: packTable(tableOfRun(run, rows, version, seal)) },
         options: get().options,
       });
       if (id === compareSeq)

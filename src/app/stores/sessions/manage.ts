@@ -1,5 +1,6 @@
 // The sidebar's actions on sessions: search, new, open, rename, duplicate, delete with Undo; and the open session's
 // content as the workbench, the comparison, the robustness check and the alignment screen change it.
+import { EMPTY_LEDGER } from '../../../core/alignment/ledger';
 import { newId } from '../../../core/ids';
 import type { Session } from '../../../core/session';
 import { copyName } from '../../persistence/sessionsRepo';
@@ -145,7 +146,10 @@ function deleteActions(
 function contentActions(
   { get }: SessionsKit,
   { change }: SessionsEngine,
-): Pick<SessionsState, 'contentChanged' | 'setCompare' | 'setRobustness' | 'setAlignment' | 'recordRun'> {
+): Pick<
+  SessionsState,
+  'contentChanged' | 'setCompare' | 'setRobustness' | 'setAlignment' | 'updateLedger' | 'recordRun'
+> {
   return {
     contentChanged(content) {
       const open = get().open;
@@ -174,6 +178,14 @@ function contentActions(
       if (!open || open.alignment === alignment) return;
       const { alignment: _previous, ...rest } = open;
       change(alignment ? { ...rest, alignment } : rest);
+    },
+
+    updateLedger(update) {
+      const open = get().open;
+      if (!open) return;
+      const ledger = update(open.ledger ?? EMPTY_LEDGER);
+      // An unchanged ledger (a run already counted) saves nothing.
+      if (ledger !== (open.ledger ?? EMPTY_LEDGER)) change({ ...open, ledger });
     },
 
     recordRun(run) {

@@ -1,6 +1,7 @@
 // The sessions store's shape: what a tab tells the others, how it talks to the workbench, and its state and actions.
 import { z } from 'zod';
 import type { Session, SessionDoc } from '../../../core/session';
+import type { VariantLedger } from '../../../core/alignment/ledger';
 import type { LabelsLeftOut, SharedSession } from '../../../core/shareLink';
 import type { SaveStatus } from '../../persistence/autosave';
 import type { SpaceUse, UnreadableRow, SessionsRepo } from '../../persistence/sessionsRepo';
@@ -136,6 +137,11 @@ export interface SessionsState {
   setRobustness(report: Session['robustness']): void;
   /** Keeps an alignment report with the open session (the alignment screen saves through this). */
   setAlignment(alignment: Session['alignment']): void;
+  /**
+   * Changes the open session's variant ledger (a variant counted, a set sealed); the update gets the ledger as stored,
+   * and returning it unchanged saves nothing. Entries are only ever added: deleting a run keeps its count.
+   */
+  updateLedger(update: (ledger: VariantLedger) => VariantLedger): void;
   /** Adds a run to the open session's history (runs made outside the workbench store, e.g. comparison columns). */
   recordRun(run: Session['runs'][number]): void;
   /** The address's fragment changed (a share link pasted into an open tab). */
