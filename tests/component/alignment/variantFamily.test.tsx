@@ -169,7 +169,7 @@ describe('the sealed rows, at the store', () => {
 
     seen.length = 0;
     await useAlignment.getState().compute(open, results, 1);
-    await useAlignment.getState().compare(open, results, run.id);
+    await useAlignment.getState().compare(open, results, run.id, 1);
     await useVariantFamily.getState().compute(open, results, store.getState().runs);
     expect(seen.map((s) => s.kind)).toEqual(['report', 'compare', 'family']);
     const sealed = new Set(seal.ids);
@@ -207,7 +207,7 @@ describe('the Variants panel', () => {
         runs={store.getState().runs}
         compareWith={null}
         comparison={null}
-        comparing={false}
+        comparing={null}
         onCompare={() => {}}
         onRunVariant={() => {}}
         blocked={null}
