@@ -25,6 +25,9 @@ import type { TestPostgres } from '../../../helpers/postgres';
 export const ON_POSTGRES = process.env.WORKSPACE_TEST_POSTGRES === '1';
 
 let cluster: Promise<TestPostgres> | null = null;
+// Registered while the test file is collected: a hook added later, inside a test, would never run and the cluster
+// would outlive the run.
+afterAll(async () => (await cluster)?.stop());
 let template: Promise<string> | null = null;
 
 /**
@@ -66,7 +69,6 @@ export async function freshDb(): Promise<{
   if (ON_POSTGRES) {
     if (!cluster) {
       cluster = startPostgres();
-      afterAll(async () => (await cluster)?.stop());
     }
     const url = await (await cluster).createDatabase(`ws_${process.pid}_${++databases}`);
     const settings = { databaseUrl: url, dataDir: '' };
