@@ -4,6 +4,7 @@
 import { useEffect, useRef } from 'react';
 import type { KeyboardEvent, ReactNode } from 'react';
 import type { LabelValue } from '../../core/labels';
+import { labelKeyAction } from './labelKeys';
 import type { LabelOption } from './labelKeys';
 import './labelCard.css';
 
@@ -31,24 +32,15 @@ export function KeyboardLabelCard(props: KeyboardLabelCardProps) {
     box.current?.focus();
   }, []);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
-    const target = event.target as HTMLElement;
-    if (target.closest('input, select, textarea, [contenteditable="true"]')) return;
-    const key = event.key.toLowerCase();
-    if (event.key === 'Backspace') {
-      event.preventDefault();
-      onBack();
-    } else if (key === 's') {
-      event.preventDefault();
-      onSkip();
-    } else {
-      const option = options.find((o) => o.key === key);
-      if (!option) return;
-      event.preventDefault();
-      onGive(option.value);
-    }
+    const action = labelKeyAction(event, options);
+    if (!action) return;
+    event.preventDefault();
+    if (action.kind === 'back') onBack();
+    else if (action.kind === 'skip') onSkip();
+    else onGive(action.value);
     box.current?.focus();
   };
+
   return (
     <div
       ref={box}

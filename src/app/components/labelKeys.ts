@@ -28,3 +28,22 @@ export function labelOptions(question: Question): LabelOption[] {
     text: labelText(value, question),
   }));
 }
+
+/** What a key press on a labelling card asks for; null for a key it leaves alone (a modifier, a typing field). */
+export type LabelKeyAction = { kind: 'back' } | { kind: 'skip' } | { kind: 'give'; value: LabelValue } | null;
+
+/** Reads a key press on a labelling card: Backspace goes back, s skips, an option's key gives its label. */
+export function labelKeyAction(
+  event: { key: string; ctrlKey: boolean; metaKey: boolean; altKey: boolean; target: EventTarget | null },
+  options: readonly LabelOption[],
+): LabelKeyAction {
+  if (event.ctrlKey || event.metaKey || event.altKey) return null;
+  // Keys typed into a field stay the field's: shortcuts never override an editor's.
+  if ((event.target as HTMLElement | null)?.closest?.('input, select, textarea, [contenteditable="true"]'))
+    return null;
+  if (event.key === 'Backspace') return { kind: 'back' };
+  const key = event.key.toLowerCase();
+  if (key === 's') return { kind: 'skip' };
+  const option = options.find((o) => o.key === key);
+  return option ? { kind: 'give', value: option.value } : null;
+}

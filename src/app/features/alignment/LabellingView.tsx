@@ -12,7 +12,7 @@ import type { LabelValue } from '../../../core/alignment/types';
 import type { RowMapping } from '../../../core/rows/mapping';
 import type { ResultRow } from '../../../core/rows/results';
 import { CommitInput } from '../../components/CommitInput';
-import { labelOptions } from '../../components/labelKeys';
+import { labelKeyAction, labelOptions } from '../../components/labelKeys';
 import { distributionText, labelOfRow, stateOf, stateText } from './rowText';
 
 // The keys are shared with the workspace's labeller screen (components/labelKeys.ts).
@@ -121,25 +121,12 @@ export function LabellingView({
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
-    const target = event.target as HTMLElement;
-    if (target.closest('input, select, textarea, [contenteditable="true"]')) return;
-    const key = event.key.toLowerCase();
-    if (event.key === 'Backspace') {
-      event.preventDefault();
-      undo();
-      return;
-    }
-    if (key === 's') {
-      event.preventDefault();
-      skip();
-      return;
-    }
-    const option = options.find((o) => o.key === key);
-    if (option) {
-      event.preventDefault();
-      give(option.value);
-    }
+    const action = labelKeyAction(event, options);
+    if (!action) return;
+    event.preventDefault();
+    if (action.kind === 'back') undo();
+    else if (action.kind === 'skip') skip();
+    else give(action.value);
   };
 
   const lastRow = last ? rows.find((r) => r.number === last.number) : undefined;
