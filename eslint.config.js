@@ -91,18 +91,14 @@ const PENDING_SPLIT_ISSUE_42 = [
  */
 const NOT_YET_SPLIT = [
   { file: 'src/app/editor/MonacoEditor.tsx', name: 'MonacoEditor' }, // 152 lines
-  { file: 'src/core/rows/lookAhead.ts', name: 'LookAhead' }, // 144 lines
   { file: 'src/app/stores/rows/importPlan.ts', name: 'importActions' }, // 132 lines
   { file: 'src/core/alignment/compute.ts', name: 'questionReport' }, // 128 lines
   { file: 'src/core/alignment/questionData.ts', name: 'questionData' }, // 125 lines
-  { file: 'src/core/rows/parse.ts', name: 'Accumulator' }, // 115 lines
   { file: 'src/client/evaluate.ts', name: 'call' }, // 114 lines
   { file: 'src/core/targetCheck.ts', name: 'analyseCheck' }, // 113 lines
-  { file: 'src/core/rows/parse.ts', name: 'parseJsonArrayText' }, // 112 lines
   { file: 'src/core/rows/importSession.ts', name: 'ImportSession' }, // 102 lines
   { file: 'src/cli/main.ts', name: 'main' }, // 101 lines
   { file: 'src/app/stores/rows/runs.ts', name: 'runsActions' }, // 99 lines
-  { file: 'src/core/rows/parse.ts', name: 'CsvRowParser' }, // 91 lines
   { file: 'src/cli/resultsStore.ts', name: 'ResultsStore' }, // 90 lines
   { file: 'src/core/alignment/linearised.ts', name: 'influenceAt' }, // 90 lines
   { file: 'src/core/alignment/variants.ts', name: 'compareVariants' }, // 89 lines

@@ -98,102 +98,28 @@ export interface LookAheadDeps {
   now: () => number;
 }
 
-/** The queued rows' lookups: what was found short of a whole answer, by row and by key, until the row is sent. */
-export class LookAhead {
+/** The rows a lookup left waiting, by number and by key, so a key answered meanwhile drops its rows at once. */
+class LookedUpRows {
   private readonly ahead = new Map<number, LookedUp>();
   private readonly byKey = new Map<string, number[]>();
-  /** Keys answered while a lookup read: its misses for them are stale, so those rows are looked up again. */
-  private storedDuringLookup: Set<string> | null = null;
-
-  constructor(private readonly deps: LookAheadDeps) {}
 
   has(number: number): boolean {
     return this.ahead.has(number);
   }
 
-  /** Forgets every lookup: answers may have been stored since (another tab, another run). */
   clear(): void {
     this.ahead.clear();
     this.byKey.clear();
   }
 
-  questionsOf(row: PlannedRow): Questions {
-    return row.questions ?? this.deps.questions;
+  put(number: number, looked: LookedUp): void {
+    const key = looked.key;
+    this.ahead.set(number, looked);
+    const rows = this.byKey.get(key);
+    if (rows) rows.push(number);
+    else this.byKey.set(key, [number]);
   }
 
-  identity(row: PlannedRow, model: string): AnswerIdentity {
-    return {
-      targetId: this.deps.targetId,
-      model,
-      state: row.state,
-      questions: this.questionsOf(row),
-      ...(row.tag ? { tag: row.tag } : {}),
-    };
-  }
-
-  /** The keys of a row's questions alone, in order; undefined for one question, whose key is the row's own. */
-  async questionKeysOf(row: PlannedRow, model: string): Promise<string[] | undefined> {
-    const each = questionIdentities(this.identity(row, model));
-    return each.length < 2 ? undefined : Promise.all(each.map(([, id]) => this.deps.keyOf(id)));
-  }
-
-  /**
-   * Looks these rows up under `model` in one go: the rows whose answers are stored (whole, or every question apart)
-   * come back to be reused; the others keep what was found, taken when they are sent.
-   */
-  async lookUp(rows: readonly PlannedRow[], model: string, signal: AbortSignal): Promise<Reuse[]> {
-    const stored = new Set<string>();
-    this.storedDuringLookup = stored;
-    const reused: Reuse[] = [];
-    const missed: PlannedRow[] = [];
-    const keyOfRow = new Map<number, string>();
-    let byQuestion: Map<number, QuestionLookup>;
-    try {
-      const keys = await Promise.all(rows.map((row) => this.deps.keyOf(this.identity(row, model))));
-      const found = await readInChunks([...new Set(keys)], (part) => this.deps.store.findAnswers(part));
-      rows.forEach((row, i) => {
-        const answer = found.get(keys[i]!);
-        if (answer && !signal.aborted) reused.push({ row, answer });
-        else {
-          missed.push(row);
-          keyOfRow.set(row.number, keys[i]!);
-        }
-      });
-      // Rows with no stored answer as a whole: each question is looked up alone, and only the others are sent.
-      byQuestion =
-        signal.aborted || !this.deps.questionReuse || !this.deps.store.findQuestionAnswers
-          ? new Map()
-          : await this.lookUpQuestions(missed, model);
-    } finally {
-      this.storedDuringLookup = null;
-    }
-    for (const row of missed) {
-      const key = keyOfRow.get(row.number)!;
-      const parts = byQuestion.get(row.number);
-      const questions = this.questionsOf(row);
-      if (parts && parts.found.size === Object.keys(questions).length && !signal.aborted) {
-        // Every question is answered in storage: the row is reused, with its answer put together as a new record.
-        const answer: StoredAnswer = {
-          key,
-          targetId: this.deps.targetId,
-          model,
-          response: mergedResponse(questions, parts.found, null, model),
-          at: this.deps.now(),
-          questionKeys: [...parts.keys],
-        };
-        reused.push({ row, answer, found: parts.found });
-      } else if (!stored.has(key))
-        // A key answered meanwhile stays unlooked-up: the next look-ahead finds its answer instead of sending again.
-        this.put(row.number, {
-          key,
-          ...(parts ? { questionKeys: parts.keys } : {}),
-          found: parts?.found ?? NOTHING_FOUND,
-        });
-    }
-    return reused;
-  }
-
-  /** What a row's lookup found (no whole answer), forgotten as the row leaves the queue. */
   take(number: number): LookedUp | undefined {
     const looked = this.ahead.get(number);
     if (looked === undefined) return undefined;
@@ -208,38 +134,179 @@ export class LookAhead {
     return looked;
   }
 
-  /** An answer was just stored under `key`: rows looked up before it are looked up again, and reuse it. */
-  answerStored(key: string): void {
-    this.storedDuringLookup?.add(key);
+  /** Forgets the rows looked up under `key`. */
+  forgetKey(key: string): void {
     for (const n of this.byKey.get(key) ?? []) this.ahead.delete(n);
     this.byKey.delete(key);
   }
+}
 
-  private put(number: number, looked: LookedUp): void {
-    const key = looked.key;
-    this.ahead.set(number, looked);
-    const rows = this.byKey.get(key);
-    if (rows) rows.push(number);
-    else this.byKey.set(key, [number]);
+/** A row's questions: its own, or the run's. */
+const questionsOf = (deps: LookAheadDeps, row: PlannedRow): Questions => row.questions ?? deps.questions;
+
+/** What a row's answer is stored under, before it is hashed to a key. */
+function identityOf(deps: LookAheadDeps, row: PlannedRow, model: string): AnswerIdentity {
+  return {
+    targetId: deps.targetId,
+    model,
+    state: row.state,
+    questions: questionsOf(deps, row),
+    ...(row.tag ? { tag: row.tag } : {}),
+  };
+}
+
+/** The keys of a row's questions alone, in order; undefined for one question, whose key is the row's own. */
+async function questionKeysOf(
+  deps: LookAheadDeps,
+  row: PlannedRow,
+  model: string,
+): Promise<string[] | undefined> {
+  const each = questionIdentities(identityOf(deps, row, model));
+  return each.length < 2 ? undefined : Promise.all(each.map(([, id]) => deps.keyOf(id)));
+}
+
+/** The rows of a whole-answer lookup: those reused, and the others with their keys. */
+interface WholeLookup {
+  reused: Reuse[];
+  missed: PlannedRow[];
+  keyOfRow: Map<number, string>;
+}
+
+/** Looks these rows' whole answers up under `model`: the stored ones are reused, the others missed with their keys. */
+async function lookUpWhole(
+  deps: LookAheadDeps,
+  rows: readonly PlannedRow[],
+  model: string,
+  signal: AbortSignal,
+): Promise<WholeLookup> {
+  const out: WholeLookup = { reused: [], missed: [], keyOfRow: new Map() };
+  const keys = await Promise.all(rows.map((row) => deps.keyOf(identityOf(deps, row, model))));
+  const found = await readInChunks([...new Set(keys)], (part) => deps.store.findAnswers(part));
+  rows.forEach((row, i) => {
+    const answer = found.get(keys[i]!);
+    if (answer && !signal.aborted) out.reused.push({ row, answer });
+    else {
+      out.missed.push(row);
+      out.keyOfRow.set(row.number, keys[i]!);
+    }
+  });
+  return out;
+}
+
+/**
+ * The stored answers of these rows' questions, each looked up under its own key (LOOKUP_READS reads at most), by
+ * row; rows of one question are left out, their key being the row's, which was just looked up.
+ */
+async function lookUpQuestions(
+  deps: LookAheadDeps,
+  rows: readonly PlannedRow[],
+  model: string,
+): Promise<Map<number, QuestionLookup>> {
+  const keysOf = await Promise.all(rows.map((row) => questionKeysOf(deps, row, model)));
+  const unique = [...new Set(keysOf.flatMap((keys) => keys ?? []))];
+  const out = new Map<number, QuestionLookup>();
+  if (unique.length === 0) return out;
+  const stored = await readInChunks(unique, (part) => deps.store.findQuestionAnswers!(part));
+  rows.forEach((row, i) => {
+    const keys = keysOf[i];
+    if (keys) out.set(row.number, { keys, found: questionsFound(questionsOf(deps, row), keys, stored) });
+  });
+  return out;
+}
+
+/** A row every question of which is answered in storage, reused with its answer put together as a new record. */
+function assembledReuse(
+  deps: LookAheadDeps,
+  row: PlannedRow,
+  key: string,
+  parts: QuestionLookup,
+  model: string,
+): Reuse {
+  const answer: StoredAnswer = {
+    key,
+    targetId: deps.targetId,
+    model,
+    response: mergedResponse(questionsOf(deps, row), parts.found, null, model),
+    at: deps.now(),
+    questionKeys: [...parts.keys],
+  };
+  return { row, answer, found: parts.found };
+}
+
+/** The queued rows' lookups: what was found short of a whole answer, by row and by key, until the row is sent. */
+export class LookAhead {
+  private readonly ahead = new LookedUpRows();
+  /** Keys answered while a lookup read: its misses for them are stale, so those rows are looked up again. */
+  private storedDuringLookup: Set<string> | null = null;
+
+  constructor(private readonly deps: LookAheadDeps) {}
+
+  has(number: number): boolean {
+    return this.ahead.has(number);
+  }
+
+  /** Forgets every lookup: answers may have been stored since (another tab, another run). */
+  clear(): void {
+    this.ahead.clear();
+  }
+
+  questionsOf(row: PlannedRow): Questions {
+    return questionsOf(this.deps, row);
+  }
+
+  identity(row: PlannedRow, model: string): AnswerIdentity {
+    return identityOf(this.deps, row, model);
+  }
+
+  /** The keys of a row's questions alone, in order; undefined for one question, whose key is the row's own. */
+  questionKeysOf(row: PlannedRow, model: string): Promise<string[] | undefined> {
+    return questionKeysOf(this.deps, row, model);
   }
 
   /**
-   * The stored answers of these rows' questions, each looked up under its own key (LOOKUP_READS reads at most), by
-   * row; rows of one question are left out, their key being the row's, which was just looked up.
+   * Looks these rows up under `model` in one go: the rows whose answers are stored (whole, or every question apart)
+   * come back to be reused; the others keep what was found, taken when they are sent.
    */
-  private async lookUpQuestions(
-    rows: readonly PlannedRow[],
-    model: string,
-  ): Promise<Map<number, QuestionLookup>> {
-    const keysOf = await Promise.all(rows.map((row) => this.questionKeysOf(row, model)));
-    const unique = [...new Set(keysOf.flatMap((keys) => keys ?? []))];
-    const out = new Map<number, QuestionLookup>();
-    if (unique.length === 0) return out;
-    const stored = await readInChunks(unique, (part) => this.deps.store.findQuestionAnswers!(part));
-    rows.forEach((row, i) => {
-      const keys = keysOf[i];
-      if (keys) out.set(row.number, { keys, found: questionsFound(this.questionsOf(row), keys, stored) });
-    });
-    return out;
+  async lookUp(rows: readonly PlannedRow[], model: string, signal: AbortSignal): Promise<Reuse[]> {
+    const stored = new Set<string>();
+    this.storedDuringLookup = stored;
+    let whole: WholeLookup;
+    let byQuestion: Map<number, QuestionLookup>;
+    try {
+      whole = await lookUpWhole(this.deps, rows, model, signal);
+      // Rows with no stored answer as a whole: each question is looked up alone, and only the others are sent.
+      byQuestion =
+        signal.aborted || !this.deps.questionReuse || !this.deps.store.findQuestionAnswers
+          ? new Map()
+          : await lookUpQuestions(this.deps, whole.missed, model);
+    } finally {
+      this.storedDuringLookup = null;
+    }
+    const { reused, missed, keyOfRow } = whole;
+    for (const row of missed) {
+      const key = keyOfRow.get(row.number)!;
+      const parts = byQuestion.get(row.number);
+      if (parts && parts.found.size === Object.keys(this.questionsOf(row)).length && !signal.aborted)
+        reused.push(assembledReuse(this.deps, row, key, parts, model));
+      else if (!stored.has(key))
+        // A key answered meanwhile stays unlooked-up: the next look-ahead finds its answer instead of sending again.
+        this.ahead.put(row.number, {
+          key,
+          ...(parts ? { questionKeys: parts.keys } : {}),
+          found: parts?.found ?? NOTHING_FOUND,
+        });
+    }
+    return reused;
+  }
+
+  /** What a row's lookup found (no whole answer), forgotten as the row leaves the queue. */
+  take(number: number): LookedUp | undefined {
+    return this.ahead.take(number);
+  }
+
+  /** An answer was just stored under `key`: rows looked up before it are looked up again, and reuse it. */
+  answerStored(key: string): void {
+    this.storedDuringLookup?.add(key);
+    this.ahead.forgetKey(key);
   }
 }
