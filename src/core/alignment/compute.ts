@@ -8,7 +8,7 @@ import { bootstrap, bootstrapMethod, bootstrapSize, percentileInterval, wilson }
 import { bestThreshold, thresholdCurve } from './noulAgreement';
 import type { ThresholdPoint } from './noulAgreement';
 import { idOf, proportionsOf, questionData, scratchFor, statKeys, statsInto } from './questionData';
-import type { ClassIndices, QuestionData } from './questionData';
+import type { ClassIndices, NoulData, QuestionData } from './questionData';
 import {
   LINEARISED_ABOVE,
   LINEARISED_METHOD,
@@ -349,6 +349,117 @@ function linearIntervals(data: QuestionData, sums: Sums, allCounts: Float64Array
   };
 }
 
+/** The proportion figures (accuracy, precision and recall by class...), each with its Wilson interval. */
+function proportionFigures(data: QuestionData, m: Float64Array, figures: Record<string, Figure>): void {
+  for (const [key, { k, n: denom }] of Object.entries(proportionsOf(data, m))) {
+    const what =
+      PROPORTION_METHODS[key] ??
+      (key.startsWith('precision.') ? `precision of ${key.slice(10)}` : `recall of ${key.slice(7)}`);
+    const method = `${what}; Wilson 95% interval`;
+    if (denom === 0) {
+      figures[key] = undefinedFigure(
+        0,
+        method,
+        key.startsWith('precision.')
+          ? 'The judge never predicted this label.'
+          : data.n === 0
+            ? 'No row has both a label and an answer.'
+            : 'No labelled row falls in this class.',
+      );
+      continue;
+    }
+    const w = wilson(k, denom);
+    figures[key] = { value: k / denom, lo: w.lo, hi: w.hi, n: denom, method };
+  }
+}
+
+/** Why a statistic has no value for this question. */
+function undefinedStatReason(key: string, n: number): string {
+  if (n === 0) return 'No row has both a label and an answer.';
+  if (key === 'auroc') return 'AUC needs labelled rows of both classes (yes and no).';
+  if (key === 'spearman')
+    return 'The labels or the expected scores do not vary, so there are no ranks to correlate.';
+  return 'Labels and answers all fall in one and the same class, so agreement by chance is already complete.';
+}
+
+/** The statistics of the question's type (kappa, QWK, AUROC...) and its calibration, with their intervals. */
+function statFigures(
+  data: QuestionData,
+  point: Record<string, number | null>,
+  intervals: Intervals,
+  options: AlignmentOptions,
+  figures: Record<string, Figure>,
+): void {
+  const n = data.n;
+  const figureKeys =
+    data.type === 'choice'
+      ? ['kappa', 'macro_f1']
+      : data.type === 'score'
+        ? ['qwk', 'spearman', 'mae']
+        : ['auroc'];
+  for (const key of [...figureKeys, 'brier', 'log_loss', 'ece']) {
+    let what = STAT_METHODS[key]!;
+    if (key === 'ece') what += ` (${options.bins} ${BIN_EDGE_RULE})`;
+    if (key === 'log_loss') what += ` (probabilities floored at ${options.logLossFloor})`;
+    const method = intervals.method(what);
+    const value = point[key] ?? null;
+    if (value === null) {
+      figures[key] = undefinedFigure(n, method, undefinedStatReason(key, n));
+      continue;
+    }
+    const { lo, hi } = intervals.interval(key, value);
+    figures[key] = { value, lo, hi, n, method };
+  }
+}
+
+/** counts[truth][predicted] and the first CELL_ROWS_KEPT row ids of each cell, in file order. */
+function confusionOf(data: QuestionData, m: Float64Array): QuestionReport['confusion'] {
+  const counts: number[][] = [];
+  const ids: string[][][] = [];
+  for (let i = 0; i < data.K; i++) {
+    counts.push(Array.from({ length: data.K }, (_, j) => m[i * data.K + j]!));
+    ids.push(Array.from({ length: data.K }, () => []));
+  }
+  for (let r = 0; r < data.n; r++) {
+    const cell = ids[data.y[r]!]![data.pred[r]!]!;
+    if (cell.length < CELL_ROWS_KEPT) cell.push(idOf(data, r));
+  }
+  return { counts, ids };
+}
+
+/** Accuracy as the judge keeps only its more confident answers, with its readout in words. */
+function selectiveOf(data: QuestionData): QuestionReport['selective'] {
+  const confidenceName = data.type === 'noul' ? 'probability of the predicted side' : 'top probability';
+  const correct = new Uint8Array(data.n);
+  for (let i = 0; i < data.n; i++) correct[i] = data.y[i] === data.pred[i] ? 1 : 0;
+  const points = selectiveCurve(data.predP, correct);
+  const readout = selectiveReadout(points);
+  return { confidenceName, points, readout, sentence: selectiveSentence(readout, confidenceName) };
+}
+
+/** The probability the judge gave a row's human label. */
+const labelProbabilityOf =
+  (data: QuestionData) =>
+  (row: number): number => {
+    if (data.type === 'noul') return data.y[row] === 1 ? data.p[row]! : 1 - data.p[row]!;
+    // The probability of the label: recovered from log loss when above the floor, which is exact there.
+    return Math.exp(-data.logLoss[row]!);
+  };
+
+/** A yes/no question's threshold, the best one, and the curve read at every hundredth for the slider. */
+function thresholdReportOf(data: NoulData): NonNullable<QuestionReport['threshold']> {
+  const curve = thresholdCurve(data.p, data.y);
+  const grid: ThresholdPoint[] = [];
+  let at = 0;
+  for (let g = 0; g <= 100 && curve.length > 0; g++) {
+    const t = g / 100;
+    while (at < curve.length - 1 && curve[at]!.threshold < t - 1e-9) at++;
+    const pt = curve[at]!;
+    grid.push({ threshold: t, tpr: pt.tpr, tnr: pt.tnr, balancedAccuracy: pt.balancedAccuracy });
+  }
+  return { value: data.threshold, best: bestThreshold(curve), grid };
+}
+
 /** Every figure of one question. */
 function questionReport(
   name: string,
@@ -371,81 +482,9 @@ function questionReport(
     options.bootstrap.B === null && n > LINEARISED_ABOVE
       ? linearIntervals(data, sums, allCounts, all.length)
       : bootstrapIntervals(data, all, allCounts, B, seed);
-
   const figures: Record<string, Figure> = {};
-  for (const [key, { k, n: denom }] of Object.entries(proportionsOf(data, m))) {
-    const what =
-      PROPORTION_METHODS[key] ??
-      (key.startsWith('precision.') ? `precision of ${key.slice(10)}` : `recall of ${key.slice(7)}`);
-    const method = `${what}; Wilson 95% interval`;
-    if (denom === 0) {
-      figures[key] = undefinedFigure(
-        0,
-        method,
-        key.startsWith('precision.')
-          ? 'The judge never predicted this label.'
-          : n === 0
-            ? 'No row has both a label and an answer.'
-            : 'No labelled row falls in this class.',
-      );
-      continue;
-    }
-    const w = wilson(k, denom);
-    figures[key] = { value: k / denom, lo: w.lo, hi: w.hi, n: denom, method };
-  }
-  const figureKeys =
-    data.type === 'choice'
-      ? ['kappa', 'macro_f1']
-      : data.type === 'score'
-        ? ['qwk', 'spearman', 'mae']
-        : ['auroc'];
-  for (const key of [...figureKeys, 'brier', 'log_loss', 'ece']) {
-    let what = STAT_METHODS[key]!;
-    if (key === 'ece') what += ` (${options.bins} ${BIN_EDGE_RULE})`;
-    if (key === 'log_loss') what += ` (probabilities floored at ${options.logLossFloor})`;
-    const method = intervals.method(what);
-    const value = point[key] ?? null;
-    if (value === null) {
-      figures[key] = undefinedFigure(
-        n,
-        method,
-        n === 0
-          ? 'No row has both a label and an answer.'
-          : key === 'auroc'
-            ? 'AUC needs labelled rows of both classes (yes and no).'
-            : key === 'spearman'
-              ? 'The labels or the expected scores do not vary, so there are no ranks to correlate.'
-              : 'Labels and answers all fall in one and the same class, so agreement by chance is already complete.',
-      );
-      continue;
-    }
-    const { lo, hi } = intervals.interval(key, value);
-    figures[key] = { value, lo, hi, n, method };
-  }
-
-  const counts: number[][] = [];
-  const ids: string[][][] = [];
-  for (let i = 0; i < data.K; i++) {
-    counts.push(Array.from({ length: data.K }, (_, j) => m[i * data.K + j]!));
-    ids.push(Array.from({ length: data.K }, () => []));
-  }
-  for (let r = 0; r < n; r++) {
-    const cell = ids[data.y[r]!]![data.pred[r]!]!;
-    if (cell.length < CELL_ROWS_KEPT) cell.push(idOf(data, r));
-  }
-
-  const confidenceName = data.type === 'noul' ? 'probability of the predicted side' : 'top probability';
-  const correct = new Uint8Array(n);
-  for (let i = 0; i < n; i++) correct[i] = data.y[i] === data.pred[i] ? 1 : 0;
-  const points = selectiveCurve(data.predP, correct);
-  const readout = selectiveReadout(points);
-
-  const labelProbability = (row: number): number => {
-    if (data.type === 'noul') return data.y[row] === 1 ? data.p[row]! : 1 - data.p[row]!;
-    // The probability of the label: recovered from log loss when above the floor, which is exact there.
-    return Math.exp(-data.logLoss[row]!);
-  };
-
+  proportionFigures(data, m, figures);
+  statFigures(data, point, intervals, options, figures);
   const report: QuestionReport = {
     name,
     type: data.type,
@@ -456,26 +495,15 @@ function questionReport(
     refused: data.refused,
     invalidLabels: data.invalidLabels,
     figures,
-    confusion: { counts, ids },
+    confusion: confusionOf(data, m),
     // The bin sums gathered with every row once: the same figures as reliabilityBins, without another pass.
     reliability: reliabilityFromSums(sums.s.sumP, sums.s.sumHit, sums.s.count),
-    selective: { confidenceName, points, readout, sentence: selectiveSentence(readout, confidenceName) },
-    disagreements: disagreementsOf(data, labelProbability),
+    selective: selectiveOf(data),
+    disagreements: disagreementsOf(data, labelProbabilityOf(data)),
     disagreementCount: n - diagonalOf(m, data.K),
     prevalence: prevalenceOf(data, allCounts, all.length, point, intervals.corrected),
   };
-  if (data.type === 'noul') {
-    const curve = thresholdCurve(data.p, data.y);
-    const grid: ThresholdPoint[] = [];
-    let at = 0;
-    for (let g = 0; g <= 100 && curve.length > 0; g++) {
-      const t = g / 100;
-      while (at < curve.length - 1 && curve[at]!.threshold < t - 1e-9) at++;
-      const pt = curve[at]!;
-      grid.push({ threshold: t, tpr: pt.tpr, tnr: pt.tnr, balancedAccuracy: pt.balancedAccuracy });
-    }
-    report.threshold = { value: data.threshold, best: bestThreshold(curve), grid };
-  }
+  if (data.type === 'noul') report.threshold = thresholdReportOf(data);
   return report;
 }
 

@@ -80,56 +80,99 @@ export const idOf = (data: QuestionData, i: number): string => data.ids.at(data.
 export const thresholdOf = (options: AlignmentOptions, name: string): number =>
   options.noulThresholds[name] ?? 0.5;
 
-/** Builds a question's arrays from the rows of the table that carry a valid label and an answer of its type. */
-export function questionData(
-  name: string,
-  question: Question,
-  table: AlignTable,
-  options: AlignmentOptions,
-): QuestionData {
-  const { label, p: probs, width } = table.columns[name]!;
-  const total = table.ids.length;
-  const classes = classesOf(question);
-  const K = classes.length;
-  const threshold = thresholdOf(options, name);
-  const floor = options.logLossFloor;
-  const expectedRounding = question.type === 'score' && options.scorePrediction === 'expectedRounded';
-  // Sized for every row, then viewed up to the rows kept: one allocation per array, no copy.
-  const rows = new Int32Array(total);
-  const y = classIndices(K, total);
-  const pred = classIndices(K, total);
-  const calHit = new Float64Array(total);
-  const brier = new Float64Array(total);
-  const logLoss = new Float64Array(total);
-  const expected = new Float64Array(question.type === 'score' ? total : 0);
-  const pYes = new Float64Array(question.type === 'noul' ? total : 0);
+/** A question's per-row arrays, sized for every row of the table and filled up to the rows kept. */
+interface RowArrays {
+  rows: Int32Array;
+  y: ClassIndices;
+  pred: ClassIndices;
+  calP: Float64Array;
+  calHit: Float64Array;
+  predP: Float64Array;
+  brier: Float64Array;
+  logLoss: Float64Array;
+  expected: Float64Array;
+  pYes: Float64Array;
+  bin: Uint8Array;
+  /** The class predicted for every answered row, labelled or not. */
+  predicted: ClassIndices;
+}
+
+/** One allocation per array, viewed up to the rows kept afterwards: no copy. */
+function rowArrays(type: Question['type'], K: number, total: number, expectedRounding: boolean): RowArrays {
+  const pYes = new Float64Array(type === 'noul' ? total : 0);
   // Arrays that would hold the same numbers are one: noul calibrates on P(yes) itself, and a prediction by the most
   // probable class has the top probability as its own (8 MB a million rows each).
-  const calP = question.type === 'noul' ? pYes : new Float64Array(total);
-  const predP = question.type === 'noul' || expectedRounding ? new Float64Array(total) : calP;
-  const bin = new Uint8Array(total);
-  let labelled = 0;
-  let unanswered = 0;
-  let refused = 0;
-  let invalidLabels = 0;
+  const calP = type === 'noul' ? pYes : new Float64Array(total);
+  return {
+    rows: new Int32Array(total),
+    y: classIndices(K, total),
+    pred: classIndices(K, total),
+    calP,
+    calHit: new Float64Array(total),
+    predP: type === 'noul' || expectedRounding ? new Float64Array(total) : calP,
+    brier: new Float64Array(total),
+    logLoss: new Float64Array(total),
+    expected: new Float64Array(type === 'score' ? total : 0),
+    pYes,
+    bin: new Uint8Array(total),
+    predicted: classIndices(K, total),
+  };
+}
+
+/** What one walk over the rows counted: labels, answers, and the rows kept (`n`) and answered. */
+interface RowCounts {
+  labelled: number;
+  unanswered: number;
+  refused: number;
+  invalidLabels: number;
+  n: number;
+  answered: number;
+}
+
+/** Counts a row's label, and whether a labelled row went unanswered or refused. */
+function countLabel(counts: RowCounts, truth: number, probability: number, isAnswered: boolean): void {
+  if (truth === INVALID_LABEL) counts.invalidLabels++;
+  else if (truth !== NO_LABEL) {
+    counts.labelled++;
+    if (!isAnswered) counts.unanswered++;
+    if (probability === REFUSED) counts.refused++;
+  }
+}
+
+/** What the walk reads beside the table: the question's shape and the options' settings. */
+interface WalkSettings {
+  type: Question['type'];
+  K: number;
+  threshold: number;
+  floor: number;
+  expectedRounding: boolean;
+  bins: number;
+}
+
+/**
+ * One walk over every row: each answered row's prediction counts toward the judge's share over the whole file; the
+ * labelled ones also fill the arrays the figures read.
+ */
+function walkRows(
+  column: AlignTable['columns'][string],
+  total: number,
+  a: RowArrays,
+  set: WalkSettings,
+): RowCounts {
+  const { label, p: probs, width } = column;
+  const { rows, y, pred, calP, calHit, predP, brier, logLoss, expected, pYes, bin, predicted } = a;
+  const { type, K, threshold, floor, expectedRounding, bins } = set;
+  const counts: RowCounts = { labelled: 0, unanswered: 0, refused: 0, invalidLabels: 0, n: 0, answered: 0 };
   let n = 0;
-  // One walk over every row: each answered row's prediction counts toward the judge's share over the whole file; the
-  // labelled ones also fill the arrays the figures read.
-  const predicted = classIndices(K, total);
   let answered = 0;
   for (let i = 0; i < total; i++) {
     const truth = label[i]!;
     const at = i * width;
     // NaN (no answer) and REFUSED (-1) both fail this test: neither is a probability.
     const isAnswered = probs[at]! >= 0;
-    if (truth === INVALID_LABEL) invalidLabels++;
-    else if (truth !== NO_LABEL) {
-      labelled++;
-      if (!isAnswered) unanswered++;
-      if (probs[at] === REFUSED) refused++;
-    }
+    countLabel(counts, truth, probs[at]!, isAnswered);
     if (!isAnswered) continue;
-    if (question.type === 'noul') {
+    if (type === 'noul') {
       const p = probs[at]!;
       const guess = p >= threshold ? 1 : 0;
       predicted[answered++] = guess;
@@ -165,45 +208,67 @@ export function questionData(
       predP[n] = probs[at + guess]!;
       brier[n] = b;
       logLoss[n] = logLossRow(probs[at + truth]!, floor);
-      if (question.type === 'score') expected[n] = mean;
+      if (type === 'score') expected[n] = mean;
     }
-    bin[n] = binOf(calP[n]!, options.bins);
+    bin[n] = binOf(calP[n]!, bins);
     n++;
   }
+  counts.n = n;
+  counts.answered = answered;
+  return counts;
+}
+
+/** Builds a question's arrays from the rows of the table that carry a valid label and an answer of its type. */
+export function questionData(
+  name: string,
+  question: Question,
+  table: AlignTable,
+  options: AlignmentOptions,
+): QuestionData {
+  const total = table.ids.length;
+  const classes = classesOf(question);
+  const K = classes.length;
+  const threshold = thresholdOf(options, name);
+  const expectedRounding = question.type === 'score' && options.scorePrediction === 'expectedRounded';
+  const a = rowArrays(question.type, K, total, expectedRounding);
+  const { type } = question;
+  const { bins, logLossFloor: floor } = options;
+  const counts = walkRows(table.columns[name]!, total, a, {
+    type,
+    K,
+    threshold,
+    floor,
+    expectedRounding,
+    bins,
+  });
+  const { n, labelled, unanswered, refused, invalidLabels } = counts;
   const common = {
     name,
     n,
-    rows: rows.subarray(0, n),
+    rows: a.rows.subarray(0, n),
     ids: table.ids,
-    y: y.subarray(0, n),
-    pred: pred.subarray(0, n),
-    calP: calP.subarray(0, n),
-    calHit: calHit.subarray(0, n),
-    predP: predP.subarray(0, n),
-    brier: brier.subarray(0, n),
-    logLoss: logLoss.subarray(0, n),
+    y: a.y.subarray(0, n),
+    pred: a.pred.subarray(0, n),
+    calP: a.calP.subarray(0, n),
+    calHit: a.calHit.subarray(0, n),
+    predP: a.predP.subarray(0, n),
+    brier: a.brier.subarray(0, n),
+    logLoss: a.logLoss.subarray(0, n),
     labelled,
     unanswered,
     refused,
     invalidLabels,
-    bins: options.bins,
-    bin: bin.subarray(0, n),
-    predicted: predicted.subarray(0, answered),
+    bins,
+    bin: a.bin.subarray(0, n),
+    predicted: a.predicted.subarray(0, counts.answered),
   };
   if (question.type === 'choice') return { ...common, type: 'choice', classes, K };
   if (question.type === 'score') {
-    const exp = expected.subarray(0, n);
-    return {
-      ...common,
-      type: 'score',
-      classes,
-      K,
-      expected: exp,
-      weights: quadraticWeights(K),
-      expectedCodes: rankCodes(exp),
-    };
+    const expected = a.expected.subarray(0, n);
+    const expectedCodes = rankCodes(expected);
+    return { ...common, type: 'score', classes, K, expected, weights: quadraticWeights(K), expectedCodes };
   }
-  const pv = pYes.subarray(0, n);
+  const pv = a.pYes.subarray(0, n);
   return { ...common, type: 'noul', classes: ['no', 'yes'], K: 2, threshold, p: pv, pCodes: rankCodes(pv) };
 }
 
