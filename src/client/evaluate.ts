@@ -142,6 +142,83 @@ function checkOptions(options: CallOptions): { maxRetries: number; timeoutMs: nu
   return { maxRetries, timeoutMs };
 }
 
+/** What became of one attempt: an answer, a failure that ends the call, or one a retry may mend. */
+type Verdict<T> =
+  | { kind: 'answer'; value: T }
+  | { kind: 'stop'; failure: Failure; cause?: unknown }
+  | { kind: 'retry'; failure: Failure; cause?: unknown; retryHeaders?: Headers };
+
+/** An attempt the service answered: its body parsed on a 2xx, else the status read as a failure. */
+function responseVerdict<T>(
+  result: Extract<AttemptResult, { type: 'response' }>,
+  spec: CallSpec<T>,
+  report: AttemptReport,
+): Verdict<T> {
+  report.outcome = result.status;
+  if (result.status >= 200 && result.status < 300) {
+    const parsed = parseJson(result.text, spec.parse);
+    if (parsed.ok) return { kind: 'answer', value: parsed.value };
+    report.message = parsed.problem;
+    const failure: Failure = {
+      type: 'bad_response',
+      status: result.status,
+      what: spec.what,
+      problem: parsed.problem,
+      billed: spec.billable,
+    };
+    return { kind: 'stop', failure };
+  }
+  const read = readErrorBody(result.status, result.text);
+  report.message = read.message;
+  // A 5xx answered after the body was sent: the evaluation may have run before the failure.
+  report.possiblyBilled = spec.billable && result.status >= 500;
+  const failure: Failure = {
+    type: 'status',
+    status: result.status,
+    serviceMessage: read.message,
+    fieldErrors: read.errors,
+    ...(read.quota ? { quota: true } : {}),
+    ...(read.notDecisionModel ? { notDecisionModel: true } : {}),
+    ...(read.code ? { code: read.code } : {}),
+  };
+  // A quota that will not reset soon stops the call: a retry would only be refused again.
+  if (!isRetryableStatus(result.status) || read.quota) return { kind: 'stop', failure };
+  return { kind: 'retry', failure, retryHeaders: result.headers };
+}
+
+/** An attempt without an answer: timed out, cancelled, or lost on the network. */
+function unansweredVerdict(
+  result: Exclude<AttemptResult, { type: 'response' }>,
+  spec: CallSpec<unknown>,
+  report: AttemptReport,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Verdict<never> {
+  if (result.type === 'timeout') {
+    report.outcome = 'timeout';
+    report.message = `No answer within ${timeoutMs} ms.`;
+    report.possiblyBilled = spec.billable;
+    return { kind: 'retry', failure: { type: 'timeout', timeoutMs } };
+  }
+  if (result.type === 'cancelled') {
+    report.outcome = 'cancelled';
+    report.message = 'Cancelled while the request was in flight.';
+    report.possiblyBilled = spec.billable;
+    return { kind: 'stop', failure: { type: 'cancelled' }, cause: signal?.reason };
+  }
+  const network = describeNetworkError(result.error);
+  report.outcome = 'network';
+  report.message = network.detail;
+  report.possiblyBilled = spec.billable && !network.notSent;
+  const failure: Failure = {
+    type: 'network',
+    url: spec.url,
+    detail: network.detail,
+    invalidUrl: network.invalidUrl,
+  };
+  return { kind: network.invalidUrl ? 'stop' : 'retry', failure, cause: result.error };
+}
+
 /** Runs attempts until a success, a failure that is not retried, the end of the retries, or a cancel. */
 async function call<T>(
   target: ClientTarget,
@@ -162,96 +239,31 @@ async function call<T>(
   for (let attempt = 0; ; attempt++) {
     if (signal?.aborted) throw fail({ type: 'cancelled' }, signal.reason);
     const started = now();
-    const result = await attemptOnce(
-      transport,
-      spec.url,
-      {
-        method: spec.method,
-        headers: requestHeaders(target, attempt, spec.body !== undefined),
-        body: spec.body,
-      },
-      timeoutMs,
-      signal,
-    );
+    const headers = requestHeaders(target, attempt, spec.body !== undefined);
+    const init = { method: spec.method, headers, body: spec.body };
+    const result = await attemptOnce(transport, spec.url, init, timeoutMs, signal);
     const report: AttemptReport = { attempt, outcome: 0, durationMs: Math.max(0, now() - started) };
     const record = (retryInMs?: number): void => {
       if (retryInMs !== undefined) report.retryInMs = retryInMs;
       attempts.push(report);
       onAttempt?.(report);
     };
-    let failure: Failure;
-    let retryHeaders: Headers | null = null;
-    let cause: unknown;
     const requestId = result.type === 'response' ? result.headers.get('x-request-id') : result.requestId;
     if (requestId) report.requestId = requestId;
-
-    if (result.type === 'response') {
-      report.outcome = result.status;
-      if (result.status >= 200 && result.status < 300) {
-        const parsed = parseJson(result.text, spec.parse);
-        if (parsed.ok) {
-          record();
-          return { value: parsed.value, attempts, requestId: report.requestId, latencyMs: report.durationMs };
-        }
-        report.message = parsed.problem;
-        record();
-        throw fail({
-          type: 'bad_response',
-          status: result.status,
-          what: spec.what,
-          problem: parsed.problem,
-          billed: spec.billable,
-        });
-      }
-      const read = readErrorBody(result.status, result.text);
-      report.message = read.message;
-      // A 5xx answered after the body was sent: the evaluation may have run before the failure.
-      report.possiblyBilled = spec.billable && result.status >= 500;
-      failure = {
-        type: 'status',
-        status: result.status,
-        serviceMessage: read.message,
-        fieldErrors: read.errors,
-        ...(read.quota ? { quota: true } : {}),
-        ...(read.notDecisionModel ? { notDecisionModel: true } : {}),
-        ...(read.code ? { code: read.code } : {}),
-      };
-      // A quota that will not reset soon stops the call: a retry would only be refused again.
-      if (!isRetryableStatus(result.status) || read.quota) {
-        record();
-        throw fail(failure);
-      }
-      retryHeaders = result.headers;
-    } else if (result.type === 'timeout') {
-      report.outcome = 'timeout';
-      report.message = `No answer within ${timeoutMs} ms.`;
-      report.possiblyBilled = spec.billable;
-      failure = { type: 'timeout', timeoutMs };
-    } else if (result.type === 'cancelled') {
-      report.outcome = 'cancelled';
-      report.message = 'Cancelled while the request was in flight.';
-      report.possiblyBilled = spec.billable;
+    const verdict =
+      result.type === 'response'
+        ? responseVerdict(result, spec, report)
+        : unansweredVerdict(result, spec, report, timeoutMs, signal);
+    if (verdict.kind === 'answer') {
       record();
-      throw fail({ type: 'cancelled' }, signal?.reason);
-    } else {
-      const network = describeNetworkError(result.error);
-      report.outcome = 'network';
-      report.message = network.detail;
-      report.possiblyBilled = spec.billable && !network.notSent;
-      failure = { type: 'network', url: spec.url, detail: network.detail, invalidUrl: network.invalidUrl };
-      cause = result.error;
-      if (network.invalidUrl) {
-        record();
-        throw fail(failure, cause);
-      }
+      return { value: verdict.value, attempts, requestId: report.requestId, latencyMs: report.durationMs };
     }
-
-    if (attempt >= maxRetries) {
+    if (verdict.kind === 'stop' || attempt >= maxRetries) {
       record();
-      throw fail(failure, cause);
+      throw fail(verdict.failure, verdict.cause);
     }
-    const delay = retryHeaders
-      ? delayBeforeRetry(attempt, retryHeaders, now(), random)
+    const delay = verdict.retryHeaders
+      ? delayBeforeRetry(attempt, verdict.retryHeaders, now(), random)
       : backoffDelayMs(attempt, random);
     record(delay);
     await sleepUnlessCancelled(sleep, delay, signal, () => fail({ type: 'cancelled' }, signal?.reason));

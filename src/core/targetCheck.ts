@@ -379,62 +379,97 @@ function failedProbe(what: string, path: string, probe: ProbeResult): CheckFindi
   };
 }
 
-/** Every finding of a check, models first, in the order a person reads them. */
-export function analyseCheck(obs: CheckObservations): CheckFinding[] {
-  const findings: CheckFinding[] = [];
+/** What a model list answered with 200 says: the contract's shape, OpenAI's (turned into it), or neither. */
+function modelListFinding(body: string): CheckFinding {
+  const json = parseJson(body);
+  const shape = modelListShape(json);
+  const parsed = ModelListSchema.safeParse(json);
+  const names = parsed.success ? parsed.data.models.map((c) => c.name) : [];
+  const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? `, and ${names.length - 5} more` : '');
+  if (shape === 'contract') {
+    return {
+      severity: 'ok',
+      area: 'models',
+      text: `It lists ${names.length} model${names.length === 1 ? '' : 's'} in the contract's shape: ${shown}.`,
+    };
+  }
+  if (shape === 'openai' || shape === 'both') {
+    const data = isRecord(json) && Array.isArray(json.data) ? json.data : [];
+    const marked = data.some(
+      (e) =>
+        isRecord(e) &&
+        ('output_modalities' in e || (isRecord(e.architecture) && 'output_modalities' in e.architecture)),
+    );
+    const kept = marked
+      ? `keeping the ${names.length} marked as decision models${data.length !== names.length ? ` of ${data.length}` : ''}`
+      : `keeping all ${names.length} (none is marked as a decision model or not)`;
+    return {
+      severity: 'normalised',
+      area: 'models',
+      text: `It lists models ${shape === 'both' ? 'in both shapes at once' : "in OpenAI's shape ({data: [{id}]})"}; the proxy turns the list into {models: [...]}, ${kept}: ${shown}.`,
+    };
+  }
+  return {
+    severity: 'difference',
+    area: 'models',
+    text: 'Its model list is neither {models: [...]} nor {data: [...]}: the picker takes a typed id.',
+  };
+}
+
+/** The model list's finding: none configured, a failed request (a missing route only a difference), or its shape. */
+function modelsFinding(obs: CheckObservations): CheckFinding {
   const m = obs.models;
   if (m === null) {
-    findings.push({
+    return {
       severity: 'difference',
       area: 'models',
       text: 'This target has no model list configured: type a model id in the picker.',
-    });
-  } else if (m.status !== 200) {
-    const f = failedProbe('models', `GET ${obs.modelsPath ?? ''}`, m);
-    findings.push(
-      m.status === 404 || m.status === 405
-        ? {
-            ...f,
-            severity: 'difference',
-            text: `${f.text.replace(/; check the target's path\.$/, '')}: the picker takes a typed id.`,
-          }
-        : f,
-    );
-  } else {
-    const json = parseJson(m.body);
-    const shape = modelListShape(json);
-    const parsed = ModelListSchema.safeParse(json);
-    const names = parsed.success ? parsed.data.models.map((c) => c.name) : [];
-    const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? `, and ${names.length - 5} more` : '');
-    if (shape === 'contract') {
-      findings.push({
-        severity: 'ok',
-        area: 'models',
-        text: `It lists ${names.length} model${names.length === 1 ? '' : 's'} in the contract's shape: ${shown}.`,
-      });
-    } else if (shape === 'openai' || shape === 'both') {
-      const data = isRecord(json) && Array.isArray(json.data) ? json.data : [];
-      const marked = data.some(
-        (e) =>
-          isRecord(e) &&
-          ('output_modalities' in e || (isRecord(e.architecture) && 'output_modalities' in e.architecture)),
-      );
-      const kept = marked
-        ? `keeping the ${names.length} marked as decision models${data.length !== names.length ? ` of ${data.length}` : ''}`
-        : `keeping all ${names.length} (none is marked as a decision model or not)`;
-      findings.push({
-        severity: 'normalised',
-        area: 'models',
-        text: `It lists models ${shape === 'both' ? 'in both shapes at once' : "in OpenAI's shape ({data: [{id}]})"}; the proxy turns the list into {models: [...]}, ${kept}: ${shown}.`,
-      });
-    } else {
-      findings.push({
-        severity: 'difference',
-        area: 'models',
-        text: 'Its model list is neither {models: [...]} nor {data: [...]}: the picker takes a typed id.',
-      });
-    }
+    };
   }
+  if (m.status === 200) return modelListFinding(m.body);
+  const f = failedProbe('models', `GET ${obs.modelsPath ?? ''}`, m);
+  if (m.status !== 404 && m.status !== 405) return f;
+  return {
+    ...f,
+    severity: 'difference',
+    text: `${f.text.replace(/; check the target's path\.$/, '')}: the picker takes a typed id.`,
+  };
+}
+
+/** How the target refused the request the contract refuses: 422 with field locations is the contract's way. */
+function invalidRequestFinding(bad: ProbeResult): CheckFinding {
+  let severity: CheckSeverity = 'ok';
+  let text: string;
+  if (bad.status === 422) {
+    const read = readErrorBody(422, bad.body);
+    const shape = errorShape(bad.body);
+    if (read.errors.length > 0) {
+      text = `It refuses an invalid request with 422 and field locations (${shape}): errors land on the editor line.`;
+      if (!shape.startsWith("the contract's")) severity = 'normalised';
+    } else {
+      severity = 'difference';
+      text = `It refuses an invalid request with 422 but no field locations (${shape}): the message is shown, not placed on a line.`;
+    }
+  } else if (bad.status === 400 && readErrorBody(400, bad.body).errors.length > 0) {
+    severity = 'difference';
+    text = `It refuses an invalid request with 400, not 422, with field locations (${errorShape(bad.body)}): errors land on the editor line, never retried.`;
+  } else if (bad.status === 200) {
+    severity = 'difference';
+    text =
+      "It accepted a score question with one level, which the contract refuses: the workbench's own checks are the only guard.";
+  } else if (bad.status === null) {
+    severity = 'problem';
+    text = `The invalid request got no answer: ${bad.error ?? 'unreachable'}.`;
+  } else {
+    severity = 'difference';
+    text = `It refuses an invalid request with ${bad.status}, not 422, in ${errorShape(bad.body)}: "${readErrorBody(bad.status, bad.body).message}"; shown as a sentence, never retried.`;
+  }
+  return { severity, area: 'errors', text };
+}
+
+/** Every finding of a check, models first, in the order a person reads them. */
+export function analyseCheck(obs: CheckObservations): CheckFinding[] {
+  const findings: CheckFinding[] = [modelsFinding(obs)];
   if (obs.model === null) {
     findings.push({
       severity: 'problem',
@@ -461,35 +496,6 @@ export function analyseCheck(obs: CheckObservations): CheckFinding[] {
       text: 'It answers yes/no, choice and score questions.',
     });
   }
-  const bad = obs.invalid;
-  if (bad && answered.length > 0) {
-    let severity: CheckSeverity = 'ok';
-    let text: string;
-    if (bad.status === 422) {
-      const read = readErrorBody(422, bad.body);
-      const shape = errorShape(bad.body);
-      if (read.errors.length > 0) {
-        text = `It refuses an invalid request with 422 and field locations (${shape}): errors land on the editor line.`;
-        if (!shape.startsWith("the contract's")) severity = 'normalised';
-      } else {
-        severity = 'difference';
-        text = `It refuses an invalid request with 422 but no field locations (${shape}): the message is shown, not placed on a line.`;
-      }
-    } else if (bad.status === 400 && readErrorBody(400, bad.body).errors.length > 0) {
-      severity = 'difference';
-      text = `It refuses an invalid request with 400, not 422, with field locations (${errorShape(bad.body)}): errors land on the editor line, never retried.`;
-    } else if (bad.status === 200) {
-      severity = 'difference';
-      text =
-        "It accepted a score question with one level, which the contract refuses: the workbench's own checks are the only guard.";
-    } else if (bad.status === null) {
-      severity = 'problem';
-      text = `The invalid request got no answer: ${bad.error ?? 'unreachable'}.`;
-    } else {
-      severity = 'difference';
-      text = `It refuses an invalid request with ${bad.status}, not 422, in ${errorShape(bad.body)}: "${readErrorBody(bad.status, bad.body).message}"; shown as a sentence, never retried.`;
-    }
-    findings.push({ severity, area: 'errors', text });
-  }
+  if (obs.invalid && answered.length > 0) findings.push(invalidRequestFinding(obs.invalid));
   return findings;
 }

@@ -41,10 +41,73 @@ export interface PlanSummary {
   labels?: LabelPlan[];
 }
 
+/** State token counts per mapping, so re-planning after a question edit does not tokenize every row again. */
+class StateTokenCache {
+  private readonly byMapping = new Map<string, Map<number, number>>();
+
+  /** The counts of one mapping's states, by row number. */
+  countsFor(mapping: RowMapping): Map<number, number> {
+    // Keyed on what shapes the state: editing a label's value table does not count the tokens again.
+    const key = JSON.stringify({ ...mapping, labels: (mapping.labels ?? []).map((l) => l.column) });
+    let cache = this.byMapping.get(key);
+    if (!cache) {
+      // One mapping's counts are kept at a time besides the current one: enough for switching back and forth.
+      if (this.byMapping.size > 2) this.byMapping.clear();
+      cache = new Map();
+      this.byMapping.set(key, cache);
+    }
+    return cache;
+  }
+}
+
+/** A plan told to the page without its rows. */
+function planSummaryOf(
+  plan: RunPlan,
+  rows: readonly SourceRow[],
+  mapping: RowMapping,
+  questions: Questions,
+): PlanSummary {
+  return {
+    rowCount: plan.rows.length,
+    issues: plan.issues,
+    totalTokens: plan.totalTokens,
+    estimatedCost: plan.estimatedCost,
+    questionTokens: plan.questionTokens,
+    maxRowTokens: plan.maxRowTokens,
+    tokens: plan.rows.map((r) => r.tokens),
+    samples: plan.rows.slice(0, 3).map((r) => ({ line: r.line, id: r.id, state: r.state })),
+    ...(mapping.labels?.length ? { labels: labelPlans(rows, mapping, questions) } : {}),
+  };
+}
+
+/** The planned rows as a run stores them: input, id, line, estimated tokens and the labels they carry. */
+function runItems(
+  runId: string,
+  plan: RunPlan,
+  rows: readonly SourceRow[],
+  mapping: RowMapping | null,
+  questions: Questions | null,
+): RowItem[] {
+  const dataOf = new Map(rows.map((r) => [r.number, r.data]));
+  return plan.rows.map((row) => {
+    const data = dataOf.get(row.number) ?? row.state;
+    const labels = mapping && questions ? rowLabels(data, mapping, questions) : {};
+    return {
+      runId,
+      number: row.number,
+      line: row.line,
+      id: row.id,
+      data,
+      tokens: row.tokens,
+      ...labels,
+    };
+  });
+}
+
 export class ImportSession {
   private rows: SourceRow[] = [];
   private parseIssues: RowIssue[] = [];
-  private readonly tokenCache = new Map<string, Map<number, number>>();
+  private readonly tokenCache = new StateTokenCache();
   private lastPlan: RunPlan | null = null;
   private lastMapping: RowMapping | null = null;
   private lastQuestions: Questions | null = null;
@@ -81,65 +144,25 @@ export class ImportSession {
     counter: TokenCounter,
     context?: TargetContext,
   ): PlanSummary {
-    // Keyed on what shapes the state: editing a label's value table does not count the tokens again.
-    const key = JSON.stringify({ ...mapping, labels: (mapping.labels ?? []).map((l) => l.column) });
-    let cache = this.tokenCache.get(key);
-    if (!cache) {
-      // One mapping's counts are kept at a time besides the current one: enough for switching back and forth.
-      if (this.tokenCache.size > 2) this.tokenCache.clear();
-      cache = new Map();
-      this.tokenCache.set(key, cache);
-    }
-    const counts = cache;
-    const plan = planRun(
-      this.rows,
-      mapping,
-      questions,
-      counter,
-      (row, state) => {
-        let n = counts.get(row.number);
-        if (n === undefined) {
-          n = counter.stateTokens(state);
-          counts.set(row.number, n);
-        }
-        return n;
-      },
-      context,
-    );
+    const counts = this.tokenCache.countsFor(mapping);
+    const stateTokens = (row: SourceRow, state: State): number => {
+      let n = counts.get(row.number);
+      if (n === undefined) {
+        n = counter.stateTokens(state);
+        counts.set(row.number, n);
+      }
+      return n;
+    };
+    const plan = planRun(this.rows, mapping, questions, counter, stateTokens, context);
     this.lastPlan = plan;
     this.lastMapping = mapping;
     this.lastQuestions = questions;
-    return {
-      rowCount: plan.rows.length,
-      issues: plan.issues,
-      totalTokens: plan.totalTokens,
-      estimatedCost: plan.estimatedCost,
-      questionTokens: plan.questionTokens,
-      maxRowTokens: plan.maxRowTokens,
-      tokens: plan.rows.map((r) => r.tokens),
-      samples: plan.rows.slice(0, 3).map((r) => ({ line: r.line, id: r.id, state: r.state })),
-      ...(mapping.labels?.length ? { labels: labelPlans(this.rows, mapping, questions) } : {}),
-    };
+    return planSummaryOf(plan, this.rows, mapping, questions);
   }
 
   /** The stored rows of a run from the latest plan: input, id, line and estimated tokens. */
   items(runId: string): RowItem[] {
     if (!this.lastPlan) throw new Error('Plan the run before building its rows.');
-    const dataOf = new Map(this.rows.map((r) => [r.number, r.data]));
-    const mapping = this.lastMapping;
-    const questions = this.lastQuestions;
-    return this.lastPlan.rows.map((row) => {
-      const data = dataOf.get(row.number) ?? row.state;
-      const labels = mapping && questions ? rowLabels(data, mapping, questions) : {};
-      return {
-        runId,
-        number: row.number,
-        line: row.line,
-        id: row.id,
-        data,
-        tokens: row.tokens,
-        ...labels,
-      };
-    });
+    return runItems(runId, this.lastPlan, this.rows, this.lastMapping, this.lastQuestions);
   }
 }
