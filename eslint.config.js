@@ -99,8 +99,6 @@ const NOT_YET_SPLIT = [
   { file: 'src/core/alignment/variants.ts', name: 'compareVariants' }, // 89 lines
   { file: 'src/core/alignment/table.ts', name: 'AlignTableWriter' }, // 88 lines
   { file: 'src/app/editor/loadMonaco.ts', name: 'registerProviders' }, // 85 lines
-  { file: 'src/core/sessionFile.ts', name: 'parseImportFile' }, // 81 lines
-  { file: 'src/server/env.ts', name: 'parseServerEnv' }, // 81 lines
   // Landed with the workspace, the variant family and the report's ledger in the same stop as the rule itself.
   { file: 'src/app/features/workspace/PublishPanel.tsx', name: 'PublishPanel' }, // 195 lines
   { file: 'src/server/workspace/routesQueues.ts', name: 'queueRoutes' }, // 140 lines

@@ -106,61 +106,35 @@ const NOT_OURS = 'This file is not an Evaluate Workbench export';
 const sessionName = (raw: unknown): string | undefined =>
   isRecord(raw) && typeof raw['name'] === 'string' ? raw['name'] : undefined;
 
-/** Reads the text of an export file. Never throws; stores nothing. */
-export function parseImportFile(input: string): ImportResult {
-  const text = input.replace(/^\uFEFF/, ''); // editors on Windows may add a byte order mark
-  if (text.trim() === '') return { ok: false, message: 'The file is empty: it holds no sessions.' };
+/** Why text that JSON.parse refused is not a sessions file: cut off, a file of rows, or not JSON at all. */
+function unreadableMessage(text: string, error: unknown): string {
+  if (looksCutOff(text))
+    return `The file is cut off: it ends in the middle of its data after ${text.length.toLocaleString('en-US')} characters; export it again or use the complete file.`;
+  const rows = rowsFileKind(text);
+  if (rows)
+    return `${NOT_OURS}: it looks like a file of rows (${rows}), which “Rows from a file” above the editors runs, one request per row.`;
+  const detail = error instanceof Error ? error.message.replace(/\.$/, '') : 'unreadable';
+  return `${NOT_OURS}: it is not JSON (${detail}).`;
+}
 
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    if (looksCutOff(text)) {
-      return {
-        ok: false,
-        message: `The file is cut off: it ends in the middle of its data after ${text.length.toLocaleString('en-US')} characters; export it again or use the complete file.`,
-      };
-    }
-    const rows = rowsFileKind(text);
-    if (rows)
-      return {
-        ok: false,
-        message: `${NOT_OURS}: it looks like a file of rows (${rows}), which “Rows from a file” above the editors runs, one request per row.`,
-      };
-    const detail = error instanceof Error ? error.message.replace(/\.$/, '') : 'unreadable';
-    return { ok: false, message: `${NOT_OURS}: it is not JSON (${detail}).` };
-  }
-
-  if (!isRecord(raw)) return { ok: false, message: `${NOT_OURS}: it holds JSON, but not an object.` };
+/** Why a JSON value is not an export this workbench reads (not an object, another format, a newer version); null if it is. */
+function envelopeProblem(raw: unknown): string | null {
+  if (!isRecord(raw)) return `${NOT_OURS}: it holds JSON, but not an object.`;
   const format = raw['format'];
-  if (format !== EXPORT_FORMAT) {
-    return {
-      ok: false,
-      message:
-        typeof format === 'string'
-          ? `${NOT_OURS}: its format is "${format.slice(0, 80)}", not "${EXPORT_FORMAT}".`
-          : `${NOT_OURS}: it has no "format": "${EXPORT_FORMAT}" field.`,
-    };
-  }
+  if (format !== EXPORT_FORMAT)
+    return typeof format === 'string'
+      ? `${NOT_OURS}: its format is "${format.slice(0, 80)}", not "${EXPORT_FORMAT}".`
+      : `${NOT_OURS}: it has no "format": "${EXPORT_FORMAT}" field.`;
   const version = raw['version'];
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
-    return { ok: false, message: `${NOT_OURS}: its "version" is missing or not a whole number.` };
-  }
-  if (version > EXPORT_FILE_VERSION) {
-    return {
-      ok: false,
-      message: `This file was exported by a newer version of Evaluate Workbench (file version ${version}; this one reads up to version ${EXPORT_FILE_VERSION}); update the workbench to import it.`,
-    };
-  }
-  // Only file version 1 exists; an older layout would be brought to version 1 here, step by step.
-  const envelope = ExportEnvelopeV1Schema.safeParse(raw);
-  if (!envelope.success)
-    return { ok: false, message: `The file is damaged: ${describeZodError(envelope.error)}.` };
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1)
+    return `${NOT_OURS}: its "version" is missing or not a whole number.`;
+  if (version > EXPORT_FILE_VERSION)
+    return `This file was exported by a newer version of Evaluate Workbench (file version ${version}; this one reads up to version ${EXPORT_FILE_VERSION}); update the workbench to import it.`;
+  return null;
+}
 
-  const entries = envelope.data.sessions;
-  if (entries.length === 0)
-    return { ok: false, message: 'This export holds no sessions; nothing was imported.' };
-
+/** Each entry migrated to a session, or a problem naming it: one bad session does not lose the others. */
+function migrateEntries(entries: readonly unknown[]): { sessions: Session[]; problems: ImportProblem[] } {
   const sessions: Session[] = [];
   const problems: ImportProblem[] = [];
   entries.forEach((entry, index) => {
@@ -175,6 +149,31 @@ export function parseImportFile(input: string): ImportResult {
       });
     }
   });
+  return { sessions, problems };
+}
+
+/** Reads the text of an export file. Never throws; stores nothing. */
+export function parseImportFile(input: string): ImportResult {
+  const text = input.replace(/^\uFEFF/, ''); // editors on Windows may add a byte order mark
+  if (text.trim() === '') return { ok: false, message: 'The file is empty: it holds no sessions.' };
+
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, message: unreadableMessage(text, error) };
+  }
+  const problem = envelopeProblem(raw);
+  if (problem !== null) return { ok: false, message: problem };
+  // Only file version 1 exists; an older layout would be brought to version 1 here, step by step.
+  const envelope = ExportEnvelopeV1Schema.safeParse(raw);
+  if (!envelope.success)
+    return { ok: false, message: `The file is damaged: ${describeZodError(envelope.error)}.` };
+
+  const entries = envelope.data.sessions;
+  if (entries.length === 0)
+    return { ok: false, message: 'This export holds no sessions; nothing was imported.' };
+  const { sessions, problems } = migrateEntries(entries);
   if (sessions.length === 0) {
     const first = problems[0]!;
     const which = describeProblem(first);

@@ -167,6 +167,39 @@ export class EnvError extends Error {
   override readonly name = 'EnvError';
 }
 
+type ParsedEnv = z.infer<typeof EnvSchema>;
+
+/** A URL and key set together, with a warning when only one of them is. */
+function keyPair(
+  url: string | undefined,
+  key: string | undefined,
+  names: { url: string; key: string; target: string },
+  warnings: string[],
+): { baseUrl: string; apiKey: string } | undefined {
+  if (url && !key)
+    warnings.push(
+      `${names.url} is set but ${names.key} is not: the ${names.target} target is listed as "key missing" and does not send.`,
+    );
+  if (key && !url)
+    warnings.push(`${names.key} is set but ${names.url} is not: the ${names.target} target is off.`);
+  return url && key ? { baseUrl: url, apiKey: key } : undefined;
+}
+
+/** How the direct target is set beside its URL and key: its path, wire form and limits. */
+const directSettings = (e: ParsedEnv) => ({
+  evaluatePath: e.EVAL_EVALUATE_PATH,
+  ...wireOf(e.EVAL_DIALECT, e.EVAL_ENVELOPE, e.EVAL_MODEL_IN_PATH),
+  ...(e.EVAL_LIMITS ? { limits: e.EVAL_LIMITS } : {}),
+});
+
+/** How the gateway target is set beside its URL and key: its path, key header, wire form and limits. */
+const gatewaySettings = (e: ParsedEnv) => ({
+  evaluatePath: e.EVAL_GATEWAY_EVALUATE_PATH,
+  authHeader: e.EVAL_GATEWAY_AUTH_HEADER,
+  ...wireOf(e.EVAL_GATEWAY_DIALECT, e.EVAL_GATEWAY_ENVELOPE, e.EVAL_GATEWAY_MODEL_IN_PATH),
+  ...(e.EVAL_GATEWAY_LIMITS ? { limits: e.EVAL_GATEWAY_LIMITS } : {}),
+});
+
 /**
  * Parses variables (and the targets file, when one was read) into the server's settings; throws an EnvError naming
  * each bad variable. A bad targets entry does not throw: it is a warning, and the other targets still start.
@@ -178,48 +211,15 @@ export function parseServerEnv(env: RawEnv, targetsFile: TargetsFile | null = nu
   }
   const e = parsed.data;
   const warnings: string[] = [];
-  const pair = (
-    url: string | undefined,
-    key: string | undefined,
-    urlName: string,
-    keyName: string,
-    target: string,
-  ) => {
-    if (url && !key)
-      warnings.push(
-        `${urlName} is set but ${keyName} is not: the ${target} target is listed as "key missing" and does not send.`,
-      );
-    if (key && !url) warnings.push(`${keyName} is set but ${urlName} is not: the ${target} target is off.`);
-    return url && key ? { baseUrl: url, apiKey: key } : undefined;
-  };
-  const direct = pair(e.EVAL_BASE_URL, e.EVAL_API_KEY, 'EVAL_BASE_URL', 'EVAL_API_KEY', 'direct');
-  const gateway = pair(
-    e.EVAL_GATEWAY_URL,
-    e.EVAL_GATEWAY_KEY,
-    'EVAL_GATEWAY_URL',
-    'EVAL_GATEWAY_KEY',
-    'gateway',
-  );
+  const directNames = { url: 'EVAL_BASE_URL', key: 'EVAL_API_KEY', target: 'direct' };
+  const direct = keyPair(e.EVAL_BASE_URL, e.EVAL_API_KEY, directNames, warnings);
+  const gatewayNames = { url: 'EVAL_GATEWAY_URL', key: 'EVAL_GATEWAY_KEY', target: 'gateway' };
+  const gateway = keyPair(e.EVAL_GATEWAY_URL, e.EVAL_GATEWAY_KEY, gatewayNames, warnings);
   const targets = resolveTargets({
     env: unsetEmpty(env),
     envTargets: {
-      direct: e.EVAL_BASE_URL
-        ? {
-            baseUrl: e.EVAL_BASE_URL,
-            evaluatePath: e.EVAL_EVALUATE_PATH,
-            ...wireOf(e.EVAL_DIALECT, e.EVAL_ENVELOPE, e.EVAL_MODEL_IN_PATH),
-            ...(e.EVAL_LIMITS ? { limits: e.EVAL_LIMITS } : {}),
-          }
-        : undefined,
-      gateway: e.EVAL_GATEWAY_URL
-        ? {
-            baseUrl: e.EVAL_GATEWAY_URL,
-            evaluatePath: e.EVAL_GATEWAY_EVALUATE_PATH,
-            authHeader: e.EVAL_GATEWAY_AUTH_HEADER,
-            ...wireOf(e.EVAL_GATEWAY_DIALECT, e.EVAL_GATEWAY_ENVELOPE, e.EVAL_GATEWAY_MODEL_IN_PATH),
-            ...(e.EVAL_GATEWAY_LIMITS ? { limits: e.EVAL_GATEWAY_LIMITS } : {}),
-          }
-        : undefined,
+      direct: e.EVAL_BASE_URL ? { baseUrl: e.EVAL_BASE_URL, ...directSettings(e) } : undefined,
+      gateway: e.EVAL_GATEWAY_URL ? { baseUrl: e.EVAL_GATEWAY_URL, ...gatewaySettings(e) } : undefined,
     },
     file: targetsFile,
   });
@@ -232,19 +232,8 @@ export function parseServerEnv(env: RawEnv, targetsFile: TargetsFile | null = nu
   return {
     port: e.PORT,
     host: e.HOST,
-    direct: direct && {
-      ...direct,
-      evaluatePath: e.EVAL_EVALUATE_PATH,
-      ...wireOf(e.EVAL_DIALECT, e.EVAL_ENVELOPE, e.EVAL_MODEL_IN_PATH),
-      ...(e.EVAL_LIMITS ? { limits: e.EVAL_LIMITS } : {}),
-    },
-    gateway: gateway && {
-      ...gateway,
-      evaluatePath: e.EVAL_GATEWAY_EVALUATE_PATH,
-      authHeader: e.EVAL_GATEWAY_AUTH_HEADER,
-      ...wireOf(e.EVAL_GATEWAY_DIALECT, e.EVAL_GATEWAY_ENVELOPE, e.EVAL_GATEWAY_MODEL_IN_PATH),
-      ...(e.EVAL_GATEWAY_LIMITS ? { limits: e.EVAL_GATEWAY_LIMITS } : {}),
-    },
+    direct: direct && { ...direct, ...directSettings(e) },
+    gateway: gateway && { ...gateway, ...gatewaySettings(e) },
     upstreamTimeoutMs: e.PROXY_TIMEOUT_MS,
     bodyLimitBytes: e.PROXY_BODY_LIMIT_BYTES,
     warnings,
