@@ -100,23 +100,99 @@ export function annotatorsOfRows(rows: readonly AlignRow[]): Record<string, stri
 /** Ids joined into one text per this many rows while a table is written. */
 const ID_CHUNK = 4096;
 
+/** One question's columns, and what labels are read against. */
+interface ColumnSetup {
+  name: string;
+  question: Question;
+  classes: readonly string[];
+  column: QuestionColumns;
+}
+
+/** A question's columns sized for `capacity` rows: labels, probabilities and each named annotator's labels. */
+function columnSetup(
+  name: string,
+  question: Question,
+  capacity: number,
+  names: readonly string[],
+): ColumnSetup {
+  const classes = classesOf(question);
+  const width = question.type === 'noul' ? 1 : classes.length;
+  const column: QuestionColumns = {
+    label: new Int32Array(capacity).fill(NO_LABEL),
+    p: new Float64Array(capacity * width),
+    width,
+    ...(names.length > 0 && {
+      raters: { names: [...names], labels: new Int32Array(capacity * names.length).fill(NO_LABEL) },
+    }),
+  };
+  return { name, question, classes, column };
+}
+
+/** Row `i`'s label, annotators' labels and answer for one question. */
+function writeRow(setup: ColumnSetup, row: AlignRow, i: number): void {
+  const { name, question, classes, column } = setup;
+  const label = row.labels[name];
+  if (label !== undefined) column.label[i] = labelIndex(label, question, classes);
+  const raters = column.raters;
+  const given = row.annotations?.[name];
+  if (raters && given) {
+    const A = raters.names.length;
+    raters.names.forEach((annotator, a) => {
+      const v = given[annotator];
+      if (v !== undefined) raters.labels[i * A + a] = labelIndex(v, question, classes);
+    });
+  }
+  writeAnswer(column, i, row.answers?.[name], question, classes);
+}
+
+/** A column sized for more rows, viewed up to the `n` written (not copied). */
+function viewedColumn(column: QuestionColumns, n: number): QuestionColumns {
+  if (column.label.length === n) return column;
+  const raters = column.raters && {
+    names: column.raters.names,
+    labels: column.raters.labels.subarray(0, n * column.raters.names.length),
+  };
+  return {
+    ...column,
+    label: column.label.subarray(0, n),
+    p: column.p.subarray(0, n * column.width),
+    ...(raters && { raters }),
+  };
+}
+
+/** Ids joined a chunk at a time (no rope of a million pieces), and where each ends. */
+class IdPacker {
+  private readonly parts: string[] = [];
+  private chunk: string[] = [];
+  private readonly ends: Uint32Array;
+  private length = 0;
+
+  constructor(capacity: number) {
+    this.ends = new Uint32Array(capacity);
+  }
+
+  add(i: number, id: string): void {
+    this.ends[i] = this.length += id.length;
+    this.chunk.push(id);
+    if (this.chunk.length === ID_CHUNK) {
+      this.parts.push(this.chunk.join(''));
+      this.chunk = [];
+    }
+  }
+
+  ids(n: number): RowIds {
+    return new RowIds([...this.parts, this.chunk.join('')].join(''), this.ends.subarray(0, n));
+  }
+}
+
 /**
  * A table written a row at a time into columns sized once for at most `capacity` rows: a results file of a million
  * rows is read into it line by line, never held as row objects nor copied from tables of parts. `annotators` names
  * each question's annotators in order (its label columns), whose labels go to the question's `raters`.
  */
 export class AlignTableWriter {
-  private readonly setups: {
-    name: string;
-    question: Question;
-    classes: readonly string[];
-    column: QuestionColumns;
-  }[];
-  /** Ids joined a chunk at a time (no rope of a million pieces), and where each ends. */
-  private readonly idParts: string[] = [];
-  private idChunk: string[] = [];
-  private readonly idEnds: Uint32Array;
-  private idLength = 0;
+  private readonly setups: ColumnSetup[];
+  private readonly ids: IdPacker;
   private count = 0;
   private answered = 0;
 
@@ -125,72 +201,26 @@ export class AlignTableWriter {
     capacity: number,
     annotators: Readonly<Record<string, readonly string[]>> = {},
   ) {
-    this.setups = Object.keys(questions).map((name) => {
-      const question = questions[name]!;
-      const classes = classesOf(question);
-      const width = question.type === 'noul' ? 1 : classes.length;
-      const names = annotators[name] ?? [];
-      const column: QuestionColumns = {
-        label: new Int32Array(capacity).fill(NO_LABEL),
-        p: new Float64Array(capacity * width),
-        width,
-        ...(names.length > 0 && {
-          raters: { names: [...names], labels: new Int32Array(capacity * names.length).fill(NO_LABEL) },
-        }),
-      };
-      return { name, question, classes, column };
-    });
-    this.idEnds = new Uint32Array(capacity);
+    this.setups = Object.keys(questions).map((name) =>
+      columnSetup(name, questions[name]!, capacity, annotators[name] ?? []),
+    );
+    this.ids = new IdPacker(capacity);
   }
 
   add(row: AlignRow): void {
     const i = this.count++;
-    this.idEnds[i] = this.idLength += row.id.length;
-    this.idChunk.push(row.id);
-    if (this.idChunk.length === ID_CHUNK) {
-      this.idParts.push(this.idChunk.join(''));
-      this.idChunk = [];
-    }
-    for (const { name, question, classes, column } of this.setups) {
-      const label = row.labels[name];
-      if (label !== undefined) column.label[i] = labelIndex(label, question, classes);
-      const raters = column.raters;
-      const given = row.annotations?.[name];
-      if (raters && given) {
-        const A = raters.names.length;
-        raters.names.forEach((annotator, a) => {
-          const v = given[annotator];
-          if (v !== undefined) raters.labels[i * A + a] = labelIndex(v, question, classes);
-        });
-      }
-      writeAnswer(column, i, row.answers?.[name], question, classes);
-    }
+    this.ids.add(i, row.id);
+    for (const setup of this.setups) writeRow(setup, row, i);
     if (row.answers && Object.keys(row.answers).length > 0) this.answered++;
   }
 
   /** The rows written so far; columns sized for more are viewed up to them, not copied. */
   table(): AlignTable {
     const n = this.count;
-    const ids = new RowIds([...this.idParts, this.idChunk.join('')].join(''), this.idEnds.subarray(0, n));
     const columns = Object.fromEntries(
-      this.setups.map(({ name, column }) => {
-        if (column.label.length === n) return [name, column];
-        const raters = column.raters && {
-          names: column.raters.names,
-          labels: column.raters.labels.subarray(0, n * column.raters.names.length),
-        };
-        return [
-          name,
-          {
-            ...column,
-            label: column.label.subarray(0, n),
-            p: column.p.subarray(0, n * column.width),
-            ...(raters && { raters }),
-          },
-        ];
-      }),
+      this.setups.map(({ name, column }) => [name, viewedColumn(column, n)]),
     );
-    return { ids, answered: this.answered, columns };
+    return { ids: this.ids.ids(n), answered: this.answered, columns };
   }
 }
 

@@ -87,6 +87,60 @@ export function route(plan: CascadePlan, confidences: ArrayLike<number>): number
   return -1;
 }
 
+/** The labelled rows' positions, counted first and written into an array sized once (no plain array of a million). */
+function labelledPositions(majority: Int32Array): Uint32Array {
+  let labelled = 0;
+  for (let i = 0; i < majority.length; i++) if (majority[i] !== MISSING) labelled++;
+  const reach = new Uint32Array(labelled);
+  for (let i = 0, j = 0; i < majority.length; i++) if (majority[i] !== MISSING) reach[j++] = i;
+  return reach;
+}
+
+/** One judge's step over the rows that reach it: its certified threshold, the rows it settles, and those it passes on. */
+function judgeStep(
+  j: CascadeJudgeInput,
+  reach: Uint32Array,
+  majority: Int32Array,
+  forced: boolean,
+  certify: { alpha: number; delta: number; minRows: number },
+): { step: CascadeStep; agree: number; next: Uint32Array } {
+  const agrees = new Uint8Array(reach.length);
+  const confidence = new Float64Array(reach.length);
+  reach.forEach((i, r) => {
+    const answered = j.judge[i] !== MISSING;
+    agrees[r] = answered && j.judge[i] === majority[i] ? 1 : 0;
+    confidence[r] = answered ? j.confidence[i]! : Number.NaN;
+  });
+  const certificate = guaranteedThreshold(confidence, agrees, certify);
+  const threshold = certificate.threshold;
+  const next = new Uint32Array(reach.length);
+  let waiting = 0;
+  let settled = 0;
+  let certified = 0;
+  let agree = 0;
+  for (let r = 0; r < reach.length; r++) {
+    const c = confidence[r]!;
+    // NaN (no answer) fails both tests: the judge abstains.
+    const isCertified = threshold !== null && c >= threshold;
+    if (isCertified || (forced && Number.isFinite(c))) {
+      settled++;
+      if (isCertified) certified++;
+      agree += agrees[r]!;
+    } else next[waiting++] = reach[r]!;
+  }
+  const step: CascadeStep = {
+    name: j.name,
+    price: j.price,
+    threshold,
+    reached: reach.length,
+    settled,
+    certified,
+    agreement: settled === 0 ? null : agree / settled,
+    bound: certificate.bound,
+  };
+  return { step, agree, next: next.subarray(0, waiting) };
+}
+
 /** Calibrates the cascade on the labelled rows (majority not MISSING) and reports its coverage, guarantee and cost. */
 export function cascadeOf(
   majority: Int32Array,
@@ -96,11 +150,8 @@ export function cascadeOf(
   const o = { ...THRESHOLD_DEFAULTS, lastAnswersAll: false, ...options };
   const k = judges.length;
   const deltaPerJudge = o.delta / Math.max(1, k);
-  // The labelled rows' positions, counted first and written into an array sized once (no plain array of a million).
-  let labelled = 0;
-  for (let i = 0; i < majority.length; i++) if (majority[i] !== MISSING) labelled++;
-  let reach = new Uint32Array(labelled);
-  for (let i = 0, j = 0; i < majority.length; i++) if (majority[i] !== MISSING) reach[j++] = i;
+  const certify = { alpha: o.alpha, delta: deltaPerJudge, minRows: o.minRows };
+  let reach = labelledPositions(majority);
   const rows = reach.length;
   const steps: CascadeStep[] = [];
   let settledAll = 0;
@@ -109,49 +160,13 @@ export function cascadeOf(
   let cost = 0;
   judges.forEach((j, at) => {
     const forced = at === k - 1 && o.lastAnswersAll;
-    const agrees = new Uint8Array(reach.length);
-    const confidence = new Float64Array(reach.length);
-    reach.forEach((i, r) => {
-      const answered = j.judge[i] !== MISSING;
-      agrees[r] = answered && j.judge[i] === majority[i] ? 1 : 0;
-      confidence[r] = answered ? j.confidence[i]! : Number.NaN;
-    });
-    const certificate = guaranteedThreshold(confidence, agrees, {
-      alpha: o.alpha,
-      delta: deltaPerJudge,
-      minRows: o.minRows,
-    });
-    const threshold = certificate.threshold;
     cost += rows === 0 ? 0 : (j.price * reach.length) / rows;
-    const next = new Uint32Array(reach.length);
-    let waiting = 0;
-    let settled = 0;
-    let certified = 0;
-    let agree = 0;
-    for (let r = 0; r < reach.length; r++) {
-      const c = confidence[r]!;
-      // NaN (no answer) fails both tests: the judge abstains.
-      const isCertified = threshold !== null && c >= threshold;
-      if (isCertified || (forced && Number.isFinite(c))) {
-        settled++;
-        if (isCertified) certified++;
-        agree += agrees[r]!;
-      } else next[waiting++] = reach[r]!;
-    }
-    steps.push({
-      name: j.name,
-      price: j.price,
-      threshold,
-      reached: reach.length,
-      settled,
-      certified,
-      agreement: settled === 0 ? null : agree / settled,
-      bound: certificate.bound,
-    });
-    settledAll += settled;
-    certifiedAll += certified;
+    const { step, agree, next } = judgeStep(j, reach, majority, forced, certify);
+    steps.push(step);
+    settledAll += step.settled;
+    certifiedAll += step.certified;
     agreeAll += agree;
-    reach = next.subarray(0, waiting);
+    reach = next;
   });
   const strongest = judges.length === 0 ? 0 : judges[k - 1]!.price;
   return {
