@@ -151,6 +151,107 @@ function linearDifference(
   };
 }
 
+/**
+ * The rows of one question paired by id: those labelled alike in both runs (by label text: a variant may reorder its
+ * labels) and answered in both, and how many labelled rows disagreed on their label.
+ */
+function pairRows(
+  tableA: AlignTable,
+  tableB: AlignTable,
+  byIdB: ReadonlyMap<string, number>,
+  name: string,
+  classes: { a: readonly string[]; b: readonly string[] },
+): { pairedA: number[]; pairedB: number[]; labelMismatches: number } {
+  const pairedA: number[] = [];
+  const pairedB: number[] = [];
+  let labelMismatches = 0;
+  for (let i = 0; i < tableA.ids.length; i++) {
+    if (tableA.columns[name]!.label[i] === NO_LABEL) continue;
+    const j = byIdB.get(tableA.ids.at(i));
+    if (j === undefined) continue;
+    const la = labelTextAt(tableA, name, classes.a, i);
+    if (la === null || labelTextAt(tableB, name, classes.b, j) !== la) {
+      labelMismatches++;
+      continue;
+    }
+    if (!answeredAt(tableA.columns[name]!, i) || !answeredAt(tableB.columns[name]!, j)) continue;
+    pairedA.push(i);
+    pairedB.push(j);
+  }
+  return { pairedA, pairedB, labelMismatches };
+}
+
+/** Each figure's difference B - A, with its interval; undefined where either side's figure is. */
+function figureDifferences(
+  keys: readonly string[],
+  pointA: Record<string, number | null>,
+  pointB: Record<string, number | null>,
+  interval: DifferenceInterval,
+  n: number,
+): PairedDifference[] {
+  return keys.map((key) => {
+    const a = pointA[key] ?? null;
+    const b = pointB[key] ?? null;
+    if (a === null || b === null)
+      return {
+        key,
+        a,
+        b,
+        difference: undefinedFigure(n, interval.method(key), 'The figure is undefined in one of the runs.'),
+      };
+    const { lo, hi } = interval.of(key, b - a);
+    return { key, a, b, difference: { value: b - a, lo, hi, n, method: interval.method(key) } };
+  });
+}
+
+/** McNemar's test over the paired rows that one side got right and the other wrong. */
+function discordance(da: QuestionData, db: QuestionData, n: number): McNemarResult {
+  let bc = 0;
+  let cb = 0;
+  for (let i = 0; i < n; i++) {
+    const okA = da.y[i] === da.pred[i];
+    const okB = db.y[i] === db.pred[i];
+    if (okA && !okB) bc++;
+    if (!okA && okB) cb++;
+  }
+  return mcnemar(bc, cb);
+}
+
+/** One question asked alike by both runs, compared over its paired rows; `B` the resamples it drew (0 if none). */
+function compareQuestion(
+  name: string,
+  qa: Question,
+  qb: Question,
+  tables: { a: AlignTable; b: AlignTable; byIdB: ReadonlyMap<string, number> },
+  options: AlignmentOptions,
+): { comparison: QuestionComparison; B: number } {
+  const classes = { a: classesOf(qa), b: classesOf(qb) };
+  const paired = pairRows(tables.a, tables.b, tables.byIdB, name, classes);
+  const da = questionData(name, qa, rowsOf(tables.a, name, paired.pairedA), options);
+  const db = questionData(name, qb, rowsOf(tables.b, name, paired.pairedB), options);
+  // Both sides must keep the same rows in the same order for the pairing to hold.
+  let same = da.n === db.n;
+  for (let i = 0; same && i < da.n; i++) same = idOf(da, i) === idOf(db, i);
+  const n = same ? da.n : 0;
+  const keys = DIFF_KEYS[qa.type];
+  // Each side's sums over its rows, gathered once for its figures and, above the threshold, its row influences.
+  const sumsA = sumsOf(da);
+  const sumsB = sumsOf(db);
+  const linear = options.bootstrap.B === null && n > LINEARISED_ABOVE;
+  const interval = linear
+    ? linearDifference(da, db, n, sumsA, sumsB)
+    : bootstrapDifference(da, db, n, keys, name, options);
+  const comparison: QuestionComparison = {
+    name,
+    paired: n,
+    labelMismatches: paired.labelMismatches,
+    differences: figureDifferences(keys, sumsA.points, sumsB.points, interval, n),
+    mcnemar: discordance(da, db, n),
+    changes: questionChanges(qa, qb),
+  };
+  return { comparison, B: linear ? 0 : (options.bootstrap.B ?? bootstrapSize(n)) };
+}
+
 /** Compares run B with run A on the rows both answered with the same label. */
 export function compareVariants(
   questionsA: Questions,
@@ -162,7 +263,7 @@ export function compareVariants(
   const options = withDefaults(partial);
   const tableA = Array.isArray(inputA) ? alignTableOf(questionsA, inputA) : (inputA as AlignTable);
   const tableB = Array.isArray(inputB) ? alignTableOf(questionsB, inputB) : (inputB as AlignTable);
-  const byIdB = tableB.ids.positions();
+  const tables = { a: tableA, b: tableB, byIdB: tableB.ids.positions() };
   const unmatched: string[] = [];
   const questions: QuestionComparison[] = [];
   let Bsize = options.bootstrap.B ?? 0;
@@ -172,71 +273,9 @@ export function compareVariants(
       unmatched.push(name);
       continue;
     }
-    // Pair rows by id; keep those labelled alike in both runs (by label text: a variant may reorder its labels).
-    const classesA = classesOf(qa);
-    const classesB = classesOf(qb);
-    const pairedA: number[] = [];
-    const pairedB: number[] = [];
-    let labelMismatches = 0;
-    for (let i = 0; i < tableA.ids.length; i++) {
-      if (tableA.columns[name].label[i] === NO_LABEL) continue;
-      const j = byIdB.get(tableA.ids.at(i));
-      if (j === undefined) continue;
-      const la = labelTextAt(tableA, name, classesA, i);
-      if (la === null || labelTextAt(tableB, name, classesB, j) !== la) {
-        labelMismatches++;
-        continue;
-      }
-      if (!answeredAt(tableA.columns[name], i) || !answeredAt(tableB.columns[name], j)) continue;
-      pairedA.push(i);
-      pairedB.push(j);
-    }
-    const da = questionData(name, qa, rowsOf(tableA, name, pairedA), options);
-    const db = questionData(name, qb, rowsOf(tableB, name, pairedB), options);
-    // Both sides must keep the same rows in the same order for the pairing to hold.
-    let same = da.n === db.n;
-    for (let i = 0; same && i < da.n; i++) same = idOf(da, i) === idOf(db, i);
-    const n = same ? da.n : 0;
-    const keys = DIFF_KEYS[qa.type];
-    // Each side's sums over its rows, gathered once for its figures and, above the threshold, its row influences.
-    const sumsA = sumsOf(da);
-    const sumsB = sumsOf(db);
-    const pointA = sumsA.points;
-    const pointB = sumsB.points;
-    const linear = options.bootstrap.B === null && n > LINEARISED_ABOVE;
-    const interval = linear
-      ? linearDifference(da, db, n, sumsA, sumsB)
-      : bootstrapDifference(da, db, n, keys, name, options);
-    if (!linear) Bsize = Math.max(Bsize, options.bootstrap.B ?? bootstrapSize(n));
-    const differences = keys.map((key) => {
-      const a = pointA[key] ?? null;
-      const b = pointB[key] ?? null;
-      if (a === null || b === null)
-        return {
-          key,
-          a,
-          b,
-          difference: undefinedFigure(n, interval.method(key), 'The figure is undefined in one of the runs.'),
-        };
-      const { lo, hi } = interval.of(key, b - a);
-      return { key, a, b, difference: { value: b - a, lo, hi, n, method: interval.method(key) } };
-    });
-    let bc = 0;
-    let cb = 0;
-    for (let i = 0; i < n; i++) {
-      const okA = da.y[i] === da.pred[i];
-      const okB = db.y[i] === db.pred[i];
-      if (okA && !okB) bc++;
-      if (!okA && okB) cb++;
-    }
-    questions.push({
-      name,
-      paired: n,
-      labelMismatches,
-      differences,
-      mcnemar: mcnemar(bc, cb),
-      changes: questionChanges(qa, qb),
-    });
+    const { comparison, B } = compareQuestion(name, qa, qb, tables, options);
+    questions.push(comparison);
+    Bsize = Math.max(Bsize, B);
   }
   for (const name of Object.keys(questionsB)) if (!(name in questionsA)) unmatched.push(name);
   return { bootstrap: { B: Bsize, seed: options.bootstrap.seed }, questions, unmatched };
