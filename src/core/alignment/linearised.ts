@@ -7,7 +7,7 @@
 // interval is the Fisher z interval of Bonett and Wright (2000).
 import { Z95 } from './intervals';
 import { statsWithSums } from './questionData';
-import type { QuestionData, Scratch } from './questionData';
+import type { NoulData, QuestionData, ScoreData, Scratch } from './questionData';
 import { midranks } from './scoreAgreement';
 
 /** A question's sums over every row and its figures, which every influence reads. */
@@ -171,6 +171,68 @@ function cellInfluence(
   }
 }
 
+/** A figure read from the confusion cells: its influence tabled over the K² cells first, then a lookup per row. */
+function byCellInfluence(
+  data: QuestionData,
+  f: ((a: number, b: number) => number) | null,
+): ((i: number) => number) | null {
+  if (!f) return null;
+  const K = data.K;
+  const { y, pred } = data;
+  const table = new Float64Array(K * K);
+  for (let c = 0; c < K * K; c++) table[c] = f(Math.floor(c / K), c % K);
+  return (i) => table[y[i]! * K + pred[i]!]!;
+}
+
+/** DeLong's placements: a yes row's share of no rows below it (ties one half), a no row's of yes rows above. */
+function aurocInfluence(data: NoulData, s: Sums['s'], value: number): (i: number) => number {
+  const pos = s.codeCounts;
+  const neg = s.codeNeg;
+  let P = 0;
+  let N = 0;
+  for (let c = 0; c < pos.length; c++) {
+    P += pos[c]!;
+    N += neg[c]!;
+  }
+  const v10 = new Float64Array(pos.length);
+  const v01 = new Float64Array(pos.length);
+  let negBelow = 0;
+  let posAbove = P;
+  for (let c = 0; c < pos.length; c++) {
+    posAbove -= pos[c]!;
+    v10[c] = (negBelow + neg[c]! / 2) / N;
+    v01[c] = (posAbove + pos[c]! / 2) / P;
+    negBelow += neg[c]!;
+  }
+  const { y } = data;
+  const codes = data.pCodes.codes;
+  return (i) => (y[i] === 1 ? (v10[codes[i]!]! - value) / P : (v01[codes[i]!]! - value) / N);
+}
+
+/** Spearman's correlation as Pearson's over midranks: each row's influence on standardised values. */
+function spearmanInfluence(data: ScoreData, s: Sums['s'], value: number): (i: number) => number {
+  const n = data.n;
+  const { y } = data;
+  const ra = midranks(s.codeCounts);
+  const rb = midranks(margins(s.m, data.K).r);
+  const centre = (n + 1) / 2;
+  let saa = 0;
+  let sbb = 0;
+  const codes = data.expectedCodes.codes;
+  for (let i = 0; i < n; i++) {
+    saa += (ra[codes[i]!]! - centre) ** 2;
+    sbb += (rb[y[i]!]! - centre) ** 2;
+  }
+  const sa = Math.sqrt(saa / n);
+  const sb = Math.sqrt(sbb / n);
+  // Pearson's influence on standardised values: (x y − r (x² + y²) / 2) / n.
+  return (i) => {
+    const x = (ra[codes[i]!]! - centre) / sa;
+    const z = (rb[y[i]!]! - centre) / sb;
+    return (x * z - (value * (x * x + z * z)) / 2) / n;
+  };
+}
+
 /**
  * Each row's influence on one figure: how the figure moves as that row weighs a little more (the derivative in the
  * row's weight), as a function of the row's position, so a figure's variance needs no array of a million numbers. Null
@@ -182,22 +244,14 @@ function influenceAt(data: QuestionData, key: string, sums: Sums): ((i: number) 
   const value = point(key);
   const n = data.n;
   if (n === 0 || !Number.isFinite(value)) return null;
-  const K = data.K;
-  const { y, pred } = data;
-  const byCell = (f: ((a: number, b: number) => number) | null): ((i: number) => number) | null => {
-    if (!f) return null;
-    // The K² influences first, then a lookup per row.
-    const table = new Float64Array(K * K);
-    for (let c = 0; c < K * K; c++) table[c] = f(Math.floor(c / K), c % K);
-    return (i) => table[y[i]! * K + pred[i]!]!;
-  };
+  const { y } = data;
   /** A figure that is the mean of a value per row: each row's value, centred. */
   const mean =
     (x: (i: number) => number): ((i: number) => number) =>
     (i) =>
       (x(i) - value) / n;
   const cell = cellInfluence(data, key, sums);
-  if (cell !== undefined) return byCell(cell);
+  if (cell !== undefined) return byCellInfluence(data, cell);
   switch (key) {
     case 'brier': {
       const brier = data.brier;
@@ -218,51 +272,10 @@ function influenceAt(data: QuestionData, key: string, sums: Sums): ((i: number) 
       const { bin, calHit, calP } = data;
       return mean((i) => sign[bin[i]!]! * (calHit[i]! - calP[i]!));
     }
-    case 'auroc': {
-      if (data.type !== 'noul') return null;
-      // DeLong's placements: a yes row's share of no rows below it (ties one half), a no row's of yes rows above.
-      const pos = s.codeCounts;
-      const neg = s.codeNeg;
-      let P = 0;
-      let N = 0;
-      for (let c = 0; c < pos.length; c++) {
-        P += pos[c]!;
-        N += neg[c]!;
-      }
-      const v10 = new Float64Array(pos.length);
-      const v01 = new Float64Array(pos.length);
-      let negBelow = 0;
-      let posAbove = P;
-      for (let c = 0; c < pos.length; c++) {
-        posAbove -= pos[c]!;
-        v10[c] = (negBelow + neg[c]! / 2) / N;
-        v01[c] = (posAbove + pos[c]! / 2) / P;
-        negBelow += neg[c]!;
-      }
-      const codes = data.pCodes.codes;
-      return (i) => (y[i] === 1 ? (v10[codes[i]!]! - value) / P : (v01[codes[i]!]! - value) / N);
-    }
-    case 'spearman': {
-      if (data.type !== 'score') return null;
-      const ra = midranks(s.codeCounts);
-      const rb = midranks(margins(s.m, data.K).r);
-      const centre = (n + 1) / 2;
-      let saa = 0;
-      let sbb = 0;
-      const codes = data.expectedCodes.codes;
-      for (let i = 0; i < n; i++) {
-        saa += (ra[codes[i]!]! - centre) ** 2;
-        sbb += (rb[y[i]!]! - centre) ** 2;
-      }
-      const sa = Math.sqrt(saa / n);
-      const sb = Math.sqrt(sbb / n);
-      // Pearson's influence on standardised values: (x y − r (x² + y²) / 2) / n.
-      return (i) => {
-        const x = (ra[codes[i]!]! - centre) / sa;
-        const z = (rb[y[i]!]! - centre) / sb;
-        return (x * z - (value * (x * x + z * z)) / 2) / n;
-      };
-    }
+    case 'auroc':
+      return data.type === 'noul' ? aurocInfluence(data, s, value) : null;
+    case 'spearman':
+      return data.type === 'score' ? spearmanInfluence(data, s, value) : null;
     default:
       return null;
   }
