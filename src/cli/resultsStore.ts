@@ -201,6 +201,48 @@ export function openResults(
   return resumed;
 }
 
+/** The answer stored under `key` in the results file, read at the offsets its hash indexes; undefined if none. */
+function storedAnswerAt(
+  fd: number,
+  answers: AnswerIndex,
+  targetId: string,
+  key: string | undefined,
+): StoredAnswer | undefined {
+  if (key === undefined) return undefined;
+  for (const offset of answers.candidates(key)) {
+    const line = ResultLineSchema.parse(JSON.parse(readLineAt(fd, offset)));
+    // Another key with the same hash: not this answer.
+    if (line.answer_key !== key || !line.answers || line.model === null) continue;
+    const { billed_input_tokens: _billed, ...usage } = line.usage ?? { input_tokens: 0 };
+    return {
+      key,
+      targetId,
+      model: line.model,
+      response: { model: line.model, answers: line.answers, usage },
+      at: 0,
+    };
+  }
+  return undefined;
+}
+
+/** A row's result as the file holds it: its source, its outcome and, when answered or reused, the answer. */
+function resultRowOf(
+  number: number,
+  source: SourceRow & { id: string },
+  outcome: RowOutcome,
+  answer: StoredAnswer | undefined,
+): ReadRow {
+  return {
+    number,
+    line: source.line,
+    id: source.id,
+    data: source.data,
+    outcome,
+    ...(answer &&
+      (outcome.status === 'done' || outcome.status === 'reused') && { response: answer.response }),
+  };
+}
+
 /**
  * The RunStore of a headless run: appends to the results file and the journal, synchronously, line by line. Answers
  * (this run's and earlier ones') are found again by their line's place in the file, not kept in memory, so a long run
@@ -259,35 +301,13 @@ export class ResultsStore implements RunStore {
   }
 
   private answerSync(key: string | undefined): StoredAnswer | undefined {
-    if (key === undefined) return undefined;
-    for (const offset of this.answers.candidates(key)) {
-      const line = ResultLineSchema.parse(JSON.parse(readLineAt(this.fd, offset)));
-      // Another key with the same hash: not this answer.
-      if (line.answer_key !== key || !line.answers || line.model === null) continue;
-      const { billed_input_tokens: _billed, ...usage } = line.usage ?? { input_tokens: 0 };
-      return {
-        key,
-        targetId: this.targetId,
-        model: line.model,
-        response: { model: line.model, answers: line.answers, usage },
-        at: 0,
-      };
-    }
-    return undefined;
+    return storedAnswerAt(this.fd, this.answers, this.targetId, key);
   }
 
   private append(number: number, outcome: RowOutcome, answer: StoredAnswer | undefined): void {
     const source = this.sources.get(number);
     if (!source) return;
-    const row: ReadRow = {
-      number,
-      line: source.line,
-      id: source.id,
-      data: source.data,
-      outcome,
-      ...(answer &&
-        (outcome.status === 'done' || outcome.status === 'reused') && { response: answer.response }),
-    };
+    const row = resultRowOf(number, source, outcome, answer);
     const text = resultLine(row);
     // The first line of an answer is where it is found again (a reused row's line repeats it).
     const known = row.response && outcome.answerKey ? this.answerSync(outcome.answerKey) : undefined;
