@@ -102,7 +102,6 @@ const NOT_YET_SPLIT = [
   { file: 'src/app/features/alignment/VariantFamilyPanel.tsx', name: 'SealSection' }, // 108 lines
   { file: 'src/app/stores/workspaceLabelling.ts', name: 'createQueueLabelling' }, // 107 lines
   { file: 'src/app/stores/workspaceOutbox.ts', name: 'createOutboxStore' }, // 103 lines
-  { file: 'src/cli/report.ts', name: 'reportCommand' }, // 94 lines
   { file: 'src/app/features/workspace/InteropPanel.tsx', name: 'InteropPanel' }, // 86 lines
 ];
 const unitLengthOptions = (max) => ({

@@ -153,13 +153,18 @@ function predictorLines(alignment: AlignmentReport | null): string[] {
     : [`Prevalence by prediction-powered inference: ${used.join('; ')} (--ppi-predictor probability|label).`];
 }
 
-/** Reads a results file and checks the gates on its figures; writes the summary and JUnit files when asked. */
-export function reportCommand(options: ReportOptions): ReportResult {
-  const { header, unreadable, counts, billedTokens, labelled } = readResultsFile(options.results);
-  const price = runPriceOf(options.results, header);
+type Counts = ResultsCounts['counts'];
+type Header = ResultsCounts['header'];
+
+/** A finished run's progress as the results file tells it: what was settled, what was never sent. */
+function finishedProgress(
+  counts: Counts,
+  planned: number,
+  billedTokens: number,
+  perMillion: number,
+): RunProgress {
   const settled = counts.done + counts.reused + counts.invalid + counts.failed + counts.unknown;
-  const planned = header.merged?.planned ?? header.shard?.planned ?? settled;
-  const progress: RunProgress = {
+  return {
     phase: 'finished',
     halt: null,
     total: planned,
@@ -170,12 +175,59 @@ export function reportCommand(options: ReportOptions): ReportResult {
     inFlight: 0,
     billedTokens,
     possiblyBilledTokens: 0,
-    cost: estimateCost(billedTokens, price.perMillion),
+    cost: estimateCost(billedTokens, perMillion),
     possiblyBilledCost: 0,
     ratePerMinute: 0,
     etaMs: null,
     serviceWaitMs: null,
   };
+}
+
+/** What the results file is: a merge of shards, one shard, or one run. */
+const fileKindOf = (header: Header): string =>
+  header.merged
+    ? `a merge of ${header.merged.shards.length} of ${header.merged.count} shards`
+    : header.shard
+      ? `shard ${header.shard.index}/${header.shard.count}`
+      : 'one run';
+
+/** A merge's shards that never came, by number. */
+const shardsMissingOf = (header: Header): number[] => {
+  const merged = header.merged;
+  return merged
+    ? Array.from({ length: merged.count }, (_, i) => i + 1).filter((i) => !merged.shards.includes(i))
+    : [];
+};
+
+/** The report's last word: missing shards, rows not sent or unanswered, or what was read. */
+function endingOf(results: string, header: Header, counts: Counts, progress: RunProgress): string {
+  const what = fileKindOf(header);
+  const shardsMissing = shardsMissingOf(header);
+  const missing = progress.pending;
+  const unanswered = counts.failed + counts.unknown;
+  const planned = progress.total;
+  const settled = counts.done + counts.reused + counts.invalid + counts.failed + counts.unknown;
+  if (shardsMissing.length > 0)
+    return `Not complete: ${results} is ${what}; shard${shardsMissing.length === 1 ? '' : 's'} ${shardsMissing.map((i) => `${i}/${header.merged!.count}`).join(', ')} ${shardsMissing.length === 1 ? 'is' : 'are'} missing, so the figures are of part of the rows.`;
+  if (missing > 0 || unanswered > 0)
+    return `Not complete: ${results} (${what}) has ${[
+      missing > 0 ? `${missing.toLocaleString('en-US')} rows not sent` : '',
+      unanswered > 0
+        ? `${unanswered.toLocaleString('en-US')} without an answer (${counts.failed} failed, ${counts.unknown} unknown)`
+        : '',
+    ]
+      .filter(Boolean)
+      .join(' and ')} of ${planned.toLocaleString('en-US')}; the figures are of the rows answered.`;
+  return `Read ${results} (${what}): ${settled.toLocaleString('en-US')} rows, ${counts.done.toLocaleString('en-US')} answered, ${counts.reused.toLocaleString('en-US')} reused, ${counts.invalid.toLocaleString('en-US')} refused.`;
+}
+
+/** Reads a results file and checks the gates on its figures; writes the summary and JUnit files when asked. */
+export function reportCommand(options: ReportOptions): ReportResult {
+  const { header, unreadable, counts, billedTokens, labelled } = readResultsFile(options.results);
+  const price = runPriceOf(options.results, header);
+  const settled = counts.done + counts.reused + counts.invalid + counts.failed + counts.unknown;
+  const planned = header.merged?.planned ?? header.shard?.planned ?? settled;
+  const progress = finishedProgress(counts, planned, billedTokens, price.perMillion);
   const prices: string[] = [];
   const alignment = alignmentOf(
     labelled,
@@ -184,30 +236,7 @@ export function reportCommand(options: ReportOptions): ReportResult {
   );
   const figures = new Map(Object.entries(alignment?.figures ?? {}));
   const gates = checkGates(options.gates, figures, { strict: options.strict });
-  const what = header.merged
-    ? `a merge of ${header.merged.shards.length} of ${header.merged.count} shards`
-    : header.shard
-      ? `shard ${header.shard.index}/${header.shard.count}`
-      : 'one run';
-  const missing = progress.pending;
-  const unanswered = counts.failed + counts.unknown;
-  const merged = header.merged;
-  const shardsMissing = merged
-    ? Array.from({ length: merged.count }, (_, i) => i + 1).filter((i) => !merged.shards.includes(i))
-    : [];
-  const ending =
-    shardsMissing.length > 0
-      ? `Not complete: ${options.results} is ${what}; shard${shardsMissing.length === 1 ? '' : 's'} ${shardsMissing.map((i) => `${i}/${merged!.count}`).join(', ')} ${shardsMissing.length === 1 ? 'is' : 'are'} missing, so the figures are of part of the rows.`
-      : missing > 0 || unanswered > 0
-        ? `Not complete: ${options.results} (${what}) has ${[
-            missing > 0 ? `${missing.toLocaleString('en-US')} rows not sent` : '',
-            unanswered > 0
-              ? `${unanswered.toLocaleString('en-US')} without an answer (${counts.failed} failed, ${counts.unknown} unknown)`
-              : '',
-          ]
-            .filter(Boolean)
-            .join(' and ')} of ${planned.toLocaleString('en-US')}; the figures are of the rows answered.`
-        : `Read ${options.results} (${what}): ${settled.toLocaleString('en-US')} rows, ${counts.done.toLocaleString('en-US')} answered, ${counts.reused.toLocaleString('en-US')} reused, ${counts.invalid.toLocaleString('en-US')} refused.`;
+  const ending = endingOf(options.results, header, counts, progress);
   const lines = [
     ending,
     ...(price.fallback ? [price.fallback] : []),
@@ -215,21 +244,16 @@ export function reportCommand(options: ReportOptions): ReportResult {
     ...predictorLines(alignment),
     ...gates.map((g) => `${g.passed ? 'pass' : 'FAIL'}: ${g.message}`),
   ];
-  if (options.ledger)
-    lines.push(
-      ...ledgerLines(
-        options.ledger,
-        readLedger(options.ledger),
-        planned,
-        labelled?.questions ?? null,
-        figures,
-      ),
-    );
+  if (options.ledger) {
+    const ledger = readLedger(options.ledger);
+    const questions = labelled?.questions ?? null;
+    lines.push(...ledgerLines(options.ledger, ledger, planned, questions, figures));
+  }
   if (unreadable > 0)
     lines.splice(1, 0, `${unreadable} lines of ${options.results} could not be read and are left out.`);
   if (options.report)
     writeSummary(options.report, {
-      rowsFile: `${header.rowsFile} (${what})`,
+      rowsFile: `${header.rowsFile} (${fileKindOf(header)})`,
       out: options.results,
       target: header.targetId,
       model: header.model,
@@ -244,7 +268,8 @@ export function reportCommand(options: ReportOptions): ReportResult {
       ending,
     });
   if (options.junit) writeJunit(options.junit, gates);
-  const code =
-    shardsMissing.length > 0 || missing > 0 || unanswered > 0 ? 4 : gates.some((g) => !g.passed) ? 1 : 0;
+  const incomplete =
+    shardsMissingOf(header).length > 0 || progress.pending > 0 || counts.failed + counts.unknown > 0;
+  const code = incomplete ? 4 : gates.some((g) => !g.passed) ? 1 : 0;
   return { code, progress, gates, figures, lines };
 }
