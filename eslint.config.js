@@ -82,7 +82,6 @@ const PENDING_SPLIT_ISSUE_42 = [
   { file: 'src/app/components/answers/ChoiceCard.tsx', name: 'ChoiceCard' }, // 86 lines
   { file: 'src/app/features/rows/PlanPanel.tsx', name: 'PlanPanel' }, // 83 lines
   { file: 'src/app/features/alignment/DisagreementList.tsx', name: 'DisagreementList' }, // 82 lines
-  { file: 'src/cli/merge.ts', name: 'mergeCommand' }, // 129 lines
 ];
 
 /**

@@ -96,48 +96,63 @@ interface Conflicts {
   identicalRows: number[];
 }
 
-/** Merges shard results files into `out`. Throws an InputError (exit 2) for files that cannot be merged. */
-export function mergeCommand(options: MergeOptions): MergeResult {
-  if (options.inputs.length === 0) throw new InputError('Give the shard results files to merge.');
-  if (options.inputs.includes(options.out))
-    throw new InputError(`--out ${options.out} is one of the files to merge; choose another.`);
-  const headers = options.inputs.map((file) => readHeaderOf(file));
+/** The shard files' headers, checked to be parts of one run. */
+function readShardHeaders(inputs: readonly string[], out: string): ResultsHeader[] {
+  if (inputs.length === 0) throw new InputError('Give the shard results files to merge.');
+  if (inputs.includes(out))
+    throw new InputError(`--out ${out} is one of the files to merge; choose another.`);
+  const headers = inputs.map((file) => readHeaderOf(file));
   const first = headers[0]!;
   headers.forEach((h, i) => {
-    const why = mergeMismatch(first, options.inputs[0]!, h, options.inputs[i]!);
+    const why = mergeMismatch(first, inputs[0]!, h, inputs[i]!);
     if (why) throw new InputError(why);
   });
+  return headers;
+}
 
-  const lines: string[] = [];
-  const count = first.shard?.count ?? 1;
+/** The files given for each shard, with a sentence for a shard given more than once. */
+function filesByShard(
+  headers: readonly ResultsHeader[],
+  inputs: readonly string[],
+  count: number,
+  lines: string[],
+): Map<number, string[]> {
   const byShard = new Map<number, string[]>();
   headers.forEach((h, i) => {
     const index = h.shard?.index ?? 1;
-    byShard.set(index, [...(byShard.get(index) ?? []), options.inputs[i]!]);
+    byShard.set(index, [...(byShard.get(index) ?? []), inputs[i]!]);
   });
   for (const [shard, files] of byShard)
     if (files.length > 1)
       lines.push(
         `Shard ${shard}/${count} is given ${files.length} times (${files.join(', ')}); each row is kept once.`,
       );
-  const missingShards = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !byShard.has(i));
+  return byShard;
+}
 
-  if (options.inputs.length > 0xffff) throw new InputError('Merge at most 65,535 files at once.');
-  const fds = options.inputs.map((file) => openSync(file, 'r'));
+/** The merged file's header: the first shard's, naming the shards merged and the rows they planned. */
+function mergedHeader(
+  headers: readonly ResultsHeader[],
+  inputs: readonly string[],
+  byShard: ReadonlyMap<number, string[]>,
+  count: number,
+): ResultsHeader & { merged: NonNullable<ResultsHeader['merged']> } {
   const planned = [...byShard.values()].reduce((sum, files) => {
-    const h = headers[options.inputs.indexOf(files[0]!)]!;
+    const h = headers[inputs.indexOf(files[0]!)]!;
     return sum + (h.shard?.planned ?? 0);
   }, 0);
-  const header: ResultsHeader = {
-    ...first,
+  const header = {
+    ...headers[0]!,
     createdAt: new Date().toISOString(),
     shard: undefined,
     merged: { count, shards: [...byShard.keys()].sort((a, b) => a - b), planned },
   };
   delete header.shard;
-  const out = openSync(options.out, 'w');
-  const conflictsFile = `${options.out}.conflicts.jsonl`;
-  let conflictsFd: number | null = null;
+  return header;
+}
+
+/** Writes each row's kept line in row order, buffered a megabyte at a time, counting rows and answers. */
+function writeKeptRows(out: number, fds: readonly number[], kept: KeptLines, result: MergeResult): void {
   let buffered: string[] = [];
   let bufferedBytes = 0;
   const flush = (): void => {
@@ -146,66 +161,58 @@ export function mergeCommand(options: MergeOptions): MergeResult {
     buffered = [];
     bufferedBytes = 0;
   };
-  const result: MergeResult = {
-    rows: 0,
-    answered: 0,
-    missingShards,
-    missingRows: 0,
-    withoutAnswer: {},
-    conflicts: 0,
-    identical: 0,
-    conflictsFile: null,
-    lines,
-    complete: false,
-  };
-  const conflictRows: number[] = [];
-  const identicalRows: number[] = [];
-  try {
-    const kept = keptLines(options.inputs, fds, headers[0]!.shard?.records ?? 0);
-    writeSync(out, `${headerLine(header)}\n`);
-    for (let n = 1; n <= kept.lines.maxRow; n++) {
-      const f = kept.lines.file[n]!;
-      if (f === 0) continue;
-      const text = readAt(fds[f - 1]!, kept.lines.offset[n]!, kept.lines.bytes[n]!);
-      buffered.push(text, '\n');
-      bufferedBytes += text.length + 1;
-      if (bufferedBytes > 1 << 20) flush();
-      result.rows++;
-      if (kept.lines.answered[n] === 1) result.answered++;
-      else {
-        const status = statusOf(kept.lines.status[n]!) ?? 'unknown';
-        result.withoutAnswer[status] = (result.withoutAnswer[status] ?? 0) + 1;
-      }
+  for (let n = 1; n <= kept.maxRow; n++) {
+    const f = kept.file[n]!;
+    if (f === 0) continue;
+    const text = readAt(fds[f - 1]!, kept.offset[n]!, kept.bytes[n]!);
+    buffered.push(text, '\n');
+    bufferedBytes += text.length + 1;
+    if (bufferedBytes > 1 << 20) flush();
+    result.rows++;
+    if (kept.answered[n] === 1) result.answered++;
+    else {
+      const status = statusOf(kept.status[n]!) ?? 'unknown';
+      result.withoutAnswer[status] = (result.withoutAnswer[status] ?? 0) + 1;
     }
-    flush();
-    // Two answers to one row: the first is kept, the others are written beside the merge, never dropped.
-    const { conflicts } = kept;
-    result.identical = conflicts.identical;
-    identicalRows.push(...conflicts.identicalRows);
-    const order = Uint32Array.from({ length: conflicts.count }, (_, i) => i).sort(
-      (a, b) => conflicts.row[a]! - conflicts.row[b]! || a - b,
-    );
-    if (order.length > 0) conflictsFd = openSync(conflictsFile, 'w');
+  }
+  flush();
+}
+
+/**
+ * Two answers to one row: the first is kept, the others are written beside the merge by row, never dropped. The rows
+ * shown in the sentence go to `shown`; whether the file was written.
+ */
+function writeConflicts(
+  file: string,
+  fds: readonly number[],
+  conflicts: Conflicts,
+  result: MergeResult,
+  shown: { conflictRows: number[]; identicalRows: number[] },
+): boolean {
+  result.identical = conflicts.identical;
+  shown.identicalRows.push(...conflicts.identicalRows);
+  const order = Uint32Array.from({ length: conflicts.count }, (_, i) => i).sort(
+    (a, b) => conflicts.row[a]! - conflicts.row[b]! || a - b,
+  );
+  if (order.length === 0) return false;
+  const fd = openSync(file, 'w');
+  try {
     for (const i of order) {
-      writeSync(
-        conflictsFd!,
-        `${readAt(fds[conflicts.file[i]!]!, conflicts.offset[i]!, conflicts.bytes[i]!)}\n`,
-      );
+      writeSync(fd, `${readAt(fds[conflicts.file[i]!]!, conflicts.offset[i]!, conflicts.bytes[i]!)}\n`);
       result.conflicts++;
-      if (conflictRows.length < SHOWN_ROWS) conflictRows.push(conflicts.row[i]!);
+      if (shown.conflictRows.length < SHOWN_ROWS) shown.conflictRows.push(conflicts.row[i]!);
     }
   } finally {
-    closeSync(out);
-    if (conflictsFd !== null) closeSync(conflictsFd);
-    for (const fd of fds) closeSync(fd);
+    closeSync(fd);
   }
-  // No second answers: no file of them (and none left from an earlier merge to mislead).
-  if (conflictsFd === null) rmSync(conflictsFile, { force: true });
-  result.conflictsFile = result.conflicts > 0 ? conflictsFile : null;
-  result.missingRows = Math.max(0, planned - result.rows);
+  return true;
+}
 
+/** The sentences after the merge: what was merged first, then what is missing or without an answer. */
+function mergeLines(options: MergeOptions, shards: number, count: number, result: MergeResult): void {
+  const { lines, missingShards } = result;
   lines.unshift(
-    `Merged ${plural(options.inputs.length, 'file')} (${plural(byShard.size, 'shard')} of ${count}) into ${options.out}: ` +
+    `Merged ${plural(options.inputs.length, 'file')} (${plural(shards, 'shard')} of ${count}) into ${options.out}: ` +
       `${plural(result.rows, 'row')}, ${result.answered.toLocaleString('en-US')} with an answer.`,
   );
   if (missingShards.length > 0)
@@ -221,7 +228,50 @@ export function mergeCommand(options: MergeOptions): MergeResult {
     lines.push(
       `Without an answer: ${without.map(([status, n]) => `${n.toLocaleString('en-US')} ${status === 'invalid' ? 'refused' : status}`).join(', ')} (the shard runs say why; --retry-unknown sends unknown and failed rows again).`,
     );
-  const secondAnswers = secondAnswersLine(result, conflictRows, identicalRows, conflictsFile);
+}
+
+/** Merges shard results files into `out`. Throws an InputError (exit 2) for files that cannot be merged. */
+export function mergeCommand(options: MergeOptions): MergeResult {
+  const headers = readShardHeaders(options.inputs, options.out);
+  const lines: string[] = [];
+  const count = headers[0]!.shard?.count ?? 1;
+  const byShard = filesByShard(headers, options.inputs, count, lines);
+  const missingShards = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !byShard.has(i));
+
+  if (options.inputs.length > 0xffff) throw new InputError('Merge at most 65,535 files at once.');
+  const fds = options.inputs.map((file) => openSync(file, 'r'));
+  const header = mergedHeader(headers, options.inputs, byShard, count);
+  const out = openSync(options.out, 'w');
+  const conflictsFile = `${options.out}.conflicts.jsonl`;
+  const result: MergeResult = {
+    rows: 0,
+    answered: 0,
+    missingShards,
+    missingRows: 0,
+    withoutAnswer: {},
+    conflicts: 0,
+    identical: 0,
+    conflictsFile: null,
+    lines,
+    complete: false,
+  };
+  const shown = { conflictRows: [] as number[], identicalRows: [] as number[] };
+  let wroteConflicts: boolean;
+  try {
+    const kept = keptLines(options.inputs, fds, headers[0]!.shard?.records ?? 0);
+    writeSync(out, `${headerLine(header)}\n`);
+    writeKeptRows(out, fds, kept.lines, result);
+    wroteConflicts = writeConflicts(conflictsFile, fds, kept.conflicts, result, shown);
+  } finally {
+    closeSync(out);
+    for (const fd of fds) closeSync(fd);
+  }
+  // No second answers: no file of them (and none left from an earlier merge to mislead).
+  if (!wroteConflicts) rmSync(conflictsFile, { force: true });
+  result.conflictsFile = result.conflicts > 0 ? conflictsFile : null;
+  result.missingRows = Math.max(0, header.merged.planned - result.rows);
+  mergeLines(options, byShard.size, count, result);
+  const secondAnswers = secondAnswersLine(result, shown.conflictRows, shown.identicalRows, conflictsFile);
   if (secondAnswers) lines.push(secondAnswers);
   result.complete = missingShards.length === 0 && result.missingRows === 0;
   return result;
