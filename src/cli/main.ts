@@ -15,6 +15,7 @@ import { InputError, parseMapSpec } from './inputs';
 import { EXIT } from './exit';
 import { parseShard } from './shard';
 import { createProgressView } from './progress';
+import type { RunIo, RunOptions } from './run';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -214,122 +215,142 @@ const gatesOf = (opts: Record<string, unknown>): Gate[] => [
 /** Runs the command line with `argv` (without node and the script); resolves with the exit code. */
 export { capYoungGeneration } from './memory';
 
+type Opts = Record<string, unknown>;
+
+/** `report`: a results file read back, or a team workspace's queue; its exit code. */
+async function reportAction(file: string | undefined, opts: Opts, env: NodeJS.ProcessEnv): Promise<number> {
+  if (opts.workspace !== undefined || file === undefined) {
+    if (opts.workspace === undefined || opts.queue === undefined)
+      throw new InputError('report needs a results file, or --workspace URL and --queue ID.');
+    const { workspaceReportCommand } = await import('./workspaceReport');
+    const reported = await workspaceReportCommand({
+      url: opts.workspace as string,
+      queue: opts.queue as string,
+      token: env.WORKBENCH_WORKSPACE_TOKEN,
+      gates: gatesOf(opts),
+      strict: opts.strict === true,
+      alignment: trustOptionsOf(opts),
+      ...(opts.junit !== undefined && { junit: opts.junit as string }),
+    });
+    for (const line of reported.lines) process.stderr.write(`${line}\n`);
+    return reported.code;
+  }
+  const { reportCommand } = await import('./report');
+  const reported = reportCommand({
+    results: file,
+    cascade: opts.cascade as string[],
+    ...(opts.ledger !== undefined && { ledger: opts.ledger as string }),
+    gates: gatesOf(opts),
+    strict: opts.strict === true,
+    alignment: trustOptionsOf(opts),
+    ...(opts.report !== undefined && { report: opts.report as string }),
+    ...(opts.junit !== undefined && { junit: opts.junit as string }),
+  });
+  for (const line of reported.lines) process.stderr.write(`${line}\n`);
+  return reported.code;
+}
+
+/** `run`'s options as the command takes them. */
+function runOptionsOf(opts: Opts, env: NodeJS.ProcessEnv): RunOptions {
+  const shard =
+    opts.shard !== undefined
+      ? parseShard(opts.shard as string, env, opts.shardTotal as string | undefined)
+      : opts.shardTotal !== undefined
+        ? (() => {
+            throw new InputError('--shard-total goes with --shard env.');
+          })()
+        : undefined;
+  return {
+    rows: opts.rows as string,
+    ...(opts.session !== undefined && { session: opts.session as string }),
+    ...(opts.sessionName !== undefined && { sessionName: opts.sessionName as string }),
+    ...(opts.questions !== undefined && { questions: opts.questions as string }),
+    ...(opts.model !== undefined && { model: opts.model as string }),
+    ...(opts.target !== undefined && { target: opts.target as string }),
+    map: parseMapSpec(opts.map as string[]),
+    out: opts.out as string,
+    pacing: {
+      ...(opts.rpm !== undefined && { requestsPerMinute: opts.rpm as number }),
+      ...(opts.concurrency !== undefined && { concurrency: Math.round(opts.concurrency as number) }),
+      ...(opts.tps !== undefined && { tokensPerSecond: opts.tps as number }),
+    },
+    budget: (opts.budget as number | undefined) ?? null,
+    ...(opts.timeout !== undefined && { timeoutMs: opts.timeout as number }),
+    retryUnknown: opts.retryUnknown === true,
+    gates: gatesOf(opts),
+    strict: opts.strict === true,
+    alignment: trustOptionsOf(opts),
+    ...(opts.report !== undefined && { report: opts.report as string }),
+    ...(opts.junit !== undefined && { junit: opts.junit as string }),
+    ...(shard && { shard }),
+    ...(opts.escalateFrom !== undefined && { escalateFrom: opts.escalateFrom as string }),
+    ...(opts.escalateQuestion !== undefined && { escalateQuestion: opts.escalateQuestion as string }),
+  };
+}
+
+/** SIGTERM too: Kubernetes stops a pod (eviction, deletion) with it before SIGKILL, and CI runners cancel with it. */
+const onInterrupt: RunIo['onInterrupt'] = (handler) => {
+  let count = 0;
+  const listener = (): void => handler(++count);
+  process.on('SIGINT', listener);
+  process.on('SIGTERM', listener);
+  return () => {
+    process.off('SIGINT', listener);
+    process.off('SIGTERM', listener);
+  };
+};
+
+/** `run`: the rows sent, the results written, the figures reported; its exit code. */
+async function runAction(opts: Opts, env: NodeJS.ProcessEnv): Promise<number> {
+  const [{ runCommand }, { createInProcessReference }] = await Promise.all([
+    import('./run'),
+    import('../server/reference/local'),
+  ]);
+  const view = createProgressView(process.stderr, { quiet: opts.quiet === true });
+  const options = runOptionsOf(opts, env);
+  const result = await runCommand(options, {
+    env: loadServerEnv({ root: ROOT, processEnv: env }),
+    // The lexical judge only: a headless run never loads REFERENCE_MODEL_FILE's model.
+    local: (raw) => createInProcessReference(raw, { modelFile: false }),
+    view,
+    onInterrupt,
+  });
+  return result.code;
+}
+
+/** The exit code of an error the command line threw: help and version are fine, bad usage is a usage error. */
+function exitCodeOf(error: unknown): number {
+  const e = error as { code?: string; exitCode?: number; message?: string };
+  if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
+    return EXIT.ok;
+  if (typeof e.code === 'string' && e.code.startsWith('commander.')) return EXIT.usage;
+  if (error instanceof InputError || (error instanceof Error && /^--(min|max) /.test(error.message))) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return EXIT.usage;
+  }
+  throw error;
+}
+
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const cli = program();
   let code: number = EXIT.ok;
   const command = (name: string): Command => cli.commands.find((c) => c.name() === name)!;
-  command('merge').action(async (files: string[], opts: Record<string, unknown>) => {
+  command('merge').action(async (files: string[], opts: Opts) => {
     const { mergeCommand } = await import('./merge');
     const merged = mergeCommand({ inputs: files, out: opts.out as string });
     for (const line of merged.lines) process.stderr.write(`${line}\n`);
     code = merged.complete ? EXIT.ok : EXIT.incomplete;
   });
-  command('report').action(async (file: string | undefined, opts: Record<string, unknown>) => {
-    if (opts.workspace !== undefined || file === undefined) {
-      if (opts.workspace === undefined || opts.queue === undefined)
-        throw new InputError('report needs a results file, or --workspace URL and --queue ID.');
-      const { workspaceReportCommand } = await import('./workspaceReport');
-      const reported = await workspaceReportCommand({
-        url: opts.workspace as string,
-        queue: opts.queue as string,
-        token: env.WORKBENCH_WORKSPACE_TOKEN,
-        gates: gatesOf(opts),
-        strict: opts.strict === true,
-        alignment: trustOptionsOf(opts),
-        ...(opts.junit !== undefined && { junit: opts.junit as string }),
-      });
-      for (const line of reported.lines) process.stderr.write(`${line}\n`);
-      code = reported.code;
-      return;
-    }
-    const { reportCommand } = await import('./report');
-    const reported = reportCommand({
-      results: file,
-      cascade: opts.cascade as string[],
-      ...(opts.ledger !== undefined && { ledger: opts.ledger as string }),
-      gates: gatesOf(opts),
-      strict: opts.strict === true,
-      alignment: trustOptionsOf(opts),
-      ...(opts.report !== undefined && { report: opts.report as string }),
-      ...(opts.junit !== undefined && { junit: opts.junit as string }),
-    });
-    for (const line of reported.lines) process.stderr.write(`${line}\n`);
-    code = reported.code;
+  command('report').action(async (file: string | undefined, opts: Opts) => {
+    code = await reportAction(file, opts, env);
   });
-  command('run').action(async (opts: Record<string, unknown>) => {
-    const [{ runCommand }, { createInProcessReference }] = await Promise.all([
-      import('./run'),
-      import('../server/reference/local'),
-    ]);
-    const view = createProgressView(process.stderr, { quiet: opts.quiet === true });
-    const gates = gatesOf(opts);
-    const shard =
-      opts.shard !== undefined
-        ? parseShard(opts.shard as string, env, opts.shardTotal as string | undefined)
-        : opts.shardTotal !== undefined
-          ? (() => {
-              throw new InputError('--shard-total goes with --shard env.');
-            })()
-          : undefined;
-    const result = await runCommand(
-      {
-        rows: opts.rows as string,
-        ...(opts.session !== undefined && { session: opts.session as string }),
-        ...(opts.sessionName !== undefined && { sessionName: opts.sessionName as string }),
-        ...(opts.questions !== undefined && { questions: opts.questions as string }),
-        ...(opts.model !== undefined && { model: opts.model as string }),
-        ...(opts.target !== undefined && { target: opts.target as string }),
-        map: parseMapSpec(opts.map as string[]),
-        out: opts.out as string,
-        pacing: {
-          ...(opts.rpm !== undefined && { requestsPerMinute: opts.rpm as number }),
-          ...(opts.concurrency !== undefined && { concurrency: Math.round(opts.concurrency as number) }),
-          ...(opts.tps !== undefined && { tokensPerSecond: opts.tps as number }),
-        },
-        budget: (opts.budget as number | undefined) ?? null,
-        ...(opts.timeout !== undefined && { timeoutMs: opts.timeout as number }),
-        retryUnknown: opts.retryUnknown === true,
-        gates,
-        strict: opts.strict === true,
-        alignment: trustOptionsOf(opts),
-        ...(opts.report !== undefined && { report: opts.report as string }),
-        ...(opts.junit !== undefined && { junit: opts.junit as string }),
-        ...(shard && { shard }),
-        ...(opts.escalateFrom !== undefined && { escalateFrom: opts.escalateFrom as string }),
-        ...(opts.escalateQuestion !== undefined && { escalateQuestion: opts.escalateQuestion as string }),
-      },
-      {
-        env: loadServerEnv({ root: ROOT, processEnv: env }),
-        // The lexical judge only: a headless run never loads REFERENCE_MODEL_FILE's model.
-        local: (raw) => createInProcessReference(raw, { modelFile: false }),
-        view,
-        // SIGTERM too: Kubernetes stops a pod (eviction, deletion) with it before SIGKILL, and CI runners cancel with it.
-        onInterrupt: (handler) => {
-          let count = 0;
-          const listener = (): void => handler(++count);
-          process.on('SIGINT', listener);
-          process.on('SIGTERM', listener);
-          return () => {
-            process.off('SIGINT', listener);
-            process.off('SIGTERM', listener);
-          };
-        },
-      },
-    );
-    code = result.code;
+  command('run').action(async (opts: Opts) => {
+    code = await runAction(opts, env);
   });
   try {
     await cli.parseAsync([...argv], { from: 'user' });
   } catch (error) {
-    const e = error as { code?: string; exitCode?: number; message?: string };
-    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
-      return EXIT.ok;
-    if (typeof e.code === 'string' && e.code.startsWith('commander.')) return EXIT.usage;
-    if (error instanceof InputError || (error instanceof Error && /^--(min|max) /.test(error.message))) {
-      process.stderr.write(`${(error as Error).message}\n`);
-      return EXIT.usage;
-    }
-    throw error;
+    return exitCodeOf(error);
   }
   return code;
 }
