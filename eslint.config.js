@@ -95,7 +95,6 @@ const NOT_YET_SPLIT = [
   { file: 'src/app/editor/loadMonaco.ts', name: 'registerProviders' }, // 85 lines
   // Landed with the workspace, the variant family and the report's ledger in the same stop as the rule itself.
   { file: 'src/app/features/workspace/PublishPanel.tsx', name: 'PublishPanel' }, // 195 lines
-  { file: 'src/server/workspace/routesQueues.ts', name: 'queueRoutes' }, // 140 lines
   { file: 'src/app/features/workspace/LabellerQueue.tsx', name: 'LabellerQueue' }, // 118 lines
   { file: 'src/app/features/alignment/VariantFamilyPanel.tsx', name: 'SealSection' }, // 108 lines
   { file: 'src/app/stores/workspaceLabelling.ts', name: 'createQueueLabelling' }, // 107 lines

@@ -41,9 +41,15 @@ export interface QueueRouteOptions {
   heartbeatSeconds?: number;
 }
 
-export function queueRoutes(app: Hono, o: QueueRouteOptions): void {
-  const { db, access, events } = o;
+/** The queue a request names, reached as a labeller or as the owner, and the event its change sends. */
+interface QueueAccess {
+  signedInQueue: (c: Context) => Promise<{ person: Person; queue: QueueRecord }>;
+  ownerQueue: (c: Context) => Promise<{ person: Person; queue: QueueRecord }>;
+  emit: (queue: QueueRecord, e: Omit<WorkspaceEvent, 'queue' | 'labels' | 'at'>) => Promise<void>;
+}
 
+function queueAccessOf(o: QueueRouteOptions): QueueAccess {
+  const { db, access, events } = o;
   /** The queue the path names, if this person may work on it; another's queue is as absent as a missing one. */
   const queueFor = async (c: Context, person: Person): Promise<QueueRecord> => {
     const queue = await queueById(db, c.req.param('id') ?? '');
@@ -69,7 +75,12 @@ export function queueRoutes(app: Hono, o: QueueRouteOptions): void {
       labels: await labelCount(db, queue.id),
       at: new Date().toISOString(),
     });
+  return { signedInQueue, ownerQueue, emit };
+}
 
+/** A labeller's routes: the queues, the next row, labels and skips. */
+function labellerRoutes(app: Hono, db: Db, access: Access, q: QueueAccess): void {
+  const { signedInQueue, emit } = q;
   app.post(P.queues, async (c) => {
     await access.owner(c);
     const body = await jsonBody(c, CreateQueueRequestSchema, LARGE_BODY);
@@ -117,7 +128,11 @@ export function queueRoutes(app: Hono, o: QueueRouteOptions): void {
     const { person, queue } = await signedInQueue(c);
     return c.json({ labels: await listLabels(db, queue, person) });
   });
+}
 
+/** The owner's routes over a queue's labels: disagreements, adjudications and figures. */
+function ownerRoutes(app: Hono, db: Db, q: QueueAccess): void {
+  const { ownerQueue, emit } = q;
   app.get(P.disagreements, async (c) => {
     const { queue } = await ownerQueue(c);
     return c.json({ disagreements: await disagreements(db, queue) });
@@ -137,7 +152,12 @@ export function queueRoutes(app: Hono, o: QueueRouteOptions): void {
     if (!basis.success) throw new WorkspaceFault(400, 'invalid_query', 'basis is each, majority or settled.');
     return c.json(await queueFigures(db, queue, basis.data));
   });
+}
 
+/** The owner's live events (server-sent, with keep-alives), and a queue's export and import. */
+function eventAndInteropRoutes(app: Hono, o: QueueRouteOptions, q: QueueAccess): void {
+  const { db, events } = o;
+  const { ownerQueue, emit } = q;
   app.get(P.events, async (c) => {
     const { queue } = await ownerQueue(c);
     return streamSSE(c, async (stream) => {
@@ -180,4 +200,11 @@ export function queueRoutes(app: Hono, o: QueueRouteOptions): void {
     await emit(queue, { kind: 'import', row: null, question: null, person: null });
     return c.json(result);
   });
+}
+
+export function queueRoutes(app: Hono, o: QueueRouteOptions): void {
+  const q = queueAccessOf(o);
+  labellerRoutes(app, o.db, o.access, q);
+  ownerRoutes(app, o.db, q);
+  eventAndInteropRoutes(app, o, q);
 }
