@@ -75,6 +75,9 @@ export function createQueueLabelling(deps: QueueLabellingDeps): UseBoundStore<St
       cancelWait = null;
       set({ phase: 'loading', message: null });
       try {
+        // What this browser kept goes first (offline, it stays kept): asked before its labels arrive, the server
+        // hands back the row it still holds for this person, unlabelled.
+        await deps.outbox.getState().flush();
         const next = await nextRow(deps.conn, queueId);
         if (mine !== generation) return;
         shownAt = now();
@@ -134,8 +137,11 @@ export function createQueueLabelling(deps: QueueLabellingDeps): UseBoundStore<St
         });
         shownAt = at;
         set((s) => ({ given: { ...s.given, [question]: value } }));
-        if (questionIndex + 1 < questionNames().length) set({ questionIndex: questionIndex + 1 });
-        else await load();
+        if (questionIndex + 1 < questionNames().length) {
+          set({ questionIndex: questionIndex + 1 });
+          return;
+        }
+        await load();
       },
       skip: async () => {
         const { queueId, next } = get();
