@@ -59,8 +59,6 @@ const PENDING_SPLIT_ISSUE_42 = [
   { file: 'src/app/features/workbench/StatePane.tsx', name: 'StatePane' }, // 184 lines
   { file: 'src/app/features/rows/ProgressPanel.tsx', name: 'ProgressPanel' }, // 157 lines
   { file: 'src/app/features/rows/MappingForm.tsx', name: 'MappingForm' }, // 156 lines
-  { file: 'src/app/features/sessions/SessionsSidebar.tsx', name: 'SessionsSidebar' }, // 155 lines
-  { file: 'src/app/features/sessions/ShareDialog.tsx', name: 'ShareDialog' }, // 145 lines
   { file: 'src/app/features/getCode/GetCodeDialog.tsx', name: 'GetCodeDialog' }, // 132 lines
   { file: 'src/app/features/alignment/VariantsPanel.tsx', name: 'VariantsPanel' }, // 131 lines
   { file: 'src/app/features/cost/CostMeter.tsx', name: 'CostMeter' }, // 128 lines
@@ -70,14 +68,12 @@ const PENDING_SPLIT_ISSUE_42 = [
   { file: 'src/app/features/rows/ResultsTable.tsx', name: 'ResultsTable' }, // 123 lines
   { file: 'src/app/features/rows/ImportPanel.tsx', name: 'ImportPanel' }, // 122 lines
   { file: 'src/app/features/workbench/QuestionForm.tsx', name: 'QuestionFields' }, // 115 lines
-  { file: 'src/app/features/sessions/SaveStatusLine.tsx', name: 'SaveStatusLine' }, // 114 lines
   { file: 'src/app/features/rows/ResultsView.tsx', name: 'ResultsView' }, // 113 lines
   { file: 'src/app/components/ModelPicker.tsx', name: 'ModelPickerView' }, // 100 lines
   { file: 'src/app/features/compare/CompareToolbar.tsx', name: 'CompareToolbar' }, // 100 lines
   { file: 'src/app/features/rows/ResultsFilters.tsx', name: 'AgreementFields' }, // 100 lines
   { file: 'src/app/features/compare/CompareColumnHeader.tsx', name: 'CompareColumnHeader' }, // 99 lines
   { file: 'src/app/features/answers/AnswersPane.tsx', name: 'AnswersPane' }, // 96 lines
-  { file: 'src/app/features/sessions/IncomingShareDialog.tsx', name: 'IncomingShareDialog' }, // 95 lines
   { file: 'src/app/features/workbench/ChatView.tsx', name: 'ChatView' }, // 93 lines
   { file: 'src/app/components/answers/ChoiceCard.tsx', name: 'ChoiceCard' }, // 86 lines
   { file: 'src/app/features/rows/PlanPanel.tsx', name: 'PlanPanel' }, // 83 lines
