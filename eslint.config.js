@@ -59,9 +59,7 @@ const PENDING_SPLIT_ISSUE_42 = [
   { file: 'src/app/features/workbench/StatePane.tsx', name: 'StatePane' }, // 184 lines
   { file: 'src/app/features/rows/ProgressPanel.tsx', name: 'ProgressPanel' }, // 157 lines
   { file: 'src/app/features/rows/MappingForm.tsx', name: 'MappingForm' }, // 156 lines
-  { file: 'src/app/features/getCode/GetCodeDialog.tsx', name: 'GetCodeDialog' }, // 132 lines
   { file: 'src/app/features/alignment/VariantsPanel.tsx', name: 'VariantsPanel' }, // 131 lines
-  { file: 'src/app/features/cost/CostMeter.tsx', name: 'CostMeter' }, // 128 lines
   { file: 'src/app/features/taxonomy/TaxonomyScreen.tsx', name: 'TaxonomyScreen' }, // 127 lines
   { file: 'src/app/features/rows/ResultsFilters.tsx', name: 'ResultsFilters' }, // 125 lines
   { file: 'src/app/features/compare/CompareScreen.tsx', name: 'CompareScreen' }, // 124 lines
