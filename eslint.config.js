@@ -60,7 +60,6 @@ const PENDING_SPLIT_ISSUE_42 = [
   { file: 'src/app/features/rows/ProgressPanel.tsx', name: 'ProgressPanel' }, // 157 lines
   { file: 'src/app/features/rows/MappingForm.tsx', name: 'MappingForm' }, // 156 lines
   { file: 'src/app/features/alignment/VariantsPanel.tsx', name: 'VariantsPanel' }, // 131 lines
-  { file: 'src/app/features/taxonomy/TaxonomyScreen.tsx', name: 'TaxonomyScreen' }, // 127 lines
   { file: 'src/app/features/rows/ResultsFilters.tsx', name: 'ResultsFilters' }, // 125 lines
   { file: 'src/app/features/compare/CompareScreen.tsx', name: 'CompareScreen' }, // 124 lines
   { file: 'src/app/features/rows/ResultsTable.tsx', name: 'ResultsTable' }, // 123 lines
