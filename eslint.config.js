@@ -51,7 +51,6 @@ const PENDING_SPLIT_ISSUE_42 = [
   { file: 'src/app/features/rows/LabelColumnsForm.tsx', name: 'LabelColumnsForm' }, // 234 lines
   { file: 'src/app/features/compare/CompareView.tsx', name: 'CompareView' }, // 227 lines
   { file: 'src/app/features/rows/RowsScreen.tsx', name: 'RowsScreen' }, // 222 lines
-  { file: 'src/app/features/alignment/TrustPanel.tsx', name: 'TrustPanel' }, // 210 lines
   { file: 'src/app/features/workbench/StatePane.tsx', name: 'StatePane' }, // 184 lines
   { file: 'src/app/features/rows/ProgressPanel.tsx', name: 'ProgressPanel' }, // 157 lines
   { file: 'src/app/features/rows/MappingForm.tsx', name: 'MappingForm' }, // 156 lines
