@@ -57,7 +57,6 @@ const PENDING_SPLIT_ISSUE_42 = [
   { file: 'src/app/features/sessions/SessionsSidebar.tsx', name: 'SessionsSidebar' }, // 155 lines
   { file: 'src/app/features/sessions/ShareDialog.tsx', name: 'ShareDialog' }, // 145 lines
   { file: 'src/app/features/getCode/GetCodeDialog.tsx', name: 'GetCodeDialog' }, // 132 lines
-  { file: 'src/app/features/alignment/VariantsPanel.tsx', name: 'VariantsPanel' }, // 131 lines
   { file: 'src/app/features/cost/CostMeter.tsx', name: 'CostMeter' }, // 128 lines
   { file: 'src/app/features/taxonomy/TaxonomyScreen.tsx', name: 'TaxonomyScreen' }, // 127 lines
   { file: 'src/app/features/rows/ResultsFilters.tsx', name: 'ResultsFilters' }, // 125 lines
@@ -76,7 +75,6 @@ const PENDING_SPLIT_ISSUE_42 = [
   { file: 'src/app/features/workbench/ChatView.tsx', name: 'ChatView' }, // 93 lines
   { file: 'src/app/components/answers/ChoiceCard.tsx', name: 'ChoiceCard' }, // 86 lines
   { file: 'src/app/features/rows/PlanPanel.tsx', name: 'PlanPanel' }, // 83 lines
-  { file: 'src/app/features/alignment/DisagreementList.tsx', name: 'DisagreementList' }, // 82 lines
   { file: 'src/cli/merge.ts', name: 'mergeCommand' }, // 129 lines
 ];
 
@@ -109,7 +107,6 @@ const NOT_YET_SPLIT = [
   { file: 'src/app/features/workspace/PublishPanel.tsx', name: 'PublishPanel' }, // 195 lines
   { file: 'src/server/workspace/routesQueues.ts', name: 'queueRoutes' }, // 140 lines
   { file: 'src/app/features/workspace/LabellerQueue.tsx', name: 'LabellerQueue' }, // 118 lines
-  { file: 'src/app/features/alignment/VariantFamilyPanel.tsx', name: 'SealSection' }, // 108 lines
   { file: 'src/app/stores/workspaceLabelling.ts', name: 'createQueueLabelling' }, // 107 lines
   { file: 'src/app/stores/workspaceOutbox.ts', name: 'createOutboxStore' }, // 103 lines
   { file: 'src/cli/report.ts', name: 'reportCommand' }, // 94 lines
