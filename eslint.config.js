@@ -49,7 +49,6 @@ const PENDING_SPLIT_ISSUE_42 = [
   // React components of src/app/features, screens and components, split once their current edits land.
   { file: 'src/app/screens/WorkbenchScreen.tsx', name: 'WorkbenchScreen' }, // 251 lines
   { file: 'src/app/features/rows/LabelColumnsForm.tsx', name: 'LabelColumnsForm' }, // 234 lines
-  { file: 'src/app/features/compare/CompareView.tsx', name: 'CompareView' }, // 227 lines
   { file: 'src/app/features/rows/RowsScreen.tsx', name: 'RowsScreen' }, // 222 lines
   { file: 'src/app/features/workbench/StatePane.tsx', name: 'StatePane' }, // 184 lines
   { file: 'src/app/features/rows/ProgressPanel.tsx', name: 'ProgressPanel' }, // 157 lines
@@ -67,9 +66,7 @@ const PENDING_SPLIT_ISSUE_42 = [
   { file: 'src/app/features/sessions/SaveStatusLine.tsx', name: 'SaveStatusLine' }, // 114 lines
   { file: 'src/app/features/rows/ResultsView.tsx', name: 'ResultsView' }, // 113 lines
   { file: 'src/app/components/ModelPicker.tsx', name: 'ModelPickerView' }, // 100 lines
-  { file: 'src/app/features/compare/CompareToolbar.tsx', name: 'CompareToolbar' }, // 100 lines
   { file: 'src/app/features/rows/ResultsFilters.tsx', name: 'AgreementFields' }, // 100 lines
-  { file: 'src/app/features/compare/CompareColumnHeader.tsx', name: 'CompareColumnHeader' }, // 99 lines
   { file: 'src/app/features/answers/AnswersPane.tsx', name: 'AnswersPane' }, // 96 lines
   { file: 'src/app/features/sessions/IncomingShareDialog.tsx', name: 'IncomingShareDialog' }, // 95 lines
   { file: 'src/app/features/workbench/ChatView.tsx', name: 'ChatView' }, // 93 lines
