@@ -50,7 +50,6 @@ const PENDING_SPLIT_ISSUE_42 = [
   { file: 'src/app/features/alignment/AlignmentScreen.tsx', name: 'AlignmentScreen' }, // 417 lines
   { file: 'src/app/features/robustness/RobustnessDialog.tsx', name: 'RobustnessDialog' }, // 300 lines
   { file: 'src/app/features/alignment/QuestionPanel.tsx', name: 'QuestionPanel' }, // 258 lines
-  { file: 'src/app/screens/WorkbenchScreen.tsx', name: 'WorkbenchScreen' }, // 251 lines
   { file: 'src/app/features/rows/LabelColumnsForm.tsx', name: 'LabelColumnsForm' }, // 234 lines
   { file: 'src/app/features/compare/CompareView.tsx', name: 'CompareView' }, // 227 lines
   { file: 'src/app/features/rows/RowsScreen.tsx', name: 'RowsScreen' }, // 222 lines
