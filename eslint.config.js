@@ -50,12 +50,9 @@ const PENDING_SPLIT_ISSUE_42 = [
   { file: 'src/app/features/alignment/AlignmentScreen.tsx', name: 'AlignmentScreen' }, // 417 lines
   { file: 'src/app/features/robustness/RobustnessDialog.tsx', name: 'RobustnessDialog' }, // 300 lines
   { file: 'src/app/features/alignment/QuestionPanel.tsx', name: 'QuestionPanel' }, // 258 lines
-  { file: 'src/app/features/rows/LabelColumnsForm.tsx', name: 'LabelColumnsForm' }, // 234 lines
   { file: 'src/app/features/compare/CompareView.tsx', name: 'CompareView' }, // 227 lines
-  { file: 'src/app/features/rows/RowsScreen.tsx', name: 'RowsScreen' }, // 222 lines
   { file: 'src/app/features/alignment/LabellingView.tsx', name: 'LabellingView' }, // 215 lines
   { file: 'src/app/features/alignment/TrustPanel.tsx', name: 'TrustPanel' }, // 210 lines
-  { file: 'src/app/features/workbench/StatePane.tsx', name: 'StatePane' }, // 184 lines
   { file: 'src/app/features/rows/ProgressPanel.tsx', name: 'ProgressPanel' }, // 157 lines
   { file: 'src/app/features/rows/MappingForm.tsx', name: 'MappingForm' }, // 156 lines
   { file: 'src/app/features/sessions/SessionsSidebar.tsx', name: 'SessionsSidebar' }, // 155 lines
