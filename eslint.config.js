@@ -60,8 +60,6 @@ const PENDING_SPLIT_ISSUE_42 = [
   { file: 'src/app/features/cost/CostMeter.tsx', name: 'CostMeter' }, // 128 lines
   { file: 'src/app/features/taxonomy/TaxonomyScreen.tsx', name: 'TaxonomyScreen' }, // 127 lines
   { file: 'src/app/features/compare/CompareScreen.tsx', name: 'CompareScreen' }, // 124 lines
-  { file: 'src/app/features/rows/ResultsTable.tsx', name: 'ResultsTable' }, // 123 lines
-  { file: 'src/app/features/rows/ImportPanel.tsx', name: 'ImportPanel' }, // 122 lines
   { file: 'src/app/features/workbench/QuestionForm.tsx', name: 'QuestionFields' }, // 115 lines
   { file: 'src/app/features/sessions/SaveStatusLine.tsx', name: 'SaveStatusLine' }, // 114 lines
   { file: 'src/app/features/rows/ResultsView.tsx', name: 'ResultsView' }, // 113 lines
@@ -83,7 +81,6 @@ const PENDING_SPLIT_ISSUE_42 = [
  */
 const NOT_YET_SPLIT = [
   { file: 'src/core/rows/lookAhead.ts', name: 'LookAhead' }, // 144 lines
-  { file: 'src/app/stores/rows/importPlan.ts', name: 'importActions' }, // 132 lines
   { file: 'src/core/alignment/compute.ts', name: 'questionReport' }, // 128 lines
   { file: 'src/core/alignment/questionData.ts', name: 'questionData' }, // 125 lines
   { file: 'src/core/rows/parse.ts', name: 'Accumulator' }, // 115 lines
@@ -92,7 +89,6 @@ const NOT_YET_SPLIT = [
   { file: 'src/core/rows/parse.ts', name: 'parseJsonArrayText' }, // 112 lines
   { file: 'src/core/rows/importSession.ts', name: 'ImportSession' }, // 102 lines
   { file: 'src/cli/main.ts', name: 'main' }, // 101 lines
-  { file: 'src/app/stores/rows/runs.ts', name: 'runsActions' }, // 99 lines
   { file: 'src/core/rows/parse.ts', name: 'CsvRowParser' }, // 91 lines
   { file: 'src/cli/resultsStore.ts', name: 'ResultsStore' }, // 90 lines
   { file: 'src/core/alignment/linearised.ts', name: 'influenceAt' }, // 90 lines
