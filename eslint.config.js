@@ -53,21 +53,14 @@ const PENDING_SPLIT_ISSUE_42 = [
   { file: 'src/app/features/compare/CompareView.tsx', name: 'CompareView' }, // 227 lines
   { file: 'src/app/features/alignment/LabellingView.tsx', name: 'LabellingView' }, // 215 lines
   { file: 'src/app/features/alignment/TrustPanel.tsx', name: 'TrustPanel' }, // 210 lines
-  { file: 'src/app/features/sessions/SessionsSidebar.tsx', name: 'SessionsSidebar' }, // 155 lines
-  { file: 'src/app/features/sessions/ShareDialog.tsx', name: 'ShareDialog' }, // 145 lines
-  { file: 'src/app/features/getCode/GetCodeDialog.tsx', name: 'GetCodeDialog' }, // 132 lines
   { file: 'src/app/features/alignment/VariantsPanel.tsx', name: 'VariantsPanel' }, // 131 lines
-  { file: 'src/app/features/cost/CostMeter.tsx', name: 'CostMeter' }, // 128 lines
-  { file: 'src/app/features/taxonomy/TaxonomyScreen.tsx', name: 'TaxonomyScreen' }, // 127 lines
   { file: 'src/app/features/compare/CompareScreen.tsx', name: 'CompareScreen' }, // 124 lines
   { file: 'src/app/features/workbench/QuestionForm.tsx', name: 'QuestionFields' }, // 115 lines
-  { file: 'src/app/features/sessions/SaveStatusLine.tsx', name: 'SaveStatusLine' }, // 114 lines
   { file: 'src/app/features/rows/ResultsView.tsx', name: 'ResultsView' }, // 113 lines
   { file: 'src/app/components/ModelPicker.tsx', name: 'ModelPickerView' }, // 100 lines
   { file: 'src/app/features/compare/CompareToolbar.tsx', name: 'CompareToolbar' }, // 100 lines
   { file: 'src/app/features/compare/CompareColumnHeader.tsx', name: 'CompareColumnHeader' }, // 99 lines
   { file: 'src/app/features/answers/AnswersPane.tsx', name: 'AnswersPane' }, // 96 lines
-  { file: 'src/app/features/sessions/IncomingShareDialog.tsx', name: 'IncomingShareDialog' }, // 95 lines
   { file: 'src/app/features/workbench/ChatView.tsx', name: 'ChatView' }, // 93 lines
   { file: 'src/app/components/answers/ChoiceCard.tsx', name: 'ChoiceCard' }, // 86 lines
   { file: 'src/app/features/rows/PlanPanel.tsx', name: 'PlanPanel' }, // 83 lines
@@ -97,14 +90,9 @@ const NOT_YET_SPLIT = [
   { file: 'src/core/sessionFile.ts', name: 'parseImportFile' }, // 81 lines
   { file: 'src/server/env.ts', name: 'parseServerEnv' }, // 81 lines
   // Landed with the workspace, the variant family and the report's ledger in the same stop as the rule itself.
-  { file: 'src/app/features/workspace/PublishPanel.tsx', name: 'PublishPanel' }, // 195 lines
   { file: 'src/server/workspace/routesQueues.ts', name: 'queueRoutes' }, // 140 lines
-  { file: 'src/app/features/workspace/LabellerQueue.tsx', name: 'LabellerQueue' }, // 118 lines
   { file: 'src/app/features/alignment/VariantFamilyPanel.tsx', name: 'SealSection' }, // 108 lines
-  { file: 'src/app/stores/workspaceLabelling.ts', name: 'createQueueLabelling' }, // 107 lines
-  { file: 'src/app/stores/workspaceOutbox.ts', name: 'createOutboxStore' }, // 103 lines
   { file: 'src/cli/report.ts', name: 'reportCommand' }, // 94 lines
-  { file: 'src/app/features/workspace/InteropPanel.tsx', name: 'InteropPanel' }, // 86 lines
   { file: 'src/core/trust/cascade.ts', name: 'cascadeOf' }, // 82 lines
 ];
 const unitLengthOptions = (max) => ({

@@ -42,52 +42,56 @@ afterAll(async () => {
 
 const browser = useBrowser();
 
-it('escalates only the rows the first judge abstains on, counted at the service, and reports the cascade', async () => {
-  const page = browser.page();
-  const workbench = new WorkbenchPage(page, server.url);
-  await workbench.open();
-  await workbench.editor.model.fill('model-1.12.0');
-  const rows = new RowsArea(page);
-  await rows.open();
-  await rows.pick('tickets.csv', CSV);
-  await page.getByTestId('rows.labels.column.department').selectOption('human_department');
-  await rows.start.click();
-  await rows.waitFinished();
-  expect(Object.values(reference.counts().answers).filter((n) => n === 1)).toHaveLength(ROWS);
+it(
+  'escalates only the rows the first judge abstains on, counted at the service, and reports the cascade',
+  { timeout: 120_000 },
+  async () => {
+    const page = browser.page();
+    const workbench = new WorkbenchPage(page, server.url);
+    await workbench.open();
+    await workbench.editor.model.fill('model-1.12.0');
+    const rows = new RowsArea(page);
+    await rows.open();
+    await rows.pick('tickets.csv', CSV);
+    await page.getByTestId('rows.labels.column.department').selectOption('human_department');
+    await rows.start.click();
+    await rows.waitFinished();
+    expect(Object.values(reference.counts().answers).filter((n) => n === 1)).toHaveLength(ROWS);
 
-  // The next judge is the session's model: the sharper version.
-  await page.getByTestId('app.nav.workbench').click();
-  await workbench.editor.model.fill('model-1.14.0');
-  const align = new AlignmentArea(page);
-  await align.open();
-  const escalate = page.getByTestId('align.trust.escalate.department');
-  await expect
-    .poll(() => escalate.textContent(), { timeout: 30_000 })
-    .toMatch(/two-judge cascade \(delta split in two\)/);
-  const button = page.getByTestId('align.trust.escalate.run.department');
-  const asked = Number(/about those (\d+) rows/.exec((await button.textContent())!)![1]);
-  expect(asked).toBeGreaterThan(0);
-  expect(asked).toBeLessThanOrEqual(ROWS);
-  await button.click();
-  // Counted at the service: the escalated rows, and only they, are answered a second time.
-  const twice = () => Object.values(reference.counts().answers).filter((n) => n === 2).length;
-  await expect.poll(twice, { timeout: 30_000 }).toBe(asked);
-  await rows.open();
-  await rows.waitFinished();
-  expect(Object.values(reference.counts().answers).filter((n) => n === 1)).toHaveLength(ROWS - asked);
-  expect(twice()).toBe(asked);
-  await align.open();
+    // The next judge is the session's model: the sharper version.
+    await page.getByTestId('app.nav.workbench').click();
+    await workbench.editor.model.fill('model-1.14.0');
+    const align = new AlignmentArea(page);
+    await align.open();
+    const escalate = page.getByTestId('align.trust.escalate.department');
+    await expect
+      .poll(() => escalate.textContent(), { timeout: 30_000 })
+      .toMatch(/two-judge cascade \(delta split in two\)/);
+    const button = page.getByTestId('align.trust.escalate.run.department');
+    const asked = Number(/about those (\d+) rows/.exec((await button.textContent())!)![1]);
+    expect(asked).toBeGreaterThan(0);
+    expect(asked).toBeLessThanOrEqual(ROWS);
+    await button.click();
+    // Counted at the service: the escalated rows, and only they, are answered a second time.
+    const twice = () => Object.values(reference.counts().answers).filter((n) => n === 2).length;
+    await expect.poll(twice, { timeout: 30_000 }).toBe(asked);
+    await rows.open();
+    await rows.waitFinished();
+    expect(Object.values(reference.counts().answers).filter((n) => n === 1)).toHaveLength(ROWS - asked);
+    expect(twice()).toBe(asked);
+    await align.open();
 
-  await page.getByTestId('align.cascade.first').click();
-  await expect
-    .poll(() => align.trust('department', 'cascade').textContent(), { timeout: 30_000 })
-    .toMatch(
-      /^The cascade settles \d+% of the labelled rows \(model-1\.12\.0 at direct \d+%, model-1\.14\.0 at direct \d+%\)/,
-    );
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByTestId('align.trust.cascade.csv.department').click(),
-  ]);
-  expect(download.suggestedFilename()).toBe('tickets-department-cascade.csv');
-  expect(browser.pageErrors()).toEqual([]);
-});
+    await page.getByTestId('align.cascade.first').click();
+    await expect
+      .poll(() => align.trust('department', 'cascade').textContent(), { timeout: 30_000 })
+      .toMatch(
+        /^The cascade settles \d+% of the labelled rows \(model-1\.12\.0 at direct \d+%, model-1\.14\.0 at direct \d+%\)/,
+      );
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('align.trust.cascade.csv.department').click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('tickets-department-cascade.csv');
+    expect(browser.pageErrors()).toEqual([]);
+  },
+);

@@ -246,10 +246,11 @@ describe('a conversation as the state', () => {
     await page.getByTestId('rows.mapping.conversation').selectOption('trace');
     await page.getByTestId('rows.labels.column.refund_after_tool').selectOption('human');
     await expect.poll(() => page.getByTestId('rows.plan.rows').textContent()).toBe('200');
-    // The label column never reaches the state: the samples hold the rendered transcript only.
-    const samples = (await page.getByTestId('rows.samples').textContent()) ?? '';
-    expect(samples).toContain('Tool call issue_refund');
-    expect(samples).not.toMatch(/human/);
+    // The label column never reaches the state: the samples hold the rendered transcript only. They come from the
+    // plan, which the worker makes again after the mapping changes: wait for the conversation's.
+    const samples = page.getByTestId('rows.samples');
+    await expect.poll(() => samples.textContent()).toContain('Tool call issue_refund');
+    expect(await samples.textContent()).not.toMatch(/human/);
     await rows.start.click();
     await rows.waitFinished(120_000);
     expect(await rows.count('done')).toBe(200);

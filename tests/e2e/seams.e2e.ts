@@ -51,11 +51,11 @@ function traffic(
   const tokens: number[] = [];
   const reads: Promise<void>[] = [];
   const path = `/api/targets/${targetId}/v1/evaluate`;
-  page.on('request', (r) => {
-    if (r.method() === 'POST' && new URL(r.url()).pathname === path) times.push(Date.now());
-  });
   page.on('response', (r) => {
     if (r.request().method() !== 'POST' || new URL(r.url()).pathname !== path) return;
+    // The browser's own stamp of when the request started: the moment the page's pacing controls. (The time the test
+    // hears of a request comes later by however busy the machine is, and narrows a gap that was 2 s in the page.)
+    times.push(r.request().timing().startTime);
     reads.push(
       r.json().then((body: unknown) => {
         tokens.push(EvaluateResponseSchema.parse(body).usage.input_tokens);
@@ -105,9 +105,12 @@ describe('the robustness check on a priced, rate-limited target', () => {
     await Promise.all(reads);
     expect(times).toHaveLength(requests);
     expect(hosted.seen.filter((s) => s.method === 'POST').length - seenBefore).toBe(requests);
-    // 30 requests a minute: one every 2 s (a little slack for when the browser stamps the request).
-    const gaps = times.slice(1).map((t, i) => t - times[i]!);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1_900);
+    // 30 requests a minute: request k goes no sooner than k slots of 2 s after the first (core/rows/pacer.ts: a send
+    // that went late may be followed by one on its own slot, so one gap can be under 2 s, never the schedule). The
+    // 100 ms are for the browser's stamp of the first request.
+    times.sort((a, b) => a - b);
+    const early = times.map((t, k) => t - times[0]! - k * 2_000);
+    expect(Math.min(...early)).toBeGreaterThanOrEqual(-100);
     // Billed at $5 per million input tokens, not at the published $0.042.
     const billedTokens = tokens.reduce((a, b) => a + b, 0);
     expect(await check.billed.textContent()).toBe(`about ${formatCost(estimateCost(billedTokens, PRICE))}`);

@@ -51,56 +51,106 @@ const defaultSchedule = (ms: number, run: () => void): (() => void) => {
   return () => clearTimeout(timer);
 };
 
+/** What the store's steps share: its dependencies, zustand's get and set, and what it keeps outside its state. */
+interface LabellingKit {
+  deps: QueueLabellingDeps;
+  now: () => number;
+  set: StoreApi<QueueLabellingState>['setState'];
+  get: StoreApi<QueueLabellingState>['getState'];
+  /** When the present question was shown (a label's seconds count from it), the wait under way, the latest ask. */
+  live: { shownAt: number; cancelWait: (() => void) | null; generation: number };
+}
+
+const questionNames = ({ get }: LabellingKit): string[] => Object.keys(get().next?.questions ?? {});
+
+function waitThenRetry({ deps, get, live }: LabellingKit): void {
+  live.cancelWait?.();
+  live.cancelWait = (deps.schedule ?? defaultSchedule)(WAIT_MS, () => void get().retry());
+}
+
+/** Reserves the queue's next row and shows its first question; a wait (reserved, offline) asks again later. */
+async function loadNext(kit: LabellingKit): Promise<void> {
+  const { deps, set, get, live } = kit;
+  const { queueId } = get();
+  if (!queueId) return;
+  // Answers of an earlier queue or row arriving late must not overwrite the present one.
+  const mine = ++live.generation;
+  live.cancelWait?.();
+  live.cancelWait = null;
+  set({ phase: 'loading', message: null });
+  try {
+    // What this browser kept goes first (offline, it stays kept): asked before its labels arrive, the server hands
+    // back the row it still holds for this person, unlabelled.
+    await deps.outbox.getState().flush();
+    const next = await nextRow(deps.conn, queueId);
+    if (mine !== live.generation) return;
+    live.shownAt = kit.now();
+    set({
+      next,
+      phase: next.reason,
+      questionIndex: 0,
+      given: { ...(next.row?.mine ?? {}) },
+      progress: next.progress,
+    });
+    if (next.reason === 'reserved') waitThenRetry(kit);
+  } catch (error) {
+    if (mine !== live.generation) return;
+    const offline = isWorkspaceCallError(error) && error.retryable;
+    set({ phase: offline ? 'offline' : 'error', message: errorText(error) });
+    if (offline) waitThenRetry(kit);
+  }
+}
+
+/** Keeps the label through the outbox, then asks the row's next question, or the next row after its last. */
+async function giveLabel(kit: LabellingKit, value: WorkspaceLabelValue): Promise<void> {
+  const { deps, set, get, live } = kit;
+  const { queueId, next, questionIndex } = get();
+  const question = questionNames(kit)[questionIndex];
+  if (!queueId || !next?.row || question === undefined) return;
+  const at = kit.now();
+  await deps.outbox.getState().give(queueId, {
+    row: next.row.index,
+    question,
+    value,
+    clientId: newId(),
+    at: new Date(at).toISOString(),
+    seconds: Math.max(0, (at - live.shownAt) / 1000),
+  });
+  live.shownAt = at;
+  set((s) => ({ given: { ...s.given, [question]: value } }));
+  if (questionIndex + 1 < questionNames(kit).length) set({ questionIndex: questionIndex + 1 });
+  else await loadNext(kit);
+}
+
+/** Hands the row back to the queue and asks for the next; a refusal is said and the row stays. */
+async function skipThisRow(kit: LabellingKit): Promise<void> {
+  const { queueId, next } = kit.get();
+  if (!queueId || !next?.row) return;
+  try {
+    await skipRow(kit.deps.conn, queueId, next.row.index);
+  } catch (error) {
+    kit.set({ message: errorText(error) });
+    return;
+  }
+  await loadNext(kit);
+}
+
+/** Progress acknowledged with a label is fresher than the one the row came with. */
+function followAcknowledgedProgress({ deps, set, get }: LabellingKit): void {
+  deps.outbox.subscribe((s) => {
+    const { queueId } = get();
+    const acknowledged = queueId ? s.progress[queueId] : undefined;
+    if (acknowledged && acknowledged !== get().progress) set({ progress: acknowledged });
+  });
+}
+
 export function createQueueLabelling(deps: QueueLabellingDeps): UseBoundStore<StoreApi<QueueLabellingState>> {
   const now = deps.now ?? Date.now;
-  const schedule = deps.schedule ?? defaultSchedule;
-  let shownAt = now();
-  let cancelWait: (() => void) | null = null;
-  // Answers of an earlier queue or row arriving late must not overwrite the present one.
-  let generation = 0;
+  const live: LabellingKit['live'] = { shownAt: now(), cancelWait: null, generation: 0 };
 
   return create<QueueLabellingState>()((set, get) => {
-    const questionNames = (): string[] => Object.keys(get().next?.questions ?? {});
-
-    const waitThenRetry = () => {
-      cancelWait?.();
-      cancelWait = schedule(WAIT_MS, () => void get().retry());
-    };
-
-    const load = async (): Promise<void> => {
-      const { queueId } = get();
-      if (!queueId) return;
-      const mine = ++generation;
-      cancelWait?.();
-      cancelWait = null;
-      set({ phase: 'loading', message: null });
-      try {
-        const next = await nextRow(deps.conn, queueId);
-        if (mine !== generation) return;
-        shownAt = now();
-        set({
-          next,
-          phase: next.reason,
-          questionIndex: 0,
-          given: { ...(next.row?.mine ?? {}) },
-          progress: next.progress,
-        });
-        if (next.reason === 'reserved') waitThenRetry();
-      } catch (error) {
-        if (mine !== generation) return;
-        const offline = isWorkspaceCallError(error) && error.retryable;
-        set({ phase: offline ? 'offline' : 'error', message: errorText(error) });
-        if (offline) waitThenRetry();
-      }
-    };
-
-    // Progress acknowledged with a label is fresher than the one the row came with.
-    deps.outbox.subscribe((s) => {
-      const { queueId } = get();
-      const acknowledged = queueId ? s.progress[queueId] : undefined;
-      if (acknowledged && acknowledged !== get().progress) set({ progress: acknowledged });
-    });
-
+    const kit: LabellingKit = { deps, now, set, get, live };
+    followAcknowledgedProgress(kit);
     return {
       queueId: null,
       phase: 'idle',
@@ -111,50 +161,23 @@ export function createQueueLabelling(deps: QueueLabellingDeps): UseBoundStore<St
       message: null,
       open: async (queueId) => {
         set({ queueId, next: null, progress: null, given: {}, questionIndex: 0 });
-        await load();
+        await loadNext(kit);
       },
       close: () => {
-        generation++;
-        cancelWait?.();
-        cancelWait = null;
+        live.generation++;
+        live.cancelWait?.();
+        live.cancelWait = null;
         set({ queueId: null, phase: 'idle', next: null });
       },
-      give: async (value) => {
-        const { queueId, next, questionIndex } = get();
-        const question = questionNames()[questionIndex];
-        if (!queueId || !next?.row || question === undefined) return;
-        const at = now();
-        await deps.outbox.getState().give(queueId, {
-          row: next.row.index,
-          question,
-          value,
-          clientId: newId(),
-          at: new Date(at).toISOString(),
-          seconds: Math.max(0, (at - shownAt) / 1000),
-        });
-        shownAt = at;
-        set((s) => ({ given: { ...s.given, [question]: value } }));
-        if (questionIndex + 1 < questionNames().length) set({ questionIndex: questionIndex + 1 });
-        else await load();
-      },
-      skip: async () => {
-        const { queueId, next } = get();
-        if (!queueId || !next?.row) return;
-        try {
-          await skipRow(deps.conn, queueId, next.row.index);
-        } catch (error) {
-          set({ message: errorText(error) });
-          return;
-        }
-        await load();
-      },
+      give: (value) => giveLabel(kit, value),
+      skip: () => skipThisRow(kit),
       back: () => {
         const { questionIndex } = get();
         if (questionIndex === 0) return false;
         set({ questionIndex: questionIndex - 1 });
         return true;
       },
-      retry: load,
+      retry: () => loadNext(kit),
     };
   });
 }

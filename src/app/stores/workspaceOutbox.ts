@@ -52,109 +52,135 @@ const defaultSchedule = (ms: number, run: () => void): (() => void) => {
   return () => clearTimeout(timer);
 };
 
+type SetOutbox = StoreApi<OutboxState>['setState'];
+type GetOutbox = StoreApi<OutboxState>['getState'];
+
+/** The send loop's bookkeeping: the send under way, another asked for during it, failures in a row, the retry due. */
+interface SendLoop {
+  inFlight: Promise<void> | null;
+  again: boolean;
+  failures: number;
+  cancelRetry: (() => void) | null;
+}
+
+/** Reads the outbox into the state; returns the labels still to send (refused ones apart). */
+async function refreshOutbox(repo: OutboxRepo, set: SetOutbox): Promise<OutboxRecord[]> {
+  const { records, unreadable } = await repo.contents();
+  const refused = records.filter((r) => r.refusal !== undefined);
+  const toSend = records.filter((r) => r.refusal === undefined);
+  set({ pending: toSend.length, refused, unreadable });
+  return toSend;
+}
+
+/**
+ * Sends one batch of a queue's labels: true when the server took it or refused it for good, false when it is kept for
+ * a later try (`kept` is how many labels wait in all, for the sentence).
+ */
+async function sendBatch(
+  deps: OutboxDeps,
+  set: SetOutbox,
+  queueId: string,
+  batch: readonly OutboxRecord[],
+  kept: number,
+): Promise<boolean> {
+  const ids = batch.map((r) => r.clientId);
+  try {
+    const answer = await putLabels(
+      deps.conn,
+      queueId,
+      batch.map((r) => r.label),
+    );
+    await deps.repo.acknowledged(ids);
+    set((s) => ({ progress: { ...s.progress, [queueId]: answer.progress } }));
+  } catch (error) {
+    // The connection or the server, or a sign-in that lapsed: the labels are the person's, kept for later.
+    if (!isWorkspaceCallError(error) || error.retryable || error.kind === 'signed_out') {
+      set({
+        problem: `${plural(kept)} kept in this browser, not sent yet: ${errorText(error)}`,
+      });
+      await refreshOutbox(deps.repo, set);
+      return false;
+    }
+    await deps.repo.refused(ids, error.message);
+  }
+  return true;
+}
+
+/** One pass: every queue's kept labels in batches; true when everything kept went through or was refused. */
+async function sendAll(deps: OutboxDeps, set: SetOutbox): Promise<boolean> {
+  const toSend = await refreshOutbox(deps.repo, set);
+  const byQueue = new Map<string, OutboxRecord[]>();
+  for (const r of toSend) byQueue.set(r.queueId, [...(byQueue.get(r.queueId) ?? []), r]);
+  for (const [queueId, records] of byQueue) {
+    for (let at = 0; at < records.length; at += BATCH) {
+      const batch = records.slice(at, at + BATCH);
+      if (!(await sendBatch(deps, set, queueId, batch, toSend.length))) return false;
+    }
+  }
+  await refreshOutbox(deps.repo, set);
+  set({ problem: null });
+  return true;
+}
+
+/** Passes until none more was asked for; a pass that did not get through schedules the next with the backoff. */
+async function runSends(deps: OutboxDeps, set: SetOutbox, get: GetOutbox, loop: SendLoop): Promise<void> {
+  const schedule = deps.schedule ?? defaultSchedule;
+  loop.cancelRetry?.();
+  loop.cancelRetry = null;
+  set({ sending: true });
+  let done = false;
+  try {
+    do {
+      loop.again = false;
+      done = await sendAll(deps, set);
+    } while (loop.again && done);
+  } catch (error) {
+    set({ problem: `The labels kept in this browser could not be read: ${errorText(error)}` });
+  } finally {
+    set({ sending: false });
+  }
+  if (done) loop.failures = 0;
+  else if (get().pending > 0)
+    loop.cancelRetry = schedule(
+      backoffDelayMs(Math.min(loop.failures++, 6), deps.random ?? Math.random),
+      () => {
+        void get().flush();
+      },
+    );
+}
+
 /** An outbox store over its dependencies; the app makes one (useOutbox), tests make their own. */
 export function createOutboxStore(deps: OutboxDeps): UseBoundStore<StoreApi<OutboxState>> {
   const now = deps.now ?? Date.now;
-  const schedule = deps.schedule ?? defaultSchedule;
-  let inFlight: Promise<void> | null = null;
-  let again = false;
-  let failures = 0;
-  let cancelRetry: (() => void) | null = null;
+  const loop: SendLoop = { inFlight: null, again: false, failures: 0, cancelRetry: null };
 
-  return create<OutboxState>()((set, get) => {
-    const refresh = async (): Promise<OutboxRecord[]> => {
-      const { records, unreadable } = await deps.repo.contents();
-      const refused = records.filter((r) => r.refusal !== undefined);
-      const toSend = records.filter((r) => r.refusal === undefined);
-      set({ pending: toSend.length, refused, unreadable });
-      return toSend;
-    };
-
-    /** One pass: every queue's kept labels in batches; true when everything kept went through or was refused. */
-    const sendAll = async (): Promise<boolean> => {
-      const toSend = await refresh();
-      const byQueue = new Map<string, OutboxRecord[]>();
-      for (const r of toSend) byQueue.set(r.queueId, [...(byQueue.get(r.queueId) ?? []), r]);
-      for (const [queueId, records] of byQueue) {
-        for (let at = 0; at < records.length; at += BATCH) {
-          const batch = records.slice(at, at + BATCH);
-          const ids = batch.map((r) => r.clientId);
-          try {
-            const answer = await putLabels(
-              deps.conn,
-              queueId,
-              batch.map((r) => r.label),
-            );
-            await deps.repo.acknowledged(ids);
-            set((s) => ({ progress: { ...s.progress, [queueId]: answer.progress } }));
-          } catch (error) {
-            // The connection or the server, or a sign-in that lapsed: the labels are the person's, kept for later.
-            if (!isWorkspaceCallError(error) || error.retryable || error.kind === 'signed_out') {
-              set({
-                problem: `${plural(toSend.length)} kept in this browser, not sent yet: ${errorText(error)}`,
-              });
-              await refresh();
-              return false;
-            }
-            await deps.repo.refused(ids, error.message);
-          }
-        }
+  return create<OutboxState>()((set, get) => ({
+    pending: 0,
+    refused: [],
+    unreadable: [],
+    sending: false,
+    problem: null,
+    progress: {},
+    give: async (queueId, label) => {
+      await deps.repo.keep(queueId, label, new Date(now()).toISOString());
+      set((s) => ({ pending: s.pending + 1 }));
+      void get().flush();
+    },
+    flush: () => {
+      if (loop.inFlight) {
+        loop.again = true;
+        return loop.inFlight;
       }
-      await refresh();
-      set({ problem: null });
-      return true;
-    };
-
-    const run = async (): Promise<void> => {
-      cancelRetry?.();
-      cancelRetry = null;
-      set({ sending: true });
-      let done = false;
-      try {
-        do {
-          again = false;
-          done = await sendAll();
-        } while (again && done);
-      } catch (error) {
-        set({ problem: `The labels kept in this browser could not be read: ${errorText(error)}` });
-      } finally {
-        set({ sending: false });
-      }
-      if (done) failures = 0;
-      else if (get().pending > 0)
-        cancelRetry = schedule(backoffDelayMs(Math.min(failures++, 6), deps.random ?? Math.random), () => {
-          void get().flush();
-        });
-    };
-
-    return {
-      pending: 0,
-      refused: [],
-      unreadable: [],
-      sending: false,
-      problem: null,
-      progress: {},
-      give: async (queueId, label) => {
-        await deps.repo.keep(queueId, label, new Date(now()).toISOString());
-        set((s) => ({ pending: s.pending + 1 }));
-        void get().flush();
-      },
-      flush: () => {
-        if (inFlight) {
-          again = true;
-          return inFlight;
-        }
-        inFlight = run().finally(() => {
-          inFlight = null;
-        });
-        return inFlight;
-      },
-      discard: async (clientId) => {
-        await deps.repo.discard(clientId);
-        await refresh();
-      },
-    };
-  });
+      loop.inFlight = runSends(deps, set, get, loop).finally(() => {
+        loop.inFlight = null;
+      });
+      return loop.inFlight;
+    },
+    discard: async (clientId) => {
+      await deps.repo.discard(clientId);
+      await refreshOutbox(deps.repo, set);
+    },
+  }));
 }
 
 const plural = (n: number): string => (n === 1 ? '1 label' : `${n} labels`);

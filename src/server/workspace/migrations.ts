@@ -107,6 +107,15 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // A rubric's order is part of it: a choice's options are keyed 1, 2, 3 in the order written, and named fields
+    // read in theirs. jsonb sorts object keys (by length, then bytes); json keeps the text as it came.
+    version: 2,
+    sql: `
+      ALTER TABLE queues ALTER COLUMN questions TYPE json USING questions::json;
+      ALTER TABLE queue_rows ALTER COLUMN state TYPE json USING state::json;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)!.version;

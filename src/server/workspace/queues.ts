@@ -95,7 +95,7 @@ export async function createQueue(db: Db, q: CreateQueue): Promise<QueueRecord> 
     await tx.query(
       `INSERT INTO queues (id, name, questions, question_count, overlap, assignment, reservation_seconds, row_order,
          row_count, fixed_slots, everyone_rows)
-       VALUES ($1, $2, $3::jsonb, $4, $5::jsonb, $6::jsonb, $7, $8::jsonb, $9, $10, $11)`,
+       VALUES ($1, $2, $3::json, $4, $5::jsonb, $6::jsonb, $7, $8::jsonb, $9, $10, $11)`,
       [
         id,
         q.name,
@@ -125,7 +125,7 @@ export async function createQueue(db: Db, q: CreateQueue): Promise<QueueRecord> 
       await tx.query(
         `INSERT INTO queue_rows (queue_id, idx, key, state, judge, position, wanted)
          SELECT $1, x.idx, x.key, x.state, x.judge, x.position, x.wanted
-         FROM jsonb_to_recordset($2::jsonb) AS x(idx int, key text, state jsonb, judge jsonb, position int, wanted int)`,
+         FROM json_to_recordset($2::json) AS x(idx int, key text, state json, judge jsonb, position int, wanted int)`,
         [id, JSON.stringify(chunk)],
       );
     }

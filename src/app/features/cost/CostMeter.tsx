@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { PRICE_PER_MILLION_INPUT_TOKENS, estimateCost, priceNote } from '../../../contract';
 import { formatCost } from '../../../contract';
 import { formatTokens } from '../../../core/answerSeries';
-import type { LimitUse } from '../../../core/cost';
+import type { CostBreakdown, LimitUse } from '../../../core/cost';
 import { useLiveCost } from './useLiveCost';
 import './cost.css';
 import { LOCAL_COST_WORDS } from '../../../core/words';
@@ -68,10 +68,7 @@ export function CostMeter({
     );
   }
   const b = breakdown;
-  // The worker counts tokens; the target's own price turns them into money here.
-  const perRequest = inputPrice === null ? null : estimateCost(b.total, inputPrice);
   const estimated = b.questions.some((q) => !q.exact);
-  const questionsTotal = b.total - b.state;
   return (
     <section
       className={`cost-meter${stale ? ' cost-meter--stale' : ''}`}
@@ -80,38 +77,14 @@ export function CostMeter({
       data-testid="cost.meter"
     >
       <div className="cost-meter__line">
-        <span className="cost-meter__tokens" title="Counted with the tokenizer the service bills with">
-          <strong className="num" data-testid="cost.total">
-            {formatTokens(b.total)}
-          </strong>{' '}
-          input tokens
-          <span className="muted" title={`Questions: ${formatTokens(questionsTotal)} tokens`}>
-            {' '}
-            (state{' '}
-            <span className="num" data-testid="cost.state">
-              {formatTokens(b.state)}
-            </span>
-            )
-          </span>
-        </span>
+        <CostTokens breakdown={b} />
         <LimitBar
           name="State plus the longest question"
           use={b.limits.statePlusLongest}
           testId="cost.limitStatePlusQuestion"
         />
         <LimitBar name="The whole request" use={b.limits.request} testId="cost.limitRequest" />
-        <span className="cost-meter__price num" data-testid="cost.perRun" title={priceNote(inputPrice)}>
-          {perRequest === null ? 'price unknown' : `≈ ${formatCost(perRequest * b.runs)}/run`}
-          {local && perRequest !== null && (
-            <span className="muted cost-meter__local"> ({LOCAL_COST_WORDS})</span>
-          )}
-          {b.runs !== 1 && perRequest !== null && (
-            <span className="muted">
-              {' '}
-              ({runsLabel ?? `${b.runs} requests`} × {formatCost(perRequest)})
-            </span>
-          )}
-        </span>
+        <CostPrice breakdown={b} inputPrice={inputPrice} runsLabel={runsLabel} local={local} />
         <button
           type="button"
           className="link-button"
@@ -133,47 +106,98 @@ export function CostMeter({
           {p}
         </p>
       ))}
-      {open && (
-        <table id="cost-questions" className="cost-table" data-testid="cost.questions">
-          <caption className="visually-hidden">Input tokens per question</caption>
-          <thead>
-            <tr>
-              <th scope="col">Question</th>
-              <th scope="col">Tokens</th>
-              <th scope="col">With the state (of {kilo(b.limits.statePlusLongest.limit)})</th>
-            </tr>
-          </thead>
-          <tbody>
-            <tr>
-              <th scope="row">
-                <em>state</em>
-              </th>
-              <td className="num">{formatTokens(b.state)}</td>
-              <td />
-            </tr>
-            {b.questions.map((q) => (
-              <tr key={q.name} data-testid="cost.question" data-name={q.name}>
-                <th scope="row">
-                  {q.name}
-                  {q.name === b.longestQuestion && b.questions.length > 1 && (
-                    <span className="muted"> (longest)</span>
-                  )}
-                </th>
-                <td className="num">
-                  {q.exact ? '' : '≈ '}
-                  {formatTokens(q.tokens)}
-                </td>
-                <td className="num">{percent((b.state + q.tokens) / b.limits.statePlusLongest.limit)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {open && <CostQuestionsTable breakdown={b} />}
       {open && estimated && (
         <p className="cost-meter__note muted">
           ≈ marks a question that does not validate yet: its count is an estimate.
         </p>
       )}
     </section>
+  );
+}
+
+/** The request's input tokens, the state's among them. */
+function CostTokens({ breakdown: b }: { breakdown: CostBreakdown }) {
+  const questionsTotal = b.total - b.state;
+  return (
+    <span className="cost-meter__tokens" title="Counted with the tokenizer the service bills with">
+      <strong className="num" data-testid="cost.total">
+        {formatTokens(b.total)}
+      </strong>{' '}
+      input tokens
+      <span className="muted" title={`Questions: ${formatTokens(questionsTotal)} tokens`}>
+        {' '}
+        (state{' '}
+        <span className="num" data-testid="cost.state">
+          {formatTokens(b.state)}
+        </span>
+        )
+      </span>
+    </span>
+  );
+}
+
+interface CostPriceProps {
+  breakdown: CostBreakdown;
+  inputPrice: number | null;
+  runsLabel: string | undefined;
+  local: boolean;
+}
+
+/** The price of one Run, per request when a Run sends several; the local reference bills nothing. */
+function CostPrice({ breakdown: b, inputPrice, runsLabel, local }: CostPriceProps) {
+  // The worker counts tokens; the target's own price turns them into money here.
+  const perRequest = inputPrice === null ? null : estimateCost(b.total, inputPrice);
+  return (
+    <span className="cost-meter__price num" data-testid="cost.perRun" title={priceNote(inputPrice)}>
+      {perRequest === null ? 'price unknown' : `≈ ${formatCost(perRequest * b.runs)}/run`}
+      {local && perRequest !== null && <span className="muted cost-meter__local"> ({LOCAL_COST_WORDS})</span>}
+      {b.runs !== 1 && perRequest !== null && (
+        <span className="muted">
+          {' '}
+          ({runsLabel ?? `${b.runs} requests`} × {formatCost(perRequest)})
+        </span>
+      )}
+    </span>
+  );
+}
+
+/** Tokens per question, and each with the state against the limit of the state plus the longest question. */
+function CostQuestionsTable({ breakdown: b }: { breakdown: CostBreakdown }) {
+  return (
+    <table id="cost-questions" className="cost-table" data-testid="cost.questions">
+      <caption className="visually-hidden">Input tokens per question</caption>
+      <thead>
+        <tr>
+          <th scope="col">Question</th>
+          <th scope="col">Tokens</th>
+          <th scope="col">With the state (of {kilo(b.limits.statePlusLongest.limit)})</th>
+        </tr>
+      </thead>
+      <tbody>
+        <tr>
+          <th scope="row">
+            <em>state</em>
+          </th>
+          <td className="num">{formatTokens(b.state)}</td>
+          <td />
+        </tr>
+        {b.questions.map((q) => (
+          <tr key={q.name} data-testid="cost.question" data-name={q.name}>
+            <th scope="row">
+              {q.name}
+              {q.name === b.longestQuestion && b.questions.length > 1 && (
+                <span className="muted"> (longest)</span>
+              )}
+            </th>
+            <td className="num">
+              {q.exact ? '' : '≈ '}
+              {formatTokens(q.tokens)}
+            </td>
+            <td className="num">{percent((b.state + q.tokens) / b.limits.statePlusLongest.limit)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -61,69 +61,9 @@ export function IncomingShareDialog({ incoming, onImport, onDismiss }: IncomingS
       </Dialog>
     );
   }
-  const { shared } = incoming;
-  const questions = questionOverview(shared.doc.questionsText);
-  const runs = shared.runs.length;
   return (
     <Dialog title="Import a shared session?" onClose={onDismiss} testId="sessions.sharePreview">
-      <dl className="share-preview">
-        <dt>Name</dt>
-        <dd data-testid="sessions.sharePreviewName">{shared.name}</dd>
-        <dt>Target and model</dt>
-        <dd>
-          {shared.doc.targetId} · {shared.doc.model || 'no model'}
-        </dd>
-        <dt>
-          State (
-          {shared.doc.stateMode === 'json'
-            ? 'JSON'
-            : shared.doc.stateMode === 'conversation'
-              ? 'conversation'
-              : 'text'}
-          )
-        </dt>
-        <dd>
-          <pre data-testid="sessions.sharePreviewState">{clip(shared.doc.stateText)}</pre>
-        </dd>
-        <dt>Questions</dt>
-        <dd data-testid="sessions.sharePreviewQuestions">
-          {questions ? (
-            <ul>
-              {questions.map((q) => (
-                <li key={q.name}>
-                  <code>{q.name}</code> (
-                  {q.type in KIND_NAME ? KIND_NAME[q.type as keyof typeof KIND_NAME] : q.type})
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <pre>{clip(shared.doc.questionsText)}</pre>
-          )}
-        </dd>
-        <dt>Runs</dt>
-        <dd data-testid="sessions.sharePreviewRuns">
-          {runs === 0
-            ? 'None: run it yourself after importing.'
-            : `${plural(runs, 'run')}, whose answers are shown as they were sent, without calling the service.`}
-        </dd>
-        {shared.robustness && (
-          <>
-            <dt>Robustness check</dt>
-            <dd data-testid="sessions.sharePreviewRobustness">{robustnessLine(shared.robustness)}</dd>
-          </>
-        )}
-        {shared.alignment && (
-          <>
-            <dt>Alignment report</dt>
-            <dd data-testid="sessions.sharePreviewAlignment">
-              {`“${shared.alignment.run.fileName}”, ${plural(shared.alignment.questions.length, 'question')} measured against human labels`}
-              {shared.alignment.labels
-                ? `, with the labels of ${plural(shared.alignment.labels.length, 'row')}.`
-                : '.'}
-            </dd>
-          </>
-        )}
-      </dl>
+      <SharedSessionPreview shared={incoming.shared} />
       <div className="dialog-buttons">
         <button
           type="button"
@@ -139,5 +79,80 @@ export function IncomingShareDialog({ incoming, onImport, onDismiss }: IncomingS
         </button>
       </div>
     </Dialog>
+  );
+}
+
+/** What the link holds: name, target and model, the state, the questions, the runs, and the kept reports. */
+function SharedSessionPreview({ shared }: { shared: SharedSession }) {
+  const questions = questionOverview(shared.doc.questionsText);
+  const runs = shared.runs.length;
+  return (
+    <dl className="share-preview">
+      <dt>Name</dt>
+      <dd data-testid="sessions.sharePreviewName">{shared.name}</dd>
+      <dt>Target and model</dt>
+      <dd>
+        {shared.doc.targetId} · {shared.doc.model || 'no model'}
+      </dd>
+      <dt>
+        State (
+        {shared.doc.stateMode === 'json'
+          ? 'JSON'
+          : shared.doc.stateMode === 'conversation'
+            ? 'conversation'
+            : 'text'}
+        )
+      </dt>
+      <dd>
+        <pre data-testid="sessions.sharePreviewState">{clip(shared.doc.stateText)}</pre>
+      </dd>
+      <dt>Questions</dt>
+      <dd data-testid="sessions.sharePreviewQuestions">
+        {questions ? (
+          <ul>
+            {questions.map((q) => (
+              <li key={q.name}>
+                <code>{q.name}</code> (
+                {q.type in KIND_NAME ? KIND_NAME[q.type as keyof typeof KIND_NAME] : q.type})
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <pre>{clip(shared.doc.questionsText)}</pre>
+        )}
+      </dd>
+      <dt>Runs</dt>
+      <dd data-testid="sessions.sharePreviewRuns">
+        {runs === 0
+          ? 'None: run it yourself after importing.'
+          : `${plural(runs, 'run')}, whose answers are shown as they were sent, without calling the service.`}
+      </dd>
+      <SharedReports shared={shared} />
+    </dl>
+  );
+}
+
+/** The robustness check and alignment report the session keeps, when it keeps them. */
+function SharedReports({ shared }: { shared: SharedSession }) {
+  return (
+    <>
+      {shared.robustness && (
+        <>
+          <dt>Robustness check</dt>
+          <dd data-testid="sessions.sharePreviewRobustness">{robustnessLine(shared.robustness)}</dd>
+        </>
+      )}
+      {shared.alignment && (
+        <>
+          <dt>Alignment report</dt>
+          <dd data-testid="sessions.sharePreviewAlignment">
+            {`“${shared.alignment.run.fileName}”, ${plural(shared.alignment.questions.length, 'question')} measured against human labels`}
+            {shared.alignment.labels
+              ? `, with the labels of ${plural(shared.alignment.labels.length, 'row')}.`
+              : '.'}
+          </dd>
+        </>
+      )}
+    </>
   );
 }

@@ -3,6 +3,7 @@
 import type { SaveStatus } from '../../persistence/autosave';
 import type { SpaceUse } from '../../persistence/sessionsRepo';
 import type { Persistence } from '../../persistence/storageManager';
+import { SaveFailedNotice } from './SaveFailedNotice';
 
 interface SaveStatusLineProps {
   save: SaveStatus;
@@ -20,7 +21,6 @@ interface SaveStatusLineProps {
   onAskPersistence?: () => void;
 }
 
-const mb = (bytes: number): string => `${(bytes / 1_000_000).toFixed(bytes < 10_000_000 ? 1 : 0)} MB`;
 const clock = (iso: string): string => new Date(iso).toLocaleTimeString(undefined, { timeStyle: 'short' });
 
 /** Storage health under the session list. */
@@ -53,53 +53,14 @@ export function SaveStatusLine({
   }
   if (save.state === 'failed') {
     return (
-      <div
-        className="save-status is-failed"
-        role="alert"
-        data-testid="sessions.saveStatus"
-        data-state="failed"
-      >
-        <p>{save.message}</p>
-        {save.quota && storageUse && (
-          <p className="muted">
-            This site uses {mb(storageUse.usage)} of {mb(storageUse.quota)} the browser allows.
-          </p>
-        )}
-        {save.quota && freeable.length > 0 && (
-          <div data-testid="sessions.freeable">
-            <p>Deleting one of these frees the most space:</p>
-            <ul className="save-status-freeable">
-              {freeable.map((f) => (
-                <li key={`${f.kind}:${f.id}`}>
-                  {f.kind === 'session' ? `the session “${f.name}”` : `the run of ${f.name} (rows screen)`},
-                  about {mb(f.bytes)}
-                  {f.kind === 'session' && onDeleteSession && (
-                    <>
-                      {' '}
-                      <button
-                        type="button"
-                        className="link-button"
-                        onClick={() => onDeleteSession(f.id)}
-                        aria-label={`Delete the session ${f.name} to free ${mb(f.bytes)}`}
-                      >
-                        Delete
-                      </button>
-                    </>
-                  )}
-                </li>
-              ))}
-            </ul>
-          </div>
-        )}
-        <div className="save-status-buttons">
-          <button type="button" onClick={onRetry} data-testid="sessions.retrySave">
-            Try again
-          </button>
-          <button type="button" onClick={onExportUnsaved} data-testid="sessions.exportUnsaved">
-            Export unsaved work
-          </button>
-        </div>
-      </div>
+      <SaveFailedNotice
+        save={save}
+        storageUse={storageUse}
+        freeable={freeable}
+        onDeleteSession={onDeleteSession}
+        onRetry={onRetry}
+        onExportUnsaved={onExportUnsaved}
+      />
     );
   }
   if (opening) {
@@ -109,6 +70,13 @@ export function SaveStatusLine({
       </div>
     );
   }
+  return <SavedLine save={save} persistence={persistence} onAskPersistence={onAskPersistence} />;
+}
+
+type SavedLineProps = Pick<SaveStatusLineProps, 'save' | 'persistence' | 'onAskPersistence'>;
+
+/** Saved, saving or waiting, and whether the browser may clear the sessions. */
+function SavedLine({ save, persistence, onAskPersistence }: SavedLineProps) {
   const text =
     save.state === 'saving'
       ? 'Saving…'

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { InteropFormatSchema } from '../../../contract/workspace';
-import type { InteropFormat } from '../../../contract/workspace';
+import type { ImportResponse, InteropFormat } from '../../../contract/workspace';
 import { errorText, plural } from '../../../contract/text';
 import { downloadText } from '../../platform/download';
 import { fileText } from '../../platform/files';
@@ -20,8 +20,17 @@ const FORMATS: { format: InteropFormat; text: string; ext: string; type: string 
 ];
 
 export function InteropPanel({ queueId, name }: { queueId: string; name: string }) {
-  const client = useQueryClient();
-  const [format, setFormat] = useState<InteropFormat>('labelstudio');
+  return (
+    <section className="panel" aria-labelledby="workspace-interop-title" data-testid="workspace.interop">
+      <h3 id="workspace-interop-title">Labels in and out</h3>
+      <LabelsExport queueId={queueId} name={name} />
+      <LabelsImport queueId={queueId} />
+    </section>
+  );
+}
+
+/** A button per format; the file is handed to the person under the queue's name. */
+function LabelsExport({ queueId, name }: { queueId: string; name: string }) {
   const exporting = useMutation({
     ...exportQueueMutationOptions(queueId),
     onSuccess: ({ format: done, text }) => {
@@ -29,13 +38,8 @@ export function InteropPanel({ queueId, name }: { queueId: string; name: string 
       downloadText(`${name.replace(/[^\w.-]+/g, '-')}.${spec.ext}`, text, spec.type);
     },
   });
-  const importing = useMutation({
-    ...importLabelsMutationOptions(queueId),
-    onSuccess: () => invalidateQueue(client, queueId),
-  });
   return (
-    <section className="panel" aria-labelledby="workspace-interop-title" data-testid="workspace.interop">
-      <h3 id="workspace-interop-title">Labels in and out</h3>
+    <>
       <p>
         Export:{' '}
         {FORMATS.map((f) => (
@@ -55,6 +59,20 @@ export function InteropPanel({ queueId, name }: { queueId: string; name: string 
           {errorText(exporting.error)}
         </p>
       )}
+    </>
+  );
+}
+
+/** A file of labels in the chosen format; what was imported, from whom, and what was not, said after. */
+function LabelsImport({ queueId }: { queueId: string }) {
+  const client = useQueryClient();
+  const [format, setFormat] = useState<InteropFormat>('labelstudio');
+  const importing = useMutation({
+    ...importLabelsMutationOptions(queueId),
+    onSuccess: () => invalidateQueue(client, queueId),
+  });
+  return (
+    <>
       <p>
         <label>
           Import labels from{' '}
@@ -82,26 +100,31 @@ export function InteropPanel({ queueId, name }: { queueId: string; name: string 
           data-testid="workspace.import.file"
         />
       </p>
-      {importing.data && (
-        <div role="status" data-testid="workspace.import.report">
-          <p>
-            Imported {plural(importing.data.imported, 'label')}
-            {importing.data.people.length > 0 ? ` from ${importing.data.people.join(', ')}` : ''}.
-          </p>
-          {importing.data.problems.length > 0 && (
-            <ul>
-              {importing.data.problems.map((p) => (
-                <li key={p}>{p}</li>
-              ))}
-            </ul>
-          )}
-        </div>
-      )}
+      {importing.data && <ImportReport report={importing.data} />}
       {importing.error && (
         <p role="alert" className="error" data-testid="workspace.import.error">
           {errorText(importing.error)}
         </p>
       )}
-    </section>
+    </>
+  );
+}
+
+/** How many labels came in, from whom, and each line that did not. */
+function ImportReport({ report }: { report: ImportResponse }) {
+  return (
+    <div role="status" data-testid="workspace.import.report">
+      <p>
+        Imported {plural(report.imported, 'label')}
+        {report.people.length > 0 ? ` from ${report.people.join(', ')}` : ''}.
+      </p>
+      {report.problems.length > 0 && (
+        <ul>
+          {report.problems.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }

@@ -1,66 +1,19 @@
 // The labeller's screen: the keyboard labelling card fed by the queue's next row, with progress ("41 of 200, about
 // 12 minutes left") and what this browser keeps until the connection is back. Blind by construction: the next row
 // carries no judge's answer and no one else's label, and this screen has nowhere to show one.
-import { useEffect, useMemo } from 'react';
-import { useStore } from 'zustand';
+import type { ReactNode } from 'react';
 import type { State } from '../../../contract';
-import { plural } from '../../../contract/text';
 import { KeyboardLabelCard } from '../../components/KeyboardLabelCard';
-import { labelOptions } from '../../components/labelKeys';
-import { appOutbox } from '../../stores/workspaceOutbox';
-import { appQueueLabelling } from '../../stores/workspaceLabelling';
+import type { QueueLabellingState } from '../../stores/workspaceLabelling';
+import { LabellerStatus } from './LabellerStatus';
+import { useLabellerQueue } from './useLabellerQueue';
 
 const stateText = (state: State): string =>
   typeof state === 'string' ? state : JSON.stringify(state, null, 2);
 
 export function LabellerQueue({ queueId }: { queueId: string }) {
-  const outbox = appOutbox();
-  const labelling = appQueueLabelling(outbox);
-  const s = useStore(labelling);
-  const pending = useStore(outbox, (o) => o.pending);
-  const problem = useStore(outbox, (o) => o.problem);
-  const refused = useStore(outbox, (o) => o.refused);
-  useEffect(() => {
-    void labelling.getState().open(queueId);
-    void outbox.getState().flush();
-    return () => labelling.getState().close();
-  }, [labelling, outbox, queueId]);
-
-  const names = Object.keys(s.next?.questions ?? {});
-  const question = names[s.questionIndex];
-  const definition = question !== undefined ? s.next?.questions[question] : undefined;
-  const options = useMemo(() => (definition ? labelOptions(definition) : []), [definition]);
-  const row = s.next?.row;
-
-  const status = (
-    <>
-      <p className="label-card__progress" role="status" data-testid="workspace.label.progress">
-        {s.progress?.text ?? 'Finding your next row…'}
-      </p>
-      {pending > 0 && (
-        <p className="muted" role="status" data-testid="workspace.label.pending">
-          {plural(pending, 'label')} kept in this browser until the workspace acknowledges{' '}
-          {pending === 1 ? 'it' : 'them'}.{problem ? ` ${problem}` : ''}
-        </p>
-      )}
-      {refused.length > 0 && (
-        <ul className="error" data-testid="workspace.label.refused">
-          {refused.map((r) => (
-            <li key={r.clientId}>
-              Row {r.label.row + 1}, {r.label.question}: {r.refusal}{' '}
-              <button
-                type="button"
-                className="link-button"
-                onClick={() => void outbox.getState().discard(r.clientId)}
-              >
-                Drop this label
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-    </>
-  );
+  const { outbox, labelling, s, names, question, definition, options, row } = useLabellerQueue(queueId);
+  const status = <LabellerStatus outbox={outbox} progress={s.progress?.text} />;
 
   if (row && definition && question !== undefined && s.phase === 'row')
     return (
@@ -100,6 +53,17 @@ export function LabellerQueue({ queueId }: { queueId: string }) {
       </KeyboardLabelCard>
     );
 
+  return <LabellerWaiting status={status} state={s} onRetry={() => void labelling.getState().retry()} />;
+}
+
+interface LabellerWaitingProps {
+  status: ReactNode;
+  state: QueueLabellingState;
+  onRetry: () => void;
+}
+
+/** No row to label just now: why (done, every row reserved, offline, an error) and what happens next. */
+function LabellerWaiting({ status, state: s, onRetry }: LabellerWaitingProps) {
   return (
     <section className="panel" data-testid="workspace.label.idle">
       {status}
@@ -122,7 +86,7 @@ export function LabellerQueue({ queueId }: { queueId: string }) {
       {s.phase === 'error' && (
         <p role="alert" className="error" data-testid="workspace.label.error">
           {s.message}{' '}
-          <button type="button" onClick={() => void labelling.getState().retry()}>
+          <button type="button" onClick={onRetry}>
             Try again
           </button>
         </p>

@@ -32,6 +32,29 @@ const both = (row: number, id: string, tone = 'calm') => [
   { row, question: 'harmful', value: false, clientId: `${id}-h` },
 ];
 
+describe('what a labeller is handed', () => {
+  it("keeps the rubric's order: a choice's options and a state's fields as they were published", async () => {
+    const questions = {
+      urgency: { type: 'choice', criteria: { soon: 'within a day', whenever: null, now: 'at once' } },
+      tone: { type: 'choice', criteria: { calm: 'polite', angry: 'rude' } },
+    };
+    const q = await ws.call('POST', '/api/workspace/queues', {
+      body: {
+        name: 'Ordered',
+        questions,
+        rows: [{ key: 'r0', state: { zeta: 'last field first', alpha: 'first field last' }, judge: {} }],
+      },
+      cookie: team.owner,
+    });
+    expect(q.body).toMatchObject({ queue: { name: 'Ordered' } });
+    const handed = await next((q.body as { queue: { id: string } }).queue.id, team.people[0]!.cookie);
+    expect(Object.keys(handed.questions)).toEqual(['urgency', 'tone']);
+    const urgency = handed.questions.urgency as { criteria: Record<string, unknown> };
+    expect(Object.keys(urgency.criteria)).toEqual(['soon', 'whenever', 'now']);
+    expect(Object.keys(handed.row!.state as object)).toEqual(['zeta', 'alpha']);
+  });
+});
+
 describe('reservations', () => {
   it('never hands one row to two people, however many ask at once', async () => {
     const queue = await publish(4, { overlap: { perRow: 3, share: 1 } });
