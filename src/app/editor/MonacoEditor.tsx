@@ -1,5 +1,6 @@
 // The Monaco-backed editor behind the adapter props. Loaded lazily by CodeEditor: nothing else imports this file.
 import { useEffect, useRef } from 'react';
+import type { MutableRefObject, RefObject } from 'react';
 import type { editor as MonacoEditorNs } from 'monaco-editor/editor/editor.api';
 import { documentUri, editorThemeName, loadMonaco, registerHooks, toMonacoMarker } from './loadMonaco';
 import type { Monaco } from './loadMonaco';
@@ -21,54 +22,69 @@ export const ready = loadMonaco().then((m) => {
   monacoApi = m;
 });
 
-export default function MonacoEditor(props: CodeEditorProps & { handOver?: () => HandOver | undefined }) {
-  const {
-    documentId,
-    value,
-    onChange,
-    language,
-    schema,
-    markers,
-    completions,
-    onRun,
-    ariaLabel,
-    reveal,
-    handOver,
-  } = props;
-  const host = useRef<HTMLDivElement>(null);
+type EditorRef = MutableRefObject<MonacoEditorNs.IStandaloneCodeEditor | null>;
+type DecorationsRef = MutableRefObject<MonacoEditorNs.IEditorDecorationsCollection | null>;
+
+/** The editor's options apart from its model, theme, label and the ones its language sets. */
+const EDITOR_OPTIONS: MonacoEditorNs.IStandaloneEditorConstructionOptions = {
+  automaticLayout: true,
+  minimap: { enabled: false },
+  fontSize: 13,
+  lineHeight: 20,
+  fontFamily: "ui-monospace, 'SF Mono', 'Cascadia Code', Menlo, Consolas, monospace",
+  scrollBeyondLastLine: false,
+  tabSize: 2,
+  lineNumbersMinChars: 3,
+  renderLineHighlight: 'line',
+  fixedOverflowWidgets: true,
+  quickSuggestions: { strings: true, other: true, comments: false },
+  glyphMargin: false,
+  padding: { top: 8, bottom: 8 },
+};
+
+/** The options a language sets: plain text wraps, and Tab moves focus on there. */
+const languageOptions = (language: string) => ({
+  wordWrap: language === 'plaintext' ? ('on' as const) : ('off' as const),
+  // Plain text has nothing to indent: Tab moves focus on, so a keyboard user is never trapped (Ctrl+M toggles).
+  tabFocusMode: language === 'plaintext',
+});
+
+interface Creation {
+  host: RefObject<HTMLDivElement | null>;
+  uri: string;
+  value: string;
+  language: string;
+  ariaLabel: string | undefined;
+  latest: MutableRefObject<Pick<CodeEditorProps, 'onChange' | 'onRun'>>;
+  applyingExternal: MutableRefObject<boolean>;
+  handOver: (() => HandOver | undefined) | undefined;
+}
+
+/** Puts the fallback textarea's caret and focus into the editor, where the user left them. */
+function takeOver(monaco: Monaco, editor: MonacoEditorNs.IStandaloneCodeEditor, place: HandOver | undefined) {
+  const model = editor.getModel();
+  if (!place?.focused || !model) return;
+  const start = model.getPositionAt(place.selectionStart);
+  const end = model.getPositionAt(place.selectionEnd);
+  editor.setSelection(monaco.Selection.fromPositions(start, end));
+  editor.focus();
+}
+
+/** Creates the editor and its model once per document, with Run on Ctrl/Cmd+Enter and edits reported. */
+function useEditorInstance(c: Creation): { editorRef: EditorRef; decorations: DecorationsRef } {
   const editorRef = useRef<MonacoEditorNs.IStandaloneCodeEditor | null>(null);
   const decorations = useRef<MonacoEditorNs.IEditorDecorationsCollection | null>(null);
-  // Latest callbacks, read by listeners registered once.
-  const latest = useRef({ onChange, onRun });
-  latest.current = { onChange, onRun };
-  const applyingExternal = useRef(false);
-  const uri = documentUri(documentId);
-
   useEffect(() => {
     const monaco = monacoApi!;
-    const modelUri = monaco.Uri.parse(uri);
+    const modelUri = monaco.Uri.parse(c.uri);
     monaco.editor.getModel(modelUri)?.dispose();
-    const model = monaco.editor.createModel(value, language, modelUri);
-    const editor = monaco.editor.create(host.current!, {
+    const model = monaco.editor.createModel(c.value, c.language, modelUri);
+    const editor = monaco.editor.create(c.host.current!, {
       model,
       theme: editorThemeName(),
-      ariaLabel,
-      automaticLayout: true,
-      minimap: { enabled: false },
-      fontSize: 13,
-      lineHeight: 20,
-      fontFamily: "ui-monospace, 'SF Mono', 'Cascadia Code', Menlo, Consolas, monospace",
-      scrollBeyondLastLine: false,
-      tabSize: 2,
-      wordWrap: language === 'plaintext' ? 'on' : 'off',
-      // Plain text has nothing to indent: Tab moves focus on, so a keyboard user is never trapped (Ctrl+M toggles).
-      tabFocusMode: language === 'plaintext',
-      lineNumbersMinChars: 3,
-      renderLineHighlight: 'line',
-      fixedOverflowWidgets: true,
-      quickSuggestions: { strings: true, other: true, comments: false },
-      glyphMargin: false,
-      padding: { top: 8, bottom: 8 },
+      ariaLabel: c.ariaLabel,
+      ...EDITOR_OPTIONS,
+      ...languageOptions(c.language),
     });
     editorRef.current = editor;
     decorations.current = editor.createDecorationsCollection();
@@ -76,18 +92,12 @@ export default function MonacoEditor(props: CodeEditorProps & { handOver?: () =>
       id: 'workbench.run',
       label: 'Run the request',
       keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter],
-      run: () => latest.current.onRun?.(),
+      run: () => c.latest.current.onRun?.(),
     });
     const sub = model.onDidChangeContent(() => {
-      if (!applyingExternal.current) latest.current.onChange(model.getValue());
+      if (!c.applyingExternal.current) c.latest.current.onChange(model.getValue());
     });
-    const place = handOver?.();
-    if (place?.focused) {
-      const start = model.getPositionAt(place.selectionStart);
-      const end = model.getPositionAt(place.selectionEnd);
-      editor.setSelection(monaco.Selection.fromPositions(start, end));
-      editor.focus();
-    }
+    takeOver(monaco, editor, c.handOver?.());
     return () => {
       sub.dispose();
       editor.dispose();
@@ -96,19 +106,21 @@ export default function MonacoEditor(props: CodeEditorProps & { handOver?: () =>
     };
     // The editor is created once per document; value, language and callbacks are synced by the effects below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [uri]);
+  }, [c.uri]);
+  return { editorRef, decorations };
+}
 
+/** Keeps the model's language and the editor's language options and label in step with the props. */
+function useLanguageSync(editorRef: EditorRef, language: string, ariaLabel: string | undefined) {
   useEffect(() => {
     const model = editorRef.current?.getModel();
     if (model && model.getLanguageId() !== language) monacoApi!.editor.setModelLanguage(model, language);
-    editorRef.current?.updateOptions({
-      wordWrap: language === 'plaintext' ? 'on' : 'off',
-      tabFocusMode: language === 'plaintext',
-      ariaLabel,
-    });
-  }, [language, ariaLabel]);
+    editorRef.current?.updateOptions({ ...languageOptions(language), ariaLabel });
+  }, [language, ariaLabel, editorRef]);
+}
 
-  // An outside change (the form, a quick fix from the list, a restored session) arrives as one undoable edit.
+/** An outside change (the form, a quick fix from the list, a restored session) arrives as one undoable edit. */
+function useExternalValue(editorRef: EditorRef, value: string, applyingExternal: MutableRefObject<boolean>) {
   useEffect(() => {
     const editor = editorRef.current;
     const model = editor?.getModel();
@@ -128,20 +140,25 @@ export default function MonacoEditor(props: CodeEditorProps & { handOver?: () =>
     } finally {
       applyingExternal.current = false;
     }
-  }, [value]);
+  }, [value, editorRef, applyingExternal]);
+}
 
-  // Follows the page's theme: the shell switches html's data-theme (Monaco's theme is global, so this is idempotent).
+/** Follows the page's theme: the shell switches html's data-theme (Monaco's theme is global, so this is idempotent). */
+function useThemeFollow() {
   useEffect(() => {
     const observer = new MutationObserver(() => monacoApi!.editor.setTheme(editorThemeName()));
     observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
     return () => observer.disconnect();
   }, []);
+}
 
-  useEffect(
-    () => registerHooks(uri, { completions, markers: markers ?? [], schema }),
-    [uri, completions, markers, schema],
-  );
-
+/** The markers in the text and, for each, a mark in the line-number gutter. */
+function useMarkers(
+  editorRef: EditorRef,
+  decorations: DecorationsRef,
+  markers: CodeEditorProps['markers'],
+  value: string,
+) {
   useEffect(() => {
     const monaco = monacoApi!;
     const model = editorRef.current?.getModel();
@@ -159,8 +176,11 @@ export default function MonacoEditor(props: CodeEditorProps & { handOver?: () =>
         options: { linesDecorationsClassName: `wb-line-marker wb-line-marker--${m.severity}` },
       })),
     );
-  }, [markers, value]);
+  }, [markers, value, editorRef, decorations]);
+}
 
+/** Moves the caret to a revealed offset, scrolls it into view and focuses the editor. */
+function useReveal(editorRef: EditorRef, reveal: CodeEditorProps['reveal']) {
   useEffect(() => {
     const editor = editorRef.current;
     const model = editor?.getModel();
@@ -169,7 +189,29 @@ export default function MonacoEditor(props: CodeEditorProps & { handOver?: () =>
     editor.setPosition(position);
     editor.revealPositionInCenterIfOutsideViewport(position);
     editor.focus();
-  }, [reveal]);
+  }, [reveal, editorRef]);
+}
 
+export default function MonacoEditor(props: CodeEditorProps & { handOver?: () => HandOver | undefined }) {
+  const { documentId, value, onChange, language, schema, markers, completions, onRun, ariaLabel, reveal } =
+    props;
+  const host = useRef<HTMLDivElement>(null);
+  // Latest callbacks, read by listeners registered once.
+  const latest = useRef({ onChange, onRun });
+  latest.current = { onChange, onRun };
+  const applyingExternal = useRef(false);
+  const uri = documentUri(documentId);
+  const { handOver } = props;
+  const creation = { host, uri, value, language, ariaLabel, latest, applyingExternal, handOver };
+  const { editorRef, decorations } = useEditorInstance(creation);
+  useLanguageSync(editorRef, language, ariaLabel);
+  useExternalValue(editorRef, value, applyingExternal);
+  useThemeFollow();
+  useEffect(
+    () => registerHooks(uri, { completions, markers: markers ?? [], schema }),
+    [uri, completions, markers, schema],
+  );
+  useMarkers(editorRef, decorations, markers, value);
+  useReveal(editorRef, reveal);
   return <div ref={host} className="code-editor__monaco" data-testid={`editor.monaco.${documentId}`} />;
 }

@@ -73,89 +73,90 @@ export function toMonacoMarker(monaco: Monaco, m: EditorMarker): MonacoApi.edito
   };
 }
 
+type TextModel = MonacoApi.editor.ITextModel;
+
+/** The completions the mounted editor of `model` offers at `position`, as Monaco suggestions. */
+function completionItems(monaco: Monaco, model: TextModel, position: MonacoApi.Position) {
+  const source = hooks.get(model.uri.toString())?.completions;
+  if (!source) return { suggestions: [] };
+  const text = model.getValue();
+  const offset = model.getOffsetAt(position);
+  const word = model.getWordUntilPosition(position);
+  const wordRange = new monaco.Range(
+    position.lineNumber,
+    word.startColumn,
+    position.lineNumber,
+    word.endColumn,
+  );
+  const kinds = {
+    field: monaco.languages.CompletionItemKind.Field,
+    snippet: monaco.languages.CompletionItemKind.Snippet,
+    value: monaco.languages.CompletionItemKind.Value,
+  };
+  const suggestions = source(text, offset).map((c) => {
+    const range = c.replace
+      ? monaco.Range.fromPositions(
+          model.getPositionAt(c.replace.offset),
+          model.getPositionAt(c.replace.offset + c.replace.length),
+        )
+      : wordRange;
+    return {
+      label: c.label,
+      kind: kinds[c.kind],
+      insertText: c.insertText,
+      insertTextRules: c.snippet ? monaco.languages.CompletionItemInsertTextRule.InsertAsSnippet : undefined,
+      detail: c.detail,
+      documentation: c.documentation,
+      // Filter on the label so a snippet shows while the user types its kind ("cho" finds the choice question).
+      filterText: c.label,
+      sortText: `0_${c.label}`,
+      range,
+    };
+  });
+  return { suggestions };
+}
+
+/** The quick fixes of the markers that touch `range`, each replacing the whole text with the fix's result. */
+function quickFixes(monaco: Monaco, model: TextModel, range: MonacoApi.Range) {
+  const markers = hooks.get(model.uri.toString())?.markers ?? [];
+  const text = model.getValue();
+  const actions = markers
+    .filter((m) => m.fixes?.length)
+    .filter((m) => {
+      const r = new monaco.Range(m.span.start.line, m.span.start.column, m.span.end.line, m.span.end.column);
+      return monaco.Range.areIntersectingOrTouching(r, range);
+    })
+    .flatMap((m) =>
+      (m.fixes ?? []).map((fix) => {
+        const after = fix.apply(text);
+        return {
+          title: fix.title,
+          kind: 'quickfix',
+          isPreferred: true,
+          diagnostics: [toMonacoMarker(monaco, m)],
+          edit: {
+            edits: [
+              {
+                resource: model.uri,
+                versionId: model.getVersionId(),
+                textEdit: { range: model.getFullModelRange(), text: after },
+              },
+            ],
+          },
+        };
+      }),
+    );
+  return { actions, dispose: () => {} };
+}
+
+/** The JSON providers that dispatch to the mounted editors' hooks: completions and quick fixes. */
 function registerProviders(monaco: Monaco): void {
   monaco.languages.registerCompletionItemProvider('json', {
     triggerCharacters: ['`', '"'],
-    provideCompletionItems(model, position) {
-      const source = hooks.get(model.uri.toString())?.completions;
-      if (!source) return { suggestions: [] };
-      const text = model.getValue();
-      const offset = model.getOffsetAt(position);
-      const word = model.getWordUntilPosition(position);
-      const wordRange = new monaco.Range(
-        position.lineNumber,
-        word.startColumn,
-        position.lineNumber,
-        word.endColumn,
-      );
-      const kinds = {
-        field: monaco.languages.CompletionItemKind.Field,
-        snippet: monaco.languages.CompletionItemKind.Snippet,
-        value: monaco.languages.CompletionItemKind.Value,
-      };
-      const suggestions = source(text, offset).map((c) => {
-        const range = c.replace
-          ? monaco.Range.fromPositions(
-              model.getPositionAt(c.replace.offset),
-              model.getPositionAt(c.replace.offset + c.replace.length),
-            )
-          : wordRange;
-        return {
-          label: c.label,
-          kind: kinds[c.kind],
-          insertText: c.insertText,
-          insertTextRules: c.snippet
-            ? monaco.languages.CompletionItemInsertTextRule.InsertAsSnippet
-            : undefined,
-          detail: c.detail,
-          documentation: c.documentation,
-          // Filter on the label so a snippet shows while the user types its kind ("cho" finds the choice question).
-          filterText: c.label,
-          sortText: `0_${c.label}`,
-          range,
-        };
-      });
-      return { suggestions };
-    },
+    provideCompletionItems: (model, position) => completionItems(monaco, model, position),
   });
-
   monaco.languages.registerCodeActionProvider('json', {
-    provideCodeActions(model, range) {
-      const markers = hooks.get(model.uri.toString())?.markers ?? [];
-      const text = model.getValue();
-      const actions = markers
-        .filter((m) => m.fixes?.length)
-        .filter((m) => {
-          const r = new monaco.Range(
-            m.span.start.line,
-            m.span.start.column,
-            m.span.end.line,
-            m.span.end.column,
-          );
-          return monaco.Range.areIntersectingOrTouching(r, range);
-        })
-        .flatMap((m) =>
-          (m.fixes ?? []).map((fix) => {
-            const after = fix.apply(text);
-            return {
-              title: fix.title,
-              kind: 'quickfix',
-              isPreferred: true,
-              diagnostics: [toMonacoMarker(monaco, m)],
-              edit: {
-                edits: [
-                  {
-                    resource: model.uri,
-                    versionId: model.getVersionId(),
-                    textEdit: { range: model.getFullModelRange(), text: after },
-                  },
-                ],
-              },
-            };
-          }),
-        );
-      return { actions, dispose: () => {} };
-    },
+    provideCodeActions: (model, range) => quickFixes(monaco, model, range),
   });
 }
 

@@ -22,6 +22,96 @@ const FORMATS: { value: ParseOptions['format']; label: string }[] = [
   { value: 'json', label: 'JSON array' },
 ];
 
+type OptionsProps = Pick<ImportPanelProps, 'options' | 'onOptions' | 'disabled'> & { formatId: string };
+
+/** How the file is read: its format, whether a CSV's first line names the columns, and literal quotes. */
+function ParseOptionsFields({ options, onOptions, disabled, formatId }: OptionsProps) {
+  return (
+    <div className="rows-import__options">
+      <label htmlFor={formatId}>Format</label>
+      <select
+        id={formatId}
+        value={options.format}
+        disabled={disabled}
+        onChange={(e) => onOptions({ format: e.currentTarget.value as ParseOptions['format'] })}
+      >
+        {FORMATS.map((f) => (
+          <option key={f.value} value={f.value}>
+            {f.label}
+          </option>
+        ))}
+      </select>
+      <label className="rows-check">
+        <input
+          type="checkbox"
+          checked={options.header}
+          disabled={disabled}
+          onChange={(e) => onOptions({ header: e.currentTarget.checked })}
+        />
+        CSV: the first line names the columns
+      </label>
+      <label className="rows-check">
+        <input
+          type="checkbox"
+          checked={options.literalQuotes}
+          disabled={disabled}
+          onChange={(e) => onOptions({ literalQuotes: e.currentTarget.checked })}
+          data-testid="rows.literalQuotes"
+        />
+        CSV: quotes are plain text (one row per line)
+      </label>
+    </div>
+  );
+}
+
+type ResultsPickerProps = Pick<ImportPanelProps, 'onResultsFile' | 'disabled'> & { resultsId: string };
+
+/** The picker of a results file the command line wrote, opened as a finished run. */
+function ResultsFilePicker({ onResultsFile, disabled, resultsId }: ResultsPickerProps) {
+  return (
+    <p className="rows-hint">
+      <label htmlFor={resultsId}>
+        Or open a results file written by the command line (evaluate-workbench run --out):
+      </label>{' '}
+      <input
+        id={resultsId}
+        type="file"
+        accept=".jsonl,.ndjson,.json,.txt,application/x-ndjson,application/json"
+        disabled={disabled}
+        data-testid="rows.resultsFile"
+        onClick={(e) => {
+          e.currentTarget.value = '';
+        }}
+        onChange={(e) => {
+          const file = e.currentTarget.files?.[0];
+          if (file) onResultsFile(file);
+        }}
+      />
+    </p>
+  );
+}
+
+/** The file being read, with its progress, or why it could not be. */
+function ReadingStatus({ state }: { state: ImportState }) {
+  const p = state.progress;
+  return (
+    <>
+      {state.phase === 'reading' && (
+        <div className="rows-reading" role="status" data-testid="rows.reading">
+          Reading {state.fileName}
+          {p ? ` — ${formatBytes(p.bytes)} of ${formatBytes(p.total)}, ${formatCount(p.rows)} rows` : '…'}
+          <progress max={p?.total || 1} value={p?.bytes ?? 0} aria-label="Reading the file" />
+        </div>
+      )}
+      {state.phase === 'failed' && (
+        <p className="error-text" role="alert">
+          {state.fileName} could not be read: {state.error}
+        </p>
+      )}
+    </>
+  );
+}
+
 /** The file picker and its options. */
 export function ImportPanel({
   state,
@@ -41,7 +131,6 @@ export function ImportPanel({
     const file = event.dataTransfer.files[0];
     if (file && !disabled) onFile(file);
   };
-  const p = state.progress;
   return (
     <section className="rows-import panel" aria-labelledby={`${inputId}-title`}>
       <h2 id={`${inputId}-title`}>1. Pick a file of rows</h2>
@@ -77,71 +166,9 @@ export function ImportPanel({
           </p>
         )}
       </div>
-      <div className="rows-import__options">
-        <label htmlFor={formatId}>Format</label>
-        <select
-          id={formatId}
-          value={options.format}
-          disabled={disabled}
-          onChange={(e) => onOptions({ format: e.currentTarget.value as ParseOptions['format'] })}
-        >
-          {FORMATS.map((f) => (
-            <option key={f.value} value={f.value}>
-              {f.label}
-            </option>
-          ))}
-        </select>
-        <label className="rows-check">
-          <input
-            type="checkbox"
-            checked={options.header}
-            disabled={disabled}
-            onChange={(e) => onOptions({ header: e.currentTarget.checked })}
-          />
-          CSV: the first line names the columns
-        </label>
-        <label className="rows-check">
-          <input
-            type="checkbox"
-            checked={options.literalQuotes}
-            disabled={disabled}
-            onChange={(e) => onOptions({ literalQuotes: e.currentTarget.checked })}
-            data-testid="rows.literalQuotes"
-          />
-          CSV: quotes are plain text (one row per line)
-        </label>
-      </div>
-      <p className="rows-hint">
-        <label htmlFor={resultsId}>
-          Or open a results file written by the command line (evaluate-workbench run --out):
-        </label>{' '}
-        <input
-          id={resultsId}
-          type="file"
-          accept=".jsonl,.ndjson,.json,.txt,application/x-ndjson,application/json"
-          disabled={disabled}
-          data-testid="rows.resultsFile"
-          onClick={(e) => {
-            e.currentTarget.value = '';
-          }}
-          onChange={(e) => {
-            const file = e.currentTarget.files?.[0];
-            if (file) onResultsFile(file);
-          }}
-        />
-      </p>
-      {state.phase === 'reading' && (
-        <div className="rows-reading" role="status" data-testid="rows.reading">
-          Reading {state.fileName}
-          {p ? ` — ${formatBytes(p.bytes)} of ${formatBytes(p.total)}, ${formatCount(p.rows)} rows` : '…'}
-          <progress max={p?.total || 1} value={p?.bytes ?? 0} aria-label="Reading the file" />
-        </div>
-      )}
-      {state.phase === 'failed' && (
-        <p className="error-text" role="alert">
-          {state.fileName} could not be read: {state.error}
-        </p>
-      )}
+      <ParseOptionsFields {...{ options, onOptions, disabled, formatId }} />
+      <ResultsFilePicker {...{ onResultsFile, disabled, resultsId }} />
+      <ReadingStatus state={state} />
     </section>
   );
 }

@@ -59,26 +59,11 @@ const phaseText = (p: RunProgress, running: boolean, watching: boolean): string 
     : 'Stopped';
 };
 
-/** Progress and controls of the open run. */
-export function ProgressPanel({
-  progress: p,
-  running,
-  watching = false,
-  configuredRate,
-  local = false,
-  priceUnknown = false,
-  onStart,
-  onPause,
-  onCancel,
-  onRetry,
-}: ProgressPanelProps) {
+/** The bar of settled, in-flight and remaining rows, and the count of each kind under it. */
+function ProgressBar({ p, settled }: { p: RunProgress; settled: number }) {
   const total = Math.max(1, p.total);
-  const settled = p.done + p.reused + p.invalid + p.failed + p.unknown;
-  const haltClass = !running && p.halt && p.halt.reason !== 'paused' ? ' rows-status--halt' : '';
-  const live = running || watching;
-  const canStart = !live && p.pending > 0;
   return (
-    <section className="rows-progress panel" aria-label="Progress" data-testid="rows.progress">
+    <>
       <div
         className="rows-bar"
         role="img"
@@ -107,6 +92,150 @@ export function ProgressPanel({
           </li>
         ))}
       </ul>
+    </>
+  );
+}
+
+type FiguresProps = Pick<ProgressPanelProps, 'running' | 'configuredRate'> & {
+  p: RunProgress;
+  live: boolean;
+  local: boolean;
+  priceUnknown: boolean;
+};
+
+/** The rate against the one set, the time left, the tokens and the cost so far (and what may have been billed). */
+function ProgressFigures({ p, running, live, configuredRate, local, priceUnknown }: FiguresProps) {
+  return (
+    <dl className="rows-figures">
+      <div>
+        <dt>Rate</dt>
+        <dd data-testid="rows.rate">
+          {live ? `${formatCount(p.ratePerMinute)} / min` : '—'}{' '}
+          <span className="muted">(set to {formatCount(configuredRate)} / min)</span>
+          {running && p.serviceWaitMs !== null && (
+            <span className="muted" data-testid="rows.serviceWait">
+              {' '}
+              · waiting {formatDuration(p.serviceWaitMs)} as the service asked
+            </span>
+          )}
+        </dd>
+      </div>
+      <div>
+        <dt>Time left</dt>
+        <dd data-testid="rows.eta">{p.etaMs === null ? '—' : formatDuration(p.etaMs)}</dd>
+      </div>
+      <div>
+        <dt>Input tokens so far</dt>
+        <dd data-testid="rows.tokens">{formatCount(p.billedTokens)}</dd>
+      </div>
+      <div>
+        <dt>Cost so far</dt>
+        <dd data-testid="rows.cost">
+          {priceUnknown ? 'unknown (the target states no price)' : formatCost(p.cost)}
+          {local && <span className="muted"> ({LOCAL_COST_WORDS})</span>}
+          {p.possiblyBilledTokens > 0 && (
+            <span className="muted">
+              {' '}
+              + {priceUnknown ? 'an unknown cost' : `up to ${formatCost(p.possiblyBilledCost)}`} for{' '}
+              {formatCount(p.possiblyBilledTokens)} tokens of attempts that may have been billed
+            </span>
+          )}
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+type ControlsProps = Pick<ProgressPanelProps, 'onStart' | 'onPause' | 'onCancel' | 'onRetry'> & {
+  p: RunProgress;
+  settled: number;
+  live: boolean;
+  watching: boolean;
+};
+
+/** Start or Resume, Pause, Cancel while the run is not finished; the retries of failed and unknown rows. */
+function RunButtons({ p, settled, live, watching, onStart, onPause, onCancel, onRetry }: ControlsProps) {
+  const canStart = !live && p.pending > 0;
+  return (
+    <div className="rows-controls">
+      {/* A finished run has nothing to start, pause or cancel: only its retries remain. */}
+      {!isFinished(p, live) && (
+        <>
+          <button
+            type="button"
+            className="primary"
+            disabled={!canStart}
+            onClick={onStart}
+            data-testid="rows.resume"
+            title={watching ? 'Another tab is sending this run; it runs in one tab at a time' : undefined}
+          >
+            {settled === 0 && p.inFlight === 0 ? 'Start' : 'Resume'}
+          </button>
+          <button
+            type="button"
+            disabled={!live || p.phase !== 'running'}
+            onClick={onPause}
+            data-testid="rows.pause"
+            title="Stop sending; rows in flight finish"
+          >
+            Pause
+          </button>
+          <button
+            type="button"
+            className="danger"
+            disabled={!live}
+            onClick={onCancel}
+            data-testid="rows.cancel"
+            title="Stop now; rows in flight may have been billed"
+          >
+            Cancel
+          </button>
+        </>
+      )}
+      {p.failed > 0 && (
+        <button
+          type="button"
+          disabled={watching}
+          onClick={() => onRetry('failed')}
+          data-testid="rows.retry.failed"
+        >
+          Retry {formatCount(p.failed)} failed
+        </button>
+      )}
+      {p.unknown > 0 && (
+        <button
+          type="button"
+          disabled={live}
+          onClick={() => onRetry('unknown')}
+          data-testid="rows.retry.unknown"
+          title="These rows may have been evaluated already: sending them again may bill them twice"
+        >
+          Retry {formatCount(p.unknown)} unknown (may bill twice)
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** Progress and controls of the open run. */
+export function ProgressPanel({
+  progress: p,
+  running,
+  watching = false,
+  configuredRate,
+  local = false,
+  priceUnknown = false,
+  onStart,
+  onPause,
+  onCancel,
+  onRetry,
+}: ProgressPanelProps) {
+  const settled = p.done + p.reused + p.invalid + p.failed + p.unknown;
+  const haltClass = !running && p.halt && p.halt.reason !== 'paused' ? ' rows-status--halt' : '';
+  const live = running || watching;
+  return (
+    <section className="rows-progress panel" aria-label="Progress" data-testid="rows.progress">
+      <ProgressBar p={p} settled={settled} />
       {p.reused + p.partlyReused > 0 && (
         <p className="muted" data-testid="rows.reuse">
           {reuseText(p)}
@@ -121,100 +250,8 @@ export function ProgressPanel({
       >
         {phaseText(p, running, watching)}
       </p>
-      <dl className="rows-figures">
-        <div>
-          <dt>Rate</dt>
-          <dd data-testid="rows.rate">
-            {live ? `${formatCount(p.ratePerMinute)} / min` : '—'}{' '}
-            <span className="muted">(set to {formatCount(configuredRate)} / min)</span>
-            {running && p.serviceWaitMs !== null && (
-              <span className="muted" data-testid="rows.serviceWait">
-                {' '}
-                · waiting {formatDuration(p.serviceWaitMs)} as the service asked
-              </span>
-            )}
-          </dd>
-        </div>
-        <div>
-          <dt>Time left</dt>
-          <dd data-testid="rows.eta">{p.etaMs === null ? '—' : formatDuration(p.etaMs)}</dd>
-        </div>
-        <div>
-          <dt>Input tokens so far</dt>
-          <dd data-testid="rows.tokens">{formatCount(p.billedTokens)}</dd>
-        </div>
-        <div>
-          <dt>Cost so far</dt>
-          <dd data-testid="rows.cost">
-            {priceUnknown ? 'unknown (the target states no price)' : formatCost(p.cost)}
-            {local && <span className="muted"> ({LOCAL_COST_WORDS})</span>}
-            {p.possiblyBilledTokens > 0 && (
-              <span className="muted">
-                {' '}
-                + {priceUnknown ? 'an unknown cost' : `up to ${formatCost(p.possiblyBilledCost)}`} for{' '}
-                {formatCount(p.possiblyBilledTokens)} tokens of attempts that may have been billed
-              </span>
-            )}
-          </dd>
-        </div>
-      </dl>
-      <div className="rows-controls">
-        {/* A finished run has nothing to start, pause or cancel: only its retries remain. */}
-        {!isFinished(p, live) && (
-          <>
-            <button
-              type="button"
-              className="primary"
-              disabled={!canStart}
-              onClick={onStart}
-              data-testid="rows.resume"
-              title={watching ? 'Another tab is sending this run; it runs in one tab at a time' : undefined}
-            >
-              {settled === 0 && p.inFlight === 0 ? 'Start' : 'Resume'}
-            </button>
-            <button
-              type="button"
-              disabled={!live || p.phase !== 'running'}
-              onClick={onPause}
-              data-testid="rows.pause"
-              title="Stop sending; rows in flight finish"
-            >
-              Pause
-            </button>
-            <button
-              type="button"
-              className="danger"
-              disabled={!live}
-              onClick={onCancel}
-              data-testid="rows.cancel"
-              title="Stop now; rows in flight may have been billed"
-            >
-              Cancel
-            </button>
-          </>
-        )}
-        {p.failed > 0 && (
-          <button
-            type="button"
-            disabled={watching}
-            onClick={() => onRetry('failed')}
-            data-testid="rows.retry.failed"
-          >
-            Retry {formatCount(p.failed)} failed
-          </button>
-        )}
-        {p.unknown > 0 && (
-          <button
-            type="button"
-            disabled={live}
-            onClick={() => onRetry('unknown')}
-            data-testid="rows.retry.unknown"
-            title="These rows may have been evaluated already: sending them again may bill them twice"
-          >
-            Retry {formatCount(p.unknown)} unknown (may bill twice)
-          </button>
-        )}
-      </div>
+      <ProgressFigures {...{ p, running, live, configuredRate, local, priceUnknown }} />
+      <RunButtons {...{ p, settled, live, watching, onStart, onPause, onCancel, onRetry }} />
     </section>
   );
 }

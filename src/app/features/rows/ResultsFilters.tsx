@@ -35,28 +35,12 @@ export interface ResultsFiltersProps {
   total: number;
 }
 
-/** The filter bar above the table. */
-export function ResultsFilters({ filter, columns, questions, onChange, shown, total }: ResultsFiltersProps) {
-  const statusId = useId();
-  const textId = useId();
-  const numeric = columns.filter((c) => c.numeric);
-  const setThreshold = (i: number, patch: Partial<Threshold>) =>
-    onChange({ ...filter, thresholds: filter.thresholds.map((t, j) => (i === j ? { ...t, ...patch } : t)) });
+type FilterProps = Pick<ResultsFiltersProps, 'filter' | 'onChange'>;
+
+/** Low confidence: a checkbox that turns the filter on, and its threshold in [0, 1]. */
+function ConfidenceFilter({ filter, onChange }: FilterProps) {
   return (
-    <div className="rows-filters" data-testid="rows.filters">
-      <label htmlFor={statusId}>Show</label>
-      <select
-        id={statusId}
-        value={filter.status}
-        data-testid="rows.filter.status"
-        onChange={(e) => onChange({ ...filter, status: e.currentTarget.value as StatusFilter })}
-      >
-        {STATUSES.map((s) => (
-          <option key={s.value} value={s.value}>
-            {s.label}
-          </option>
-        ))}
-      </select>
+    <>
       <label className="rows-check">
         <input
           type="checkbox"
@@ -80,49 +64,75 @@ export function ResultsFilters({ filter, columns, questions, onChange, shown, to
           if (Number.isFinite(v)) onChange({ ...filter, lowConfidenceBelow: Math.min(1, Math.max(0, v)) });
         }}
       />
+    </>
+  );
+}
+
+interface ThresholdRowProps {
+  threshold: Threshold;
+  numeric: readonly AnswerColumn[];
+  onPatch: (patch: Partial<Threshold>) => void;
+  onRemove: () => void;
+}
+
+/** One threshold on a numeric answer column: the column, the comparison, the value, and its removal. */
+function ThresholdRow({ threshold: t, numeric, onPatch, onRemove }: ThresholdRowProps) {
+  return (
+    <span className="rows-threshold" data-testid="rows.filter.threshold">
+      <select
+        aria-label="Column"
+        value={t.column}
+        onChange={(e) => onPatch({ column: e.currentTarget.value })}
+      >
+        {numeric.map((c) => (
+          <option key={c.key} value={c.key}>
+            {c.title}
+          </option>
+        ))}
+      </select>
+      <select
+        aria-label="Comparison"
+        value={t.op}
+        onChange={(e) => onPatch({ op: e.currentTarget.value as Threshold['op'] })}
+      >
+        {OPS.map((op) => (
+          <option key={op} value={op}>
+            {op}
+          </option>
+        ))}
+      </select>
+      <input
+        type="number"
+        step={0.05}
+        aria-label="Threshold"
+        className="rows-filters__number"
+        value={t.value}
+        onChange={(e) => {
+          const v = Number(e.currentTarget.value);
+          if (Number.isFinite(v)) onPatch({ value: v });
+        }}
+      />
+      <button type="button" aria-label="Remove this threshold" onClick={onRemove}>
+        ×
+      </button>
+    </span>
+  );
+}
+
+/** The thresholds on answer columns, and the button that adds one while a column is numeric. */
+function ThresholdFilters({ filter, onChange, numeric }: FilterProps & { numeric: readonly AnswerColumn[] }) {
+  const setThreshold = (i: number, patch: Partial<Threshold>) =>
+    onChange({ ...filter, thresholds: filter.thresholds.map((t, j) => (i === j ? { ...t, ...patch } : t)) });
+  return (
+    <>
       {filter.thresholds.map((t, i) => (
-        <span key={i} className="rows-threshold" data-testid="rows.filter.threshold">
-          <select
-            aria-label="Column"
-            value={t.column}
-            onChange={(e) => setThreshold(i, { column: e.currentTarget.value })}
-          >
-            {numeric.map((c) => (
-              <option key={c.key} value={c.key}>
-                {c.title}
-              </option>
-            ))}
-          </select>
-          <select
-            aria-label="Comparison"
-            value={t.op}
-            onChange={(e) => setThreshold(i, { op: e.currentTarget.value as Threshold['op'] })}
-          >
-            {OPS.map((op) => (
-              <option key={op} value={op}>
-                {op}
-              </option>
-            ))}
-          </select>
-          <input
-            type="number"
-            step={0.05}
-            aria-label="Threshold"
-            className="rows-filters__number"
-            value={t.value}
-            onChange={(e) => {
-              const v = Number(e.currentTarget.value);
-              if (Number.isFinite(v)) setThreshold(i, { value: v });
-            }}
-          />
-          <button
-            type="button"
-            aria-label="Remove this threshold"
-            onClick={() => onChange({ ...filter, thresholds: filter.thresholds.filter((_, j) => j !== i) })}
-          >
-            ×
-          </button>
-        </span>
+        <ThresholdRow
+          key={i}
+          threshold={t}
+          numeric={numeric}
+          onPatch={(patch) => setThreshold(i, patch)}
+          onRemove={() => onChange({ ...filter, thresholds: filter.thresholds.filter((_, j) => j !== i) })}
+        />
       ))}
       {numeric.length > 0 && (
         <button
@@ -138,6 +148,32 @@ export function ResultsFilters({ filter, columns, questions, onChange, shown, to
           + Threshold
         </button>
       )}
+    </>
+  );
+}
+
+/** The filter bar above the table. */
+export function ResultsFilters({ filter, columns, questions, onChange, shown, total }: ResultsFiltersProps) {
+  const statusId = useId();
+  const textId = useId();
+  const numeric = columns.filter((c) => c.numeric);
+  return (
+    <div className="rows-filters" data-testid="rows.filters">
+      <label htmlFor={statusId}>Show</label>
+      <select
+        id={statusId}
+        value={filter.status}
+        data-testid="rows.filter.status"
+        onChange={(e) => onChange({ ...filter, status: e.currentTarget.value as StatusFilter })}
+      >
+        {STATUSES.map((s) => (
+          <option key={s.value} value={s.value}>
+            {s.label}
+          </option>
+        ))}
+      </select>
+      <ConfidenceFilter filter={filter} onChange={onChange} />
+      <ThresholdFilters filter={filter} onChange={onChange} numeric={numeric} />
       {questions && Object.keys(questions).length > 0 && (
         <AgreementFields
           value={filter.agreement ?? null}
@@ -172,32 +208,19 @@ const valuesOf = (question: Question): { key: string; text: string }[] =>
     return { key: valueKey(v), text: labelText(v, question) };
   });
 
-/** Rows by one question's human label and the judge's answer (what a confusion cell of the alignment screen opens). */
-function AgreementFields({
-  value,
-  questions,
-  onChange,
-}: {
+interface AgreementFieldsProps {
   value: AgreementFilter | null;
   questions: Questions;
   onChange: (value: AgreementFilter | null) => void;
-}) {
-  const base = useId();
-  const names = Object.keys(questions);
-  const question = value ? questions[value.question] : undefined;
-  const options = question ? valuesOf(question) : [];
-  const answerKey = !value
-    ? ANY
-    : value.relation
-      ? value.relation
-      : value.answer === null
-        ? ANY
-        : valueKey(value.answer);
+}
+
+/** The question whose human label filters the rows; a new one starts with any label and any answer. */
+function AgreementQuestion({ value, questions, onChange, id }: AgreementFieldsProps & { id: string }) {
   return (
-    <span className="rows-agreement" data-testid="rows.filter.agreement">
-      <label htmlFor={`${base}-q`}>Human label of</label>
+    <>
+      <label htmlFor={id}>Human label of</label>
       <select
-        id={`${base}-q`}
+        id={id}
         value={value?.question ?? ANY}
         data-testid="rows.filter.agreement.question"
         onChange={(e) => {
@@ -216,59 +239,83 @@ function AgreementFields({
         }}
       >
         <option value={ANY}>any question</option>
-        {names.map((n) => (
+        {Object.keys(questions).map((n) => (
           <option key={n} value={n}>
             {n}
           </option>
         ))}
       </select>
+    </>
+  );
+}
+
+interface LabelAnswerProps {
+  value: AgreementFilter;
+  question: Question;
+  onChange: (value: AgreementFilter | null) => void;
+  base: string;
+}
+
+/** The human label and the judge's answer (a value, or the same as / differs from the label), with how it is read. */
+function LabelAndAnswer({ value, question, onChange, base }: LabelAnswerProps) {
+  const options = valuesOf(question);
+  const answerKey = value.relation ? value.relation : value.answer === null ? ANY : valueKey(value.answer);
+  const optionList = options.map((o) => (
+    <option key={o.key} value={o.key}>
+      {o.text}
+    </option>
+  ));
+  return (
+    <>
+      <label htmlFor={`${base}-l`}>is</label>
+      <select
+        id={`${base}-l`}
+        value={value.label === null ? ANY : valueKey(value.label)}
+        data-testid="rows.filter.agreement.label"
+        onChange={(e) => {
+          const v = e.currentTarget.value;
+          onChange({ ...value, label: v === ANY ? null : (JSON.parse(v) as LabelValue) });
+        }}
+      >
+        <option value={ANY}>any label</option>
+        {optionList}
+      </select>
+      <label htmlFor={`${base}-a`}>judge’s answer</label>
+      <select
+        id={`${base}-a`}
+        value={answerKey}
+        data-testid="rows.filter.agreement.answer"
+        onChange={(e) => {
+          const v = e.currentTarget.value;
+          const { relation: _relation, ...rest } = value;
+          if (v === 'agree' || v === 'disagree') onChange({ ...rest, answer: null, relation: v });
+          else onChange({ ...rest, answer: v === ANY ? null : (JSON.parse(v) as LabelValue) });
+        }}
+      >
+        <option value={ANY}>any answer</option>
+        <option value="agree">same as the label</option>
+        <option value="disagree">differs from the label</option>
+        {optionList}
+      </select>
+      {question.type === 'noul' && (
+        <span className="muted">(yes at P(yes) ≥ {value.threshold.toFixed(2)})</span>
+      )}
+      {question.type === 'score' && value.scorePrediction === 'expectedRounded' && (
+        <span className="muted">(expected score, rounded)</span>
+      )}
+    </>
+  );
+}
+
+/** Rows by one question's human label and the judge's answer (what a confusion cell of the alignment screen opens). */
+function AgreementFields({ value, questions, onChange }: AgreementFieldsProps) {
+  const base = useId();
+  const question = value ? questions[value.question] : undefined;
+  return (
+    <span className="rows-agreement" data-testid="rows.filter.agreement">
+      <AgreementQuestion value={value} questions={questions} onChange={onChange} id={`${base}-q`} />
       {value && question && (
-        <>
-          <label htmlFor={`${base}-l`}>is</label>
-          <select
-            id={`${base}-l`}
-            value={value.label === null ? ANY : valueKey(value.label)}
-            data-testid="rows.filter.agreement.label"
-            onChange={(e) => {
-              const v = e.currentTarget.value;
-              onChange({ ...value, label: v === ANY ? null : (JSON.parse(v) as LabelValue) });
-            }}
-          >
-            <option value={ANY}>any label</option>
-            {options.map((o) => (
-              <option key={o.key} value={o.key}>
-                {o.text}
-              </option>
-            ))}
-          </select>
-          <label htmlFor={`${base}-a`}>judge’s answer</label>
-          <select
-            id={`${base}-a`}
-            value={answerKey}
-            data-testid="rows.filter.agreement.answer"
-            onChange={(e) => {
-              const v = e.currentTarget.value;
-              const { relation: _relation, ...rest } = value;
-              if (v === 'agree' || v === 'disagree') onChange({ ...rest, answer: null, relation: v });
-              else onChange({ ...rest, answer: v === ANY ? null : (JSON.parse(v) as LabelValue) });
-            }}
-          >
-            <option value={ANY}>any answer</option>
-            <option value="agree">same as the label</option>
-            <option value="disagree">differs from the label</option>
-            {options.map((o) => (
-              <option key={o.key} value={o.key}>
-                {o.text}
-              </option>
-            ))}
-          </select>
-          {question.type === 'noul' && (
-            <span className="muted">(yes at P(yes) ≥ {value.threshold.toFixed(2)})</span>
-          )}
-          {question.type === 'score' && value.scorePrediction === 'expectedRounded' && (
-            <span className="muted">(expected score, rounded)</span>
-          )}
-        </>
+        <LabelAndAnswer value={value} question={question} onChange={onChange} base={base} />
       )}
     </span>
   );

@@ -70,6 +70,124 @@ const messageOf = (row: ResultRow): string => {
 const formatCell = (v: string | number | null, column: AnswerColumn): string =>
   v === null ? '' : typeof v === 'number' ? (column.field === 'level' ? String(v) : v.toFixed(2)) : v;
 
+/** Fixed widths: every row is its own grid, so only fixed tracks keep the cells under their headers. */
+const gridTemplate = (shown: readonly Shown[]): string =>
+  [
+    '64px',
+    '120px',
+    '96px',
+    '320px',
+    ...shown.map((c) => (c.kind === 'human' || c.column.field === 'label' ? '140px' : '92px')),
+    '360px',
+  ].join(' ');
+
+/** The header row: line, id, status, input, a header per shown column (question over field), message. */
+function TableHead({ shown, template }: { shown: readonly Shown[]; template: string }) {
+  return (
+    <div className="rows-table__head" role="row" style={{ gridTemplateColumns: template }}>
+      <span role="columnheader">Line</span>
+      <span role="columnheader">Id</span>
+      <span role="columnheader">Status</span>
+      <span role="columnheader">Input</span>
+      {shown.map((s) =>
+        s.kind === 'human' ? (
+          <span
+            key={`human.${s.question}`}
+            role="columnheader"
+            title={`${s.question}: human label`}
+            className="rows-table__colhead"
+            data-testid="rows.table.humanHeader"
+          >
+            <span className="rows-table__question">{s.question}</span>
+            <span className="rows-table__field">human label</span>
+          </span>
+        ) : (
+          <span
+            key={s.column.key}
+            role="columnheader"
+            title={s.column.title}
+            className={s.column.numeric ? 'rows-table__colhead num' : 'rows-table__colhead'}
+          >
+            <span className="rows-table__question">{s.column.question}</span>
+            <span className="rows-table__field">{FIELD_LABEL[s.column.field]}</span>
+          </span>
+        ),
+      )}
+      <span role="columnheader">Message</span>
+    </div>
+  );
+}
+
+/** One shown column's cell of a row: the human label as text, or the judge's answer formatted. */
+function ShownCell({ row, s, questions }: { row: ResultRow; s: Shown; questions: Questions | undefined }) {
+  if (s.kind === 'human') {
+    const label = row.labels?.[s.question];
+    const text = label === undefined ? '' : labelText(label, questions?.[s.question]);
+    return (
+      <span role="cell" title={text}>
+        {text}
+      </span>
+    );
+  }
+  const c = s.column;
+  const text = formatCell(cellOf(row, c), c);
+  return (
+    <span role="cell" className={c.numeric ? 'num' : undefined} title={text}>
+      {text}
+    </span>
+  );
+}
+
+interface TableRowProps {
+  row: ResultRow;
+  /** The row's place among those shown (0 for the first), and its offset in the scrolled area. */
+  index: number;
+  start: number;
+  shown: readonly Shown[];
+  template: string;
+  inputColumns: readonly string[];
+  questions: Questions | undefined;
+}
+
+/** One row of the table, placed at its offset in the scrolled area. */
+function TableRow({ row, index, start, shown, template, inputColumns, questions }: TableRowProps) {
+  const status = statusOf(row);
+  return (
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      className={`rows-table__row rows-table__row--${status}`}
+      data-testid="rows.table.row"
+      data-row-id={row.id}
+      style={{ gridTemplateColumns: template, height: ROW_HEIGHT, transform: `translateY(${start}px)` }}
+    >
+      <span role="cell" className="num">
+        {row.line}
+      </span>
+      <span role="cell" title={row.id}>
+        {row.id}
+      </span>
+      <span role="cell">
+        <span className={`rows-badge rows-badge--${status}`}>{STATUS_LABEL[status]}</span>
+      </span>
+      <span role="cell" title={inputText(row.data, inputColumns)}>
+        {inputText(row.data, inputColumns)}
+      </span>
+      {shown.map((s) => (
+        <ShownCell
+          key={s.kind === 'human' ? `human.${s.question}` : s.column.key}
+          row={row}
+          s={s}
+          questions={questions}
+        />
+      ))}
+      <span role="cell" className="rows-table__message" title={messageOf(row)}>
+        {messageOf(row)}
+      </span>
+    </div>
+  );
+}
+
 export interface ResultsTableProps {
   rows: readonly ResultRow[];
   /** Indices into `rows` to show, in order. */
@@ -98,15 +216,7 @@ export function ResultsTable({
     estimateSize: () => ROW_HEIGHT,
     overscan: 16,
   });
-  // Fixed widths: every row is its own grid, so only fixed tracks keep the cells under their headers.
-  const template = [
-    '64px',
-    '120px',
-    '96px',
-    '320px',
-    ...shown.map((c) => (c.kind === 'human' || c.column.field === 'label' ? '140px' : '92px')),
-    '360px',
-  ].join(' ');
+  const template = gridTemplate(shown);
   return (
     <div
       className="rows-table"
@@ -116,91 +226,17 @@ export function ResultsTable({
       data-testid="rows.table"
     >
       <div className="rows-table__scroll" ref={scroller} data-testid="rows.table.scroll">
-        <div className="rows-table__head" role="row" style={{ gridTemplateColumns: template }}>
-          <span role="columnheader">Line</span>
-          <span role="columnheader">Id</span>
-          <span role="columnheader">Status</span>
-          <span role="columnheader">Input</span>
-          {shown.map((s) =>
-            s.kind === 'human' ? (
-              <span
-                key={`human.${s.question}`}
-                role="columnheader"
-                title={`${s.question}: human label`}
-                className="rows-table__colhead"
-                data-testid="rows.table.humanHeader"
-              >
-                <span className="rows-table__question">{s.question}</span>
-                <span className="rows-table__field">human label</span>
-              </span>
-            ) : (
-              <span
-                key={s.column.key}
-                role="columnheader"
-                title={s.column.title}
-                className={s.column.numeric ? 'rows-table__colhead num' : 'rows-table__colhead'}
-              >
-                <span className="rows-table__question">{s.column.question}</span>
-                <span className="rows-table__field">{FIELD_LABEL[s.column.field]}</span>
-              </span>
-            ),
-          )}
-          <span role="columnheader">Message</span>
-        </div>
+        <TableHead shown={shown} template={template} />
         <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
-          {virtual.getVirtualItems().map((item) => {
-            const row = rows[visible[item.index]!]!;
-            const status = statusOf(row);
-            return (
-              <div
-                key={item.key}
-                role="row"
-                aria-rowindex={item.index + 2}
-                className={`rows-table__row rows-table__row--${status}`}
-                data-testid="rows.table.row"
-                data-row-id={row.id}
-                style={{
-                  gridTemplateColumns: template,
-                  height: ROW_HEIGHT,
-                  transform: `translateY(${item.start}px)`,
-                }}
-              >
-                <span role="cell" className="num">
-                  {row.line}
-                </span>
-                <span role="cell" title={row.id}>
-                  {row.id}
-                </span>
-                <span role="cell">
-                  <span className={`rows-badge rows-badge--${status}`}>{STATUS_LABEL[status]}</span>
-                </span>
-                <span role="cell" title={inputText(row.data, inputColumns)}>
-                  {inputText(row.data, inputColumns)}
-                </span>
-                {shown.map((s) => {
-                  if (s.kind === 'human') {
-                    const label = row.labels?.[s.question];
-                    const text = label === undefined ? '' : labelText(label, questions?.[s.question]);
-                    return (
-                      <span key={`human.${s.question}`} role="cell" title={text}>
-                        {text}
-                      </span>
-                    );
-                  }
-                  const c = s.column;
-                  const text = formatCell(cellOf(row, c), c);
-                  return (
-                    <span key={c.key} role="cell" className={c.numeric ? 'num' : undefined} title={text}>
-                      {text}
-                    </span>
-                  );
-                })}
-                <span role="cell" className="rows-table__message" title={messageOf(row)}>
-                  {messageOf(row)}
-                </span>
-              </div>
-            );
-          })}
+          {virtual.getVirtualItems().map((item) => (
+            <TableRow
+              key={item.key}
+              row={rows[visible[item.index]!]!}
+              index={item.index}
+              start={item.start}
+              {...{ shown, template, inputColumns, questions }}
+            />
+          ))}
         </div>
       </div>
     </div>

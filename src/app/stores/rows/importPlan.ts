@@ -1,4 +1,5 @@
 // Reading a file of rows, mapping and planning it, its pacing and budget, and storing the planned file as a new run.
+import type { ImportSummary } from '../../../core/rows/importSession';
 import { sendInState, suggestMapping } from '../../../core/rows/mapping';
 import { ROWS_SCHEMA_VERSION } from '../../../core/rows/records';
 import type { RowRun } from '../../../core/rows/records';
@@ -6,7 +7,7 @@ import { sortIssues } from '../../../core/rows/runPlan';
 import { errorText } from './kit';
 import type { RowsKit } from './kit';
 import type { RowsEngine } from './run';
-import type { RowsState } from './types';
+import type { RowsState, RunSpec } from './types';
 
 type ImportActions = Pick<
   RowsState,
@@ -21,10 +22,8 @@ type ImportActions = Pick<
   | 'createRun'
 >;
 
-export function importActions(
-  { deps, set, get, live, post, parserOf }: RowsKit,
-  { saveRun, stopWatching, attach }: RowsEngine,
-): ImportActions {
+/** Reading the file, its parse options, and the mapping suggested for it and edited. */
+function fileActions({ set, get, live, parserOf }: RowsKit) {
   return {
     async pickFile(file, questions = []) {
       set({
@@ -67,6 +66,19 @@ export function importActions(
 
     setMapping: (mapping) => set({ mapping }),
 
+    clearImport() {
+      live.lastFile = null;
+      set({ import: { phase: 'idle' }, mapping: null, defaultLabels: [], plan: null, planError: null });
+    },
+  } satisfies Pick<
+    RowsState,
+    'pickFile' | 'setParseOptions' | 'keepLabelsInState' | 'setMapping' | 'clearImport'
+  >;
+}
+
+/** The plan of the mapped file, and the pacing and budget (an open run's own, saved with it). */
+function planActions({ set, get, live, parserOf }: RowsKit, { saveRun }: RowsEngine) {
+  return {
     async planFor(questions, context) {
       const { mapping, import: imp } = get();
       if (!mapping || imp.phase !== 'ready') return;
@@ -101,53 +113,76 @@ export function importActions(
         void saveRun(run.id, { maxCost });
       }
     },
+  } satisfies Pick<RowsState, 'planFor' | 'setPacing' | 'setMaxCost'>;
+}
 
-    clearImport() {
-      live.lastFile = null;
-      set({ import: { phase: 'idle' }, mapping: null, defaultLabels: [], plan: null, planError: null });
-    },
+/** The file as planned: the plan and mapping (both present once planned), the pacing and the budget. */
+type Planned = { plan: NonNullable<RowsState['plan']>; mapping: NonNullable<RowsState['mapping']> } & Pick<
+  RowsState,
+  'pacing' | 'maxCost'
+>;
 
-    async createRun(spec) {
-      const { plan, mapping, import: imp, pacing, maxCost } = get();
-      if (!plan || !mapping || imp.phase !== 'ready' || !imp.summary) return null;
-      const id = deps.newId();
-      const now = deps.clock.now();
-      try {
-        const items = await parserOf().items(id);
-        const run: RowRun = {
-          schemaVersion: ROWS_SCHEMA_VERSION,
-          id,
-          ...(spec.sessionId ? { sessionId: spec.sessionId } : {}),
-          fileName: imp.summary.fileName,
-          format: imp.summary.format,
-          columns: imp.summary.columns,
-          createdAt: now,
-          updatedAt: now,
-          targetId: spec.targetId,
-          model: spec.model,
-          questions: spec.questions,
-          mapping,
-          pacing,
-          maxCost,
-          ...(spec.inputPrice !== undefined ? { inputPrice: spec.inputPrice } : {}),
-          rowCount: items.length,
-          issues: sortIssues([...imp.summary.parseIssues, ...plan.issues]),
-          totalTokens: plan.totalTokens,
-          status: 'ready',
-          halt: null,
-        };
-        await deps.repo.createRun(run, items);
-        live.lastOwnWrite.set(id, now);
-        stopWatching();
-        // The rows are in memory already: open the run from them rather than reading 100,000 rows back.
-        attach(run, items, new Map(), 0);
-        post({ type: 'listChanged' });
-      } catch (error) {
-        set({ error: `The run could not be stored: ${errorText(error)}` });
-        return null;
-      }
-      await get().refreshRuns();
-      return id;
-    },
+/** The record of a new run: the planned file, its mapping, pacing and budget, and what it sends to which target. */
+function newRunRecord(
+  id: string,
+  now: number,
+  spec: RunSpec,
+  summary: ImportSummary,
+  { plan, mapping, pacing, maxCost }: Planned,
+  rowCount: number,
+): RowRun {
+  return {
+    schemaVersion: ROWS_SCHEMA_VERSION,
+    id,
+    ...(spec.sessionId ? { sessionId: spec.sessionId } : {}),
+    fileName: summary.fileName,
+    format: summary.format,
+    columns: summary.columns,
+    createdAt: now,
+    updatedAt: now,
+    targetId: spec.targetId,
+    model: spec.model,
+    questions: spec.questions,
+    mapping,
+    pacing,
+    maxCost,
+    ...(spec.inputPrice !== undefined ? { inputPrice: spec.inputPrice } : {}),
+    rowCount,
+    issues: sortIssues([...summary.parseIssues, ...plan.issues]),
+    totalTokens: plan.totalTokens,
+    status: 'ready',
+    halt: null,
   };
+}
+
+/** Stores the planned file as a new run and opens it from the rows in memory. */
+function createRunAction(
+  { deps, set, get, live, post, parserOf }: RowsKit,
+  { stopWatching, attach }: RowsEngine,
+): RowsState['createRun'] {
+  return async (spec) => {
+    const { plan, mapping, import: imp, pacing, maxCost } = get();
+    if (!plan || !mapping || imp.phase !== 'ready' || !imp.summary) return null;
+    const id = deps.newId();
+    const now = deps.clock.now();
+    try {
+      const items = await parserOf().items(id);
+      const run = newRunRecord(id, now, spec, imp.summary, { plan, mapping, pacing, maxCost }, items.length);
+      await deps.repo.createRun(run, items);
+      live.lastOwnWrite.set(id, now);
+      stopWatching();
+      // The rows are in memory already: open the run from them rather than reading 100,000 rows back.
+      attach(run, items, new Map(), 0);
+      post({ type: 'listChanged' });
+    } catch (error) {
+      set({ error: `The run could not be stored: ${errorText(error)}` });
+      return null;
+    }
+    await get().refreshRuns();
+    return id;
+  };
+}
+
+export function importActions(kit: RowsKit, engine: RowsEngine): ImportActions {
+  return { ...fileActions(kit), ...planActions(kit, engine), createRun: createRunAction(kit, engine) };
 }

@@ -20,10 +20,8 @@ type RunsActions = Pick<
   | 'results'
 >;
 
-export function runsActions(
-  { deps, set, get, live, post }: RowsKit,
-  { flushNow, stopWatching, load, drive }: RowsEngine,
-): RunsActions {
+/** The stored runs: listing them with those another tab drives, opening, closing and deleting one. */
+function storedRunActions({ deps, set, get, live, post }: RowsKit, { stopWatching, load }: RowsEngine) {
   return {
     async refreshRuns() {
       try {
@@ -83,7 +81,12 @@ export function runsActions(
       }
       await get().refreshRuns();
     },
+  } satisfies Pick<RowsState, 'refreshRuns' | 'openRunById' | 'closeRun' | 'deleteRun'>;
+}
 
+/** The open run's controls: start, pause, cancel (reaching the tab that drives it) and retry, and its results. */
+function openRunControls({ set, get, live, post }: RowsKit, { flushNow, drive }: RowsEngine) {
+  return {
     async start() {
       if (get().running || !live.runner) return;
       await drive();
@@ -117,5 +120,9 @@ export function runsActions(
     },
 
     results: () => live.results,
-  };
+  } satisfies Pick<RowsState, 'start' | 'pause' | 'cancel' | 'retry' | 'results'>;
+}
+
+export function runsActions(kit: RowsKit, engine: RowsEngine): RunsActions {
+  return { ...storedRunActions(kit, engine), ...openRunControls(kit, engine) };
 }
