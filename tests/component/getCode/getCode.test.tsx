@@ -9,7 +9,8 @@ import { DIRECT_TARGET, LOCAL_TARGET, newUserDoc, renderWorkbench } from '../lin
 
 async function openDialog(user: ReturnType<typeof userEvent.setup>) {
   await user.click(screen.getByRole('button', { name: 'Get code' }));
-  return screen.findByRole('dialog', { name: 'Get code' });
+  // The dialog's code loads on first use (React.lazy): its first import is transformed then, a ceiling not a speed.
+  return screen.findByRole('dialog', { name: 'Get code' }, { timeout: 10_000 });
 }
 
 describe('Get code', () => {
