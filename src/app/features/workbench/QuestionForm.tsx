@@ -126,9 +126,6 @@ interface QuestionFieldsProps {
 
 /** One question's fields. */
 function QuestionFields({ question: q, index, names, edit, autoFocus, onShowJson }: QuestionFieldsProps) {
-  const count = names.length;
-  const kind = isQuestionType(q.type) ? q.type : null;
-  const others = names.filter((n) => n !== q.name);
   const legendId = `qf-${index}-legend`;
 
   return (
@@ -137,87 +134,12 @@ function QuestionFields({ question: q, index, names, edit, autoFocus, onShowJson
         <span className="qf__index num">{index + 1}</span> {q.name}
       </legend>
       <div className="qf__row">
-        <label className="qf__field">
-          <span>Name</span>
-          <CommitInput
-            value={q.name}
-            autoFocus={autoFocus}
-            spellCheck={false}
-            data-testid="form.name"
-            onCommit={(name) => {
-              const problem = nameProblem(name, others, 'question');
-              if (problem) return problem;
-              edit((t) => renameProperty(t, [q.name], name));
-              return null;
-            }}
-          />
-        </label>
-        <label className="qf__field">
-          <span>Type</span>
-          <select
-            value={typeof q.type === 'string' ? q.type : ''}
-            data-testid="form.type"
-            onChange={(e) => {
-              const next = e.target.value;
-              if (isQuestionType(next)) edit((t) => changeQuestionType(t, q.name, next));
-            }}
-          >
-            {!kind && (
-              <option value={typeof q.type === 'string' ? q.type : ''}>{typeDescription(q.type)}</option>
-            )}
-            {QUESTION_TYPES.map((k) => (
-              <option key={k} value={k}>
-                {/* People read "yes/no"; the JSON's own word stays beside it, since the editor shows it. */}
-                {k === 'noul' ? `${KIND_NAME.noul} (noul)` : k}
-              </option>
-            ))}
-          </select>
-        </label>
-        <div className="qf__actions" role="group" aria-label={`Order of ${q.name}`}>
-          <button
-            type="button"
-            className="icon-button"
-            aria-label={`Move ${q.name} up`}
-            disabled={index === 0}
-            onClick={() => edit((t) => moveEntry(t, [], index, index - 1))}
-          >
-            ↑
-          </button>
-          <button
-            type="button"
-            className="icon-button"
-            aria-label={`Move ${q.name} down`}
-            disabled={index === count - 1}
-            onClick={() => edit((t) => moveEntry(t, [], index, index + 1))}
-          >
-            ↓
-          </button>
-          <button
-            type="button"
-            className="icon-button danger"
-            aria-label={`Remove ${q.name}`}
-            onClick={() => edit((t) => removeValue(t, [q.name]))}
-          >
-            ✕
-          </button>
-        </div>
+        <NameField question={q} names={names} edit={edit} autoFocus={autoFocus} />
+        <TypeField question={q} edit={edit} />
+        <QuestionOrder name={q.name} index={index} count={names.length} edit={edit} />
       </div>
 
-      {q.extraKeys.length > 0 && (
-        <p className="field-problem">
-          Fields the service does not know: {q.extraKeys.join(', ')}.{' '}
-          {q.extraKeys.map((k) => (
-            <button
-              key={k}
-              type="button"
-              className="link-button"
-              onClick={() => edit((t) => removeValue(t, [q.name, k]))}
-            >
-              Remove {k}
-            </button>
-          ))}
-        </p>
-      )}
+      {q.extraKeys.length > 0 && <UnknownFields question={q} edit={edit} />}
 
       {isPlain(q.instructions) ? (
         <label className="qf__field qf__field--block">
@@ -234,10 +156,136 @@ function QuestionFields({ question: q, index, names, edit, autoFocus, onShowJson
         <StructuredNote what="Instructions" onShowJson={onShowJson} />
       )}
 
+      <QuestionCriteria question={q} edit={edit} onShowJson={onShowJson} />
+    </fieldset>
+  );
+}
+
+/** The question's name, renamed in place when the new one is free. */
+function NameField({
+  question: q,
+  names,
+  edit,
+  autoFocus,
+}: Pick<QuestionFieldsProps, 'question' | 'names' | 'edit' | 'autoFocus'>) {
+  const others = names.filter((n) => n !== q.name);
+  return (
+    <label className="qf__field">
+      <span>Name</span>
+      <CommitInput
+        value={q.name}
+        autoFocus={autoFocus}
+        spellCheck={false}
+        data-testid="form.name"
+        onCommit={(name) => {
+          const problem = nameProblem(name, others, 'question');
+          if (problem) return problem;
+          edit((t) => renameProperty(t, [q.name], name));
+          return null;
+        }}
+      />
+    </label>
+  );
+}
+
+/** The question's type; a type the service does not know stays shown until one is chosen. */
+function TypeField({ question: q, edit }: Pick<QuestionFieldsProps, 'question' | 'edit'>) {
+  const kind = isQuestionType(q.type) ? q.type : null;
+  return (
+    <label className="qf__field">
+      <span>Type</span>
+      <select
+        value={typeof q.type === 'string' ? q.type : ''}
+        data-testid="form.type"
+        onChange={(e) => {
+          const next = e.target.value;
+          if (isQuestionType(next)) edit((t) => changeQuestionType(t, q.name, next));
+        }}
+      >
+        {!kind && <option value={typeof q.type === 'string' ? q.type : ''}>{typeDescription(q.type)}</option>}
+        {QUESTION_TYPES.map((k) => (
+          <option key={k} value={k}>
+            {/* People read "yes/no"; the JSON's own word stays beside it, since the editor shows it. */}
+            {k === 'noul' ? `${KIND_NAME.noul} (noul)` : k}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Move the question up or down the document, or remove it. */
+function QuestionOrder({
+  name,
+  index,
+  count,
+  edit,
+}: {
+  name: string;
+  index: number;
+  count: number;
+  edit: Edit;
+}) {
+  return (
+    <div className="qf__actions" role="group" aria-label={`Order of ${name}`}>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={`Move ${name} up`}
+        disabled={index === 0}
+        onClick={() => edit((t) => moveEntry(t, [], index, index - 1))}
+      >
+        ↑
+      </button>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={`Move ${name} down`}
+        disabled={index === count - 1}
+        onClick={() => edit((t) => moveEntry(t, [], index, index + 1))}
+      >
+        ↓
+      </button>
+      <button
+        type="button"
+        className="icon-button danger"
+        aria-label={`Remove ${name}`}
+        onClick={() => edit((t) => removeValue(t, [name]))}
+      >
+        ✕
+      </button>
+    </div>
+  );
+}
+
+/** Fields the service would reject, each with a button that removes it. */
+function UnknownFields({ question: q, edit }: Pick<QuestionFieldsProps, 'question' | 'edit'>) {
+  return (
+    <p className="field-problem">
+      Fields the service does not know: {q.extraKeys.join(', ')}.{' '}
+      {q.extraKeys.map((k) => (
+        <button
+          key={k}
+          type="button"
+          className="link-button"
+          onClick={() => edit((t) => removeValue(t, [q.name, k]))}
+        >
+          Remove {k}
+        </button>
+      ))}
+    </p>
+  );
+}
+
+/** The criteria editor that fits the question's type (none for a type the service does not know). */
+function QuestionCriteria({ question: q, edit, onShowJson }: CriteriaProps) {
+  const kind = isQuestionType(q.type) ? q.type : null;
+  return (
+    <>
       {kind === 'choice' && <ChoiceOptions question={q} edit={edit} onShowJson={onShowJson} />}
       {kind === 'score' && <ScoreLevels question={q} edit={edit} onShowJson={onShowJson} />}
       {kind === 'noul' && <NoulCriteria question={q} edit={edit} onShowJson={onShowJson} />}
-    </fieldset>
+    </>
   );
 }
 
