@@ -53,22 +53,15 @@ export function ModelPickerView({
 }: Omit<ModelPickerProps, 'targetId'> & ModelChoices) {
   const id = useId();
   const fieldId = inputId ?? `${id}-input`;
-  const listed = models?.models.map((m) => m.name) ?? [];
-  const trimmed = value.trim();
-  const kind = classifyModelId(trimmed, listed);
-  const shown = problem ?? (trimmed === '' || modelsLoaded ? modelIdProblem(value, listed) : null);
-  // A model the service refused is not "pinned", whatever its shape says; the full sentence is in the answers once.
-  const refused = Boolean(problem) && refusedByService;
-  // On a server that lists no models, a typed id is simply what is sent: no "unknown" tag (the top bar says why).
-  const typed = kind === 'unknown' && models !== undefined && 'unlisted' in models;
-  const note = refused
-    ? { text: 'refused', title: problem ?? '' }
-    : trimmed && !typed
-      ? KIND_NOTE[kind]
-      : null;
-  const pin = kind === 'alias' && resolved && resolved !== trimmed ? resolved : null;
-  // On a target that runs a model file, a lexical id gets a one-click way to ask the model instead.
-  const offerFile = modelFile && localFileOfModel(trimmed) === null ? modelFile : null;
+  const { trimmed, kind, shown, refused, note, pin, offerFile } = readModelField({
+    value,
+    problem,
+    refusedByService,
+    resolved,
+    models,
+    modelsLoaded,
+    modelFile,
+  });
 
   return (
     <div className="model-picker" data-testid="workbench.modelPicker">
@@ -104,6 +97,65 @@ export function ModelPickerView({
           {note.text}
         </span>
       )}
+      <ModelOffers trimmed={trimmed} pin={pin} offerFile={offerFile} onChange={onChange} />
+      {shown && (
+        <span
+          id={`${id}-problem`}
+          // The service's refusal is read out with the field but shown once, in the answers.
+          className={refused ? 'visually-hidden' : 'field-problem'}
+          role="status"
+          data-testid="workbench.modelProblem"
+        >
+          {shown}
+        </span>
+      )}
+    </div>
+  );
+}
+
+type FieldInputs = Pick<ModelPickerProps, 'value' | 'problem' | 'refusedByService' | 'resolved'> &
+  ModelChoices;
+
+/** What the field says of its value: its kind, the problem shown, the tag beside it and the one-click offers. */
+function readModelField({
+  value,
+  problem,
+  refusedByService,
+  resolved,
+  models,
+  modelsLoaded,
+  modelFile,
+}: FieldInputs) {
+  const listed = models?.models.map((m) => m.name) ?? [];
+  const trimmed = value.trim();
+  const kind = classifyModelId(trimmed, listed);
+  const shown = problem ?? (trimmed === '' || modelsLoaded ? modelIdProblem(value, listed) : null);
+  // A model the service refused is not "pinned", whatever its shape says; the full sentence is in the answers once.
+  const refused = Boolean(problem) && refusedByService === true;
+  // On a server that lists no models, a typed id is simply what is sent: no "unknown" tag (the top bar says why).
+  const typed = kind === 'unknown' && models !== undefined && 'unlisted' in models;
+  const note = refused
+    ? { text: 'refused', title: problem ?? '' }
+    : trimmed && !typed
+      ? KIND_NOTE[kind]
+      : null;
+  const pin = kind === 'alias' && resolved && resolved !== trimmed ? resolved : null;
+  // On a target that runs a model file, a lexical id gets a one-click way to ask the model instead.
+  const offerFile = modelFile && localFileOfModel(trimmed) === null ? modelFile : null;
+  return { trimmed, kind, shown, refused, note, pin, offerFile };
+}
+
+interface ModelOffersProps {
+  trimmed: string;
+  pin: string | null;
+  offerFile: ModelChoices['modelFile'] | null;
+  onChange: (model: string) => void;
+}
+
+/** One-click changes of the model: pin the version an alias resolved to, or ask the target's model file. */
+function ModelOffers({ trimmed, pin, offerFile, onChange }: ModelOffersProps) {
+  return (
+    <>
       {pin && (
         <button
           type="button"
@@ -125,17 +177,6 @@ export function ModelPickerView({
           Use {offerFile.fileName}
         </button>
       )}
-      {shown && (
-        <span
-          id={`${id}-problem`}
-          // The service's refusal is read out with the field but shown once, in the answers.
-          className={refused ? 'visually-hidden' : 'field-problem'}
-          role="status"
-          data-testid="workbench.modelProblem"
-        >
-          {shown}
-        </span>
-      )}
-    </div>
+    </>
   );
 }
