@@ -9,7 +9,7 @@ import { targetsQueryOptions, useTargetInfo } from '../../queries/targets';
 import { useChosenTargetId } from '../../stores/target';
 import { useWorkbench } from '../../stores/workbench';
 import { runViewOf } from '../../stores/workbench';
-import type { RunView } from '../../stores/workbench';
+import type { RunView, WorkbenchState } from '../../stores/workbench';
 import { AttemptList } from './AttemptList';
 import { RunErrorView } from './RunErrorView';
 import { RunHistory } from './RunHistory';
@@ -41,36 +41,14 @@ export function AnswersPane({ onReveal }: AnswersPaneProps) {
   const allRuns = useWorkbench((s) => s.runs);
   const showRun = useWorkbench((s) => s.showRun);
   const runs = useMemo(() => allRuns.filter((r) => r.columnId === undefined), [allRuns]);
-  // A cancelled or failed attempt does not hide the last good answer on the same target: it is shown under the
-  // attempt's note, naming its model when that differs. Another target's answer never stands in for it.
-  const lastGood = useMemo(() => {
-    if (!run || (run.status !== 'cancelled' && run.status !== 'failed')) return undefined;
-    const good = lastGoodRun(
-      { id: run.id, at: run.at, targetId: run.targetId, model: modelOf(run.body), answered: false },
-      runs.map((r) => ({
-        id: r.id,
-        at: r.at,
-        targetId: r.targetId,
-        model: r.request.model,
-        answered: !!r.response,
-        r,
-      })),
-    );
-    return good ? runViewOf(good.r) : undefined;
-  }, [run, runs]);
+  const lastGood = useLastGood(run, runs);
   const shown = run?.response ? run : lastGood;
-  const targets = useQuery(targetsQueryOptions());
-  const target = run ? targets.data?.find((t) => t.id === run.targetId) : undefined;
+  const { targets, isLocal, targetLabel } = useRunTarget(run);
   // Fetch the charts while the user is still typing, so the first answers draw at once.
   useEffect(() => {
     const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 200));
     idle(() => void loadCards());
   }, []);
-  const isLocal = target?.kind === 'local' || run?.targetId === 'local';
-  // On the local target the answer says which judge gave it: the model file or the lexical judge.
-  const targetLabel = isLocal
-    ? localJudgeLabel(run?.response?.model ?? modelOf(run?.body))
-    : (target?.label ?? run?.targetId ?? '');
 
   return (
     <section className="pane answers" aria-labelledby="answers-heading" data-testid="answers">
@@ -103,19 +81,13 @@ export function AnswersPane({ onReveal }: AnswersPaneProps) {
               <AttemptList attempts={run.attempts} running={run.status === 'running'} />
             )}
             {run.error && lastGood ? (
-              <div className="answers__last-attempt" data-testid="answers.lastAttempt">
-                <details open={run.error.kind === 'validation'}>
-                  <summary>
-                    Last attempt: {run.status === 'cancelled' ? 'cancelled' : 'failed'}. The answer below is
-                    the last good one, from {formatTime(lastGood.at)}
-                    {modelOf(lastGood.body).trim() !== modelOf(run.body).trim()
-                      ? `, by ${modelOf(lastGood.body)} (this attempt asked ${modelOf(run.body) || 'no model'})`
-                      : ''}
-                    .
-                  </summary>
-                  <RunErrorView error={run.error} targetLabel={targetLabel} onReveal={onReveal} />
-                </details>
-              </div>
+              <LastAttempt
+                run={run}
+                error={run.error}
+                lastGood={lastGood}
+                targetLabel={targetLabel}
+                onReveal={onReveal}
+              />
             ) : (
               run.error && <RunErrorView error={run.error} targetLabel={targetLabel} onReveal={onReveal} />
             )}
@@ -130,6 +102,66 @@ export function AnswersPane({ onReveal }: AnswersPaneProps) {
         )}
       </div>
     </section>
+  );
+}
+
+/**
+ * A cancelled or failed attempt does not hide the last good answer on the same target: it is shown under the
+ * attempt's note, naming its model when that differs. Another target's answer never stands in for it.
+ */
+function useLastGood(run: RunView | null | undefined, runs: WorkbenchState['runs']) {
+  return useMemo(() => {
+    if (!run || (run.status !== 'cancelled' && run.status !== 'failed')) return undefined;
+    const good = lastGoodRun(
+      { id: run.id, at: run.at, targetId: run.targetId, model: modelOf(run.body), answered: false },
+      runs.map((r) => ({
+        id: r.id,
+        at: r.at,
+        targetId: r.targetId,
+        model: r.request.model,
+        answered: !!r.response,
+        r,
+      })),
+    );
+    return good ? runViewOf(good.r) : undefined;
+  }, [run, runs]);
+}
+
+/** The run's target as the pane names it, and the target list (for the prices of the answers shown). */
+function useRunTarget(run: RunView | null | undefined) {
+  const targets = useQuery(targetsQueryOptions());
+  const target = run ? targets.data?.find((t) => t.id === run.targetId) : undefined;
+  const isLocal = target?.kind === 'local' || run?.targetId === 'local';
+  // On the local target the answer says which judge gave it: the model file or the lexical judge.
+  const targetLabel = isLocal
+    ? localJudgeLabel(run?.response?.model ?? modelOf(run?.body))
+    : (target?.label ?? run?.targetId ?? '');
+  return { targets, isLocal, targetLabel };
+}
+
+interface LastAttemptProps extends Pick<AnswersPaneProps, 'onReveal'> {
+  run: RunView;
+  error: NonNullable<RunView['error']>;
+  lastGood: RunView;
+  targetLabel: string;
+}
+
+/** The failed or cancelled attempt, folded above the last good answer it does not hide. */
+function LastAttempt({ run, error, lastGood, targetLabel, onReveal }: LastAttemptProps) {
+  return (
+    <div className="answers__last-attempt" data-testid="answers.lastAttempt">
+      <details open={error.kind === 'validation'}>
+        <summary>
+          Last attempt: {run.status === 'cancelled' ? 'cancelled' : 'failed'}. The answer below is the last
+          good one, from {formatTime(lastGood.at)}
+          {modelOf(lastGood.body).trim() !== modelOf(run.body).trim()
+            ? `, by ${modelOf(lastGood.body)} (this attempt asked ${modelOf(run.body) || 'no model'})`
+            : ''}
+          .
+        </summary>
+        <RunErrorView error={error} targetLabel={targetLabel} onReveal={onReveal} />
+      </details>
+    </div>
   );
 }
 
