@@ -10,7 +10,7 @@ import {
   choiceSeries,
   formatFixed2,
 } from '../../../core/answerSeries';
-import type { ChoiceBar } from '../../../core/answerSeries';
+import type { ChoiceBar, ChoiceSeries } from '../../../core/answerSeries';
 import { useElementWidth } from '../useElementWidth';
 import { CHART, clip, labelColumnWidth } from './chartTheme';
 import { ProbabilityAxis, barTooltip, barWithValue, plainTick, probabilityGridAndAxis } from './chartParts';
@@ -34,54 +34,18 @@ const MARGIN = { top: 2, right: 40, bottom: 2, left: 4 };
 /** The chart and its text equivalent for one choice answer. */
 export function ChoiceCard({ name, answer, criteria, probabilityMax = 1, optionOrder }: ChoiceCardProps) {
   const [showAll, setShowAll] = useState(false);
-  // Everything but the drawn bars stays the same when "show all" toggles, so the 255-row table is not redone.
-  const ranked = useMemo(
-    () => choiceSeries(answer, criteria, { showAll: true, order: optionOrder }),
-    [answer, criteria, optionOrder],
-  );
-  const series = useMemo(
-    () => ({ ...ranked, shown: showAll ? ranked.all : ranked.all.slice(0, CHOICE_TOP) }),
-    [ranked, showAll],
-  );
-  const hidden = ranked.all.length - series.shown.length;
+  const { series, hidden, data, tableRows } = useChoiceSeries(answer, criteria, optionOrder, showAll);
   const [ref, width] = useElementWidth<HTMLDivElement>();
   const labelWidth = useMemo(() => labelColumnWidth(series.shown.map((b) => b.label)), [series.shown]);
-  const data = useMemo(
-    () => series.shown.map((b) => ({ ...b, fill: b.chosen ? CHART.chosen : CHART.bar })),
-    [series.shown],
-  );
-  const tableRows = useMemo(
-    () =>
-      ranked.all.map((b) => [
-        b.chosen ? `${b.label} (chosen)` : b.label,
-        formatFixed2(b.probability),
-        b.description,
-      ]),
-    [ranked],
-  );
   // Past the top 20 the chart scrolls in its card; its axis is drawn apart, under it, to stay in view.
   const scrolling = data.length > CHOICE_TOP;
   const height = barChartHeight(data.length);
-  const chosen = series.all.find((b) => b.chosen);
   // A comparison shows one card per column for the same question: the id must be unique per card, not per name.
   const tableId = `answers-${useId()}-table`;
 
   return (
     <>
-      <p className="answer-headline">
-        <span className="answer-headline__value" data-testid="answers.choice">
-          {answer.choice}
-        </span>
-        {chosen && <span className="num answer-headline__p">p = {formatFixed2(chosen.probability)}</span>}
-        <Confidence value={answer.confidence} server={reportedConfidence(answer)} />
-      </p>
-      {series.tiedAtTop.length > 0 && (
-        <p className="answer-note" data-testid="answers.tie">
-          Tie at the top: {series.tiedAtTop.join(', ')} (
-          {formatFixed2(series.all.find((b) => b.rank === 1)!.probability)} each). The service picks the first
-          in criteria order.
-        </p>
-      )}
+      <ChoiceHeadline answer={answer} series={series} />
       <div ref={ref} className="answer-chart-frame">
         {scrolling ? (
           <ScrollingBars data={data} width={width} labelWidth={labelWidth} probabilityMax={probabilityMax} />
@@ -115,6 +79,62 @@ export function ChoiceCard({ name, answer, criteria, probabilityMax = 1, optionO
         columns={TABLE_COLUMNS}
         rows={tableRows}
       />
+    </>
+  );
+}
+
+/** The options ranked once, the bars drawn (the top 20 or all) and the table's rows. */
+function useChoiceSeries(
+  answer: ChoiceAnswer,
+  criteria: unknown,
+  optionOrder: readonly string[] | undefined,
+  showAll: boolean,
+) {
+  // Everything but the drawn bars stays the same when "show all" toggles, so the 255-row table is not redone.
+  const ranked = useMemo(
+    () => choiceSeries(answer, criteria, { showAll: true, order: optionOrder }),
+    [answer, criteria, optionOrder],
+  );
+  const series = useMemo(
+    () => ({ ...ranked, shown: showAll ? ranked.all : ranked.all.slice(0, CHOICE_TOP) }),
+    [ranked, showAll],
+  );
+  const hidden = ranked.all.length - series.shown.length;
+  const data = useMemo(
+    () => series.shown.map((b) => ({ ...b, fill: b.chosen ? CHART.chosen : CHART.bar })),
+    [series.shown],
+  );
+  const tableRows = useMemo(
+    () =>
+      ranked.all.map((b) => [
+        b.chosen ? `${b.label} (chosen)` : b.label,
+        formatFixed2(b.probability),
+        b.description,
+      ]),
+    [ranked],
+  );
+  return { series, hidden, data, tableRows };
+}
+
+/** The chosen label with its probability and confidence, and a note when the top is a tie. */
+function ChoiceHeadline({ answer, series }: { answer: ChoiceAnswer; series: ChoiceSeries }) {
+  const chosen = series.all.find((b) => b.chosen);
+  return (
+    <>
+      <p className="answer-headline">
+        <span className="answer-headline__value" data-testid="answers.choice">
+          {answer.choice}
+        </span>
+        {chosen && <span className="num answer-headline__p">p = {formatFixed2(chosen.probability)}</span>}
+        <Confidence value={answer.confidence} server={reportedConfidence(answer)} />
+      </p>
+      {series.tiedAtTop.length > 0 && (
+        <p className="answer-note" data-testid="answers.tie">
+          Tie at the top: {series.tiedAtTop.join(', ')} (
+          {formatFixed2(series.all.find((b) => b.rank === 1)!.probability)} each). The service picks the first
+          in criteria order.
+        </p>
+      )}
     </>
   );
 }
