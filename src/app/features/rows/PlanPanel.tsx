@@ -36,24 +36,7 @@ export function PlanPanel(props: PlanPanelProps) {
   return (
     <section className="rows-plan panel" aria-label="Estimate and settings" data-testid="rows.plan">
       <h2>3. Check the estimate and run</h2>
-      {session.problem ? (
-        <p className="error-text" role="alert" data-testid="rows.plan.problem">
-          {session.problem} Fix it on the main screen: every row is sent with the session&apos;s questions and
-          model.
-        </p>
-      ) : (
-        <p>
-          Each row is sent with the session&apos;s {Object.keys(session.questions ?? {}).length} question(s)
-          to <strong>{props.targetLabel}</strong>, model <code>{session.model}</code>.
-        </p>
-      )}
-      {session.alias && (
-        <p className="rows-warning" role="note" data-testid="rows.plan.alias">
-          <code>{session.model}</code> is an alias: it can move to a new version in the middle of a long run,
-          and stored answers are only reused for a pinned model. Pin a versioned id (such as model-1.13.0) for
-          comparable results.
-        </p>
-      )}
+      <PlanSession session={session} targetLabel={props.targetLabel} />
       {props.planError && <p className="error-text">{props.planError}</p>}
       {props.planning && (
         <p className="muted" role="status">
@@ -61,34 +44,7 @@ export function PlanPanel(props: PlanPanelProps) {
         </p>
       )}
       {plan && (
-        <dl className="rows-figures" data-testid="rows.plan.figures">
-          <div>
-            <dt>Rows to send</dt>
-            <dd data-testid="rows.plan.rows">{formatCount(plan.rowCount)}</dd>
-          </div>
-          <div>
-            <dt>Estimated input tokens</dt>
-            <dd data-testid="rows.plan.tokens">{formatCount(plan.totalTokens)}</dd>
-          </div>
-          <div>
-            <dt>Estimated cost</dt>
-            <dd data-testid="rows.plan.cost">
-              {costOf(plan.totalTokens)}
-              {props.inputPrice === null && <span className="muted"> (the target states no price)</span>}
-            </dd>
-          </div>
-          <div>
-            <dt>Per row</dt>
-            <dd>
-              {formatCount(plan.rowCount ? plan.totalTokens / plan.rowCount : 0)} tokens on average, at most{' '}
-              {formatCount(plan.maxRowTokens)} ({formatCount(plan.questionTokens)} of them the questions)
-            </dd>
-          </div>
-          <div>
-            <dt>Time at this pace</dt>
-            <dd>{formatDuration(planDurationMs(plan, props.pacing))}</dd>
-          </div>
-        </dl>
+        <PlanFigures plan={plan} pacing={props.pacing} inputPrice={props.inputPrice} costOf={costOf} />
       )}
       <PacingFields
         pacing={props.pacing}
@@ -113,5 +69,70 @@ export function PlanPanel(props: PlanPanelProps) {
         {props.busy ? 'Storing the rows…' : `Run ${plan ? formatCount(plan.rowCount) : ''} rows`}
       </button>
     </section>
+  );
+}
+
+/** Where the rows go: the session's questions, target and model, or the session's problem that blocks the run. */
+function PlanSession({ session, targetLabel }: Pick<PlanPanelProps, 'session' | 'targetLabel'>) {
+  return (
+    <>
+      {session.problem ? (
+        <p className="error-text" role="alert" data-testid="rows.plan.problem">
+          {session.problem} Fix it on the main screen: every row is sent with the session&apos;s questions and
+          model.
+        </p>
+      ) : (
+        <p>
+          Each row is sent with the session&apos;s {Object.keys(session.questions ?? {}).length} question(s)
+          to <strong>{targetLabel}</strong>, model <code>{session.model}</code>.
+        </p>
+      )}
+      {session.alias && (
+        <p className="rows-warning" role="note" data-testid="rows.plan.alias">
+          <code>{session.model}</code> is an alias: it can move to a new version in the middle of a long run,
+          and stored answers are only reused for a pinned model. Pin a versioned id (such as model-1.13.0) for
+          comparable results.
+        </p>
+      )}
+    </>
+  );
+}
+
+interface PlanFiguresProps extends Pick<PlanPanelProps, 'pacing' | 'inputPrice'> {
+  plan: PlanSummary;
+  costOf: (tokens: number) => string;
+}
+
+/** The estimate of the whole run: rows, tokens, cost, tokens per row and time at this pace. */
+function PlanFigures({ plan, pacing, inputPrice, costOf }: PlanFiguresProps) {
+  return (
+    <dl className="rows-figures" data-testid="rows.plan.figures">
+      <div>
+        <dt>Rows to send</dt>
+        <dd data-testid="rows.plan.rows">{formatCount(plan.rowCount)}</dd>
+      </div>
+      <div>
+        <dt>Estimated input tokens</dt>
+        <dd data-testid="rows.plan.tokens">{formatCount(plan.totalTokens)}</dd>
+      </div>
+      <div>
+        <dt>Estimated cost</dt>
+        <dd data-testid="rows.plan.cost">
+          {costOf(plan.totalTokens)}
+          {inputPrice === null && <span className="muted"> (the target states no price)</span>}
+        </dd>
+      </div>
+      <div>
+        <dt>Per row</dt>
+        <dd>
+          {formatCount(plan.rowCount ? plan.totalTokens / plan.rowCount : 0)} tokens on average, at most{' '}
+          {formatCount(plan.maxRowTokens)} ({formatCount(plan.questionTokens)} of them the questions)
+        </dd>
+      </div>
+      <div>
+        <dt>Time at this pace</dt>
+        <dd>{formatDuration(planDurationMs(plan, pacing))}</dd>
+      </div>
+    </dl>
   );
 }
