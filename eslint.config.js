@@ -41,33 +41,9 @@ const LONG_UNIT_EXCEPTIONS = [
   },
 ];
 
-/**
- * Pending split (issue 42): units other engineers are editing now, to be split after them. Named here so the lint stays
- * green meanwhile; each line leaves when its unit is split. Not a place for new code.
- */
-const PENDING_SPLIT_ISSUE_42 = [
-  // React components of src/app/features, screens and components, split once their current edits land.
-  { file: 'src/app/features/workbench/QuestionForm.tsx', name: 'QuestionFields' }, // 115 lines
-  { file: 'src/app/features/rows/ResultsView.tsx', name: 'ResultsView' }, // 113 lines
-  { file: 'src/app/components/ModelPicker.tsx', name: 'ModelPickerView' }, // 100 lines
-  { file: 'src/app/features/answers/AnswersPane.tsx', name: 'AnswersPane' }, // 96 lines
-  { file: 'src/app/features/workbench/ChatView.tsx', name: 'ChatView' }, // 93 lines
-  { file: 'src/app/components/answers/ChoiceCard.tsx', name: 'ChoiceCard' }, // 86 lines
-  { file: 'src/app/features/rows/PlanPanel.tsx', name: 'PlanPanel' }, // 83 lines
-];
-
-/**
- * Not reached in the first pass of issue 42 (the largest units were split first): each leaves this list when it is split
- * by concern, or moves to LONG_UNIT_EXCEPTIONS with its reason.
- */
-const NOT_YET_SPLIT = [
-];
 const unitLengthOptions = (max) => ({
   max,
-  exceptions: [
-    ...LONG_UNIT_EXCEPTIONS,
-    ...[...PENDING_SPLIT_ISSUE_42, ...NOT_YET_SPLIT].map((u) => ({ ...u, why: 'pending split (issue 42)' })),
-  ],
+  exceptions: LONG_UNIT_EXCEPTIONS,
 });
 
 export default tseslint.config(
