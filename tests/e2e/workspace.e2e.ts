@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEPARTMENT_QUESTION } from '../helpers/fixtures';
 import { startPostgres } from '../helpers/postgres';
 import type { TestPostgres } from '../helpers/postgres';
 import { useBrowser } from './harness/browser';
@@ -17,17 +18,7 @@ import { RowsArea } from './pages/RowsArea';
 import { WorkbenchPage } from './pages/WorkbenchPage';
 import { WorkspaceArea } from './pages/WorkspaceArea';
 
-const QUESTIONS = JSON.stringify({
-  department: {
-    type: 'choice',
-    instructions: 'Which team should handle this ticket?',
-    criteria: {
-      billing: 'Payments, charges and refunds',
-      technical: 'Errors, outages and bugs',
-      other: null,
-    },
-  },
-});
+const QUESTIONS = JSON.stringify(DEPARTMENT_QUESTION);
 const KINDS = [
   ['I was charged twice for my order, please refund me today', 'billing'],
   ['The app crashes every time I open the settings page', 'technical'],

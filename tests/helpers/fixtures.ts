@@ -88,3 +88,16 @@ export const storedRun = (overrides: Partial<RowRun> & Pick<RowRun, 'id' | 'ques
   halt: null,
   ...overrides,
 });
+
+/** The support-ticket rubric the command line, scale-out and workspace tests route tickets with. */
+export const DEPARTMENT_QUESTION = {
+  department: {
+    type: 'choice',
+    instructions: 'Which team should handle this ticket?',
+    criteria: {
+      billing: 'Payments, charges and refunds',
+      technical: 'Errors, outages and bugs',
+      other: null,
+    },
+  },
+} as const;

@@ -81,20 +81,13 @@ export const thresholdOf = (options: AlignmentOptions, name: string): number =>
   options.noulThresholds[name] ?? 0.5;
 
 /** A question's per-row arrays, sized for every row of the table and filled up to the rows kept. */
-interface RowArrays {
-  rows: Int32Array;
-  y: ClassIndices;
-  pred: ClassIndices;
-  calP: Float64Array;
-  calHit: Float64Array;
-  predP: Float64Array;
-  brier: Float64Array;
-  logLoss: Float64Array;
+interface RowArrays extends Pick<
+  Common,
+  'rows' | 'y' | 'pred' | 'calP' | 'calHit' | 'predP' | 'brier' | 'logLoss' | 'bin' | 'predicted'
+> {
+  /** A score's expected value, and a noul's P(yes), per row (empty for the other types). */
   expected: Float64Array;
   pYes: Float64Array;
-  bin: Uint8Array;
-  /** The class predicted for every answered row, labelled or not. */
-  predicted: ClassIndices;
 }
 
 /** One allocation per array, viewed up to the rows kept afterwards: no copy. */

@@ -12,17 +12,10 @@ import { readResults } from '../../../src/core/rows/resultsFile';
 import { DEFAULT_API_KEY } from '../../../src/server/reference/options';
 import { spawnCli } from '../../helpers/cliProcess';
 import type { Ran } from '../../helpers/cliProcess';
+import { DEPARTMENT_QUESTION } from '../../helpers/fixtures';
 
 const QUESTIONS = {
-  department: {
-    type: 'choice',
-    instructions: 'Which team should handle this ticket?',
-    criteria: {
-      billing: 'Payments, charges and refunds',
-      technical: 'Errors, outages and bugs',
-      other: null,
-    },
-  },
+  ...DEPARTMENT_QUESTION,
   urgent: { type: 'noul', instructions: 'Does the customer say this is urgent?' },
 };
 const MESSAGES = [

@@ -10,18 +10,9 @@ import { serveCountingReference } from '../../../bench/lib/countingReference';
 import { readResults } from '../../../src/core/rows/resultsFile';
 import { DEFAULT_API_KEY } from '../../../src/server/reference/options';
 import { spawnCli } from '../../helpers/cliProcess';
+import { DEPARTMENT_QUESTION } from '../../helpers/fixtures';
 
-const QUESTIONS = {
-  department: {
-    type: 'choice',
-    instructions: 'Which team should handle this ticket?',
-    criteria: {
-      billing: 'Payments, charges and refunds',
-      technical: 'Errors, outages and bugs',
-      other: null,
-    },
-  },
-};
+const QUESTIONS = DEPARTMENT_QUESTION;
 const MESSAGES = [
   ['I was charged twice this month, please refund the second charge', 'billing'],
   ['The API answers 500 errors since your deploy this morning', 'technical'],
