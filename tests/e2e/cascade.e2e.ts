@@ -53,7 +53,12 @@ it(
     const rows = new RowsArea(page);
     await rows.open();
     await rows.pick('tickets.csv', CSV);
-    await page.getByTestId('rows.labels.column.department').selectOption('human_department');
+    // The label column is chosen once the file is planned (a choice made before can be replaced by the plan's
+    // mapping), and is still chosen when the run starts.
+    await expect.poll(() => page.getByTestId('rows.plan.rows').textContent()).toBe(String(ROWS));
+    const labelColumn = page.getByTestId('rows.labels.column.department');
+    await labelColumn.selectOption('human_department');
+    await expect.poll(() => labelColumn.inputValue()).toBe('human_department');
     await rows.start.click();
     await rows.waitFinished();
     expect(Object.values(reference.counts().answers).filter((n) => n === 1)).toHaveLength(ROWS);
