@@ -41,30 +41,9 @@ const LONG_UNIT_EXCEPTIONS = [
   },
 ];
 
-/**
- * Pending split (issue 42): the alignment, compare and robustness screens' split was taken back (it lost the cascade's
- * labels on the alignment screen); each line leaves when its unit is split again.
- */
-const PENDING_SPLIT_ISSUE_42 = [
-  { file: 'src/app/features/alignment/AlignmentScreen.tsx', name: 'AlignmentScreen' }, // 417 lines
-  { file: 'src/app/features/robustness/RobustnessDialog.tsx', name: 'RobustnessDialog' }, // 300 lines
-  { file: 'src/app/features/alignment/QuestionPanel.tsx', name: 'QuestionPanel' }, // 258 lines
-  { file: 'src/app/features/compare/CompareView.tsx', name: 'CompareView' }, // 227 lines
-  { file: 'src/app/features/alignment/LabellingView.tsx', name: 'LabellingView' }, // 215 lines
-  { file: 'src/app/features/alignment/TrustPanel.tsx', name: 'TrustPanel' }, // 210 lines
-  { file: 'src/app/features/alignment/VariantsPanel.tsx', name: 'VariantsPanel' }, // 131 lines
-  { file: 'src/app/features/compare/CompareScreen.tsx', name: 'CompareScreen' }, // 124 lines
-  { file: 'src/app/features/compare/CompareToolbar.tsx', name: 'CompareToolbar' }, // 100 lines
-  { file: 'src/app/features/compare/CompareColumnHeader.tsx', name: 'CompareColumnHeader' }, // 99 lines
-  { file: 'src/app/features/alignment/DisagreementList.tsx', name: 'DisagreementList' }, // 82 lines
-  { file: 'src/app/features/alignment/VariantFamilyPanel.tsx', name: 'SealSection' }, // 108 lines
-];
 const unitLengthOptions = (max) => ({
   max,
-  exceptions: [
-    ...LONG_UNIT_EXCEPTIONS,
-    ...PENDING_SPLIT_ISSUE_42.map((u) => ({ ...u, why: 'pending split (issue 42)' })),
-  ],
+  exceptions: LONG_UNIT_EXCEPTIONS,
 });
 
 export default tseslint.config(

@@ -24,18 +24,8 @@ export interface DisagreementListProps {
   onOpenAll?: () => void;
 }
 
-export function DisagreementList({
-  question,
-  definition,
-  items,
-  rowOf,
-  mapping,
-  onOpen,
-  limit = 20,
-  total = items.length,
-  title,
-  onOpenAll,
-}: DisagreementListProps) {
+export function DisagreementList(props: DisagreementListProps) {
+  const { question, items, limit = 20, total = items.length, title } = props;
   // Every list that is cut offers the rest: a page more at a time here, and all of them in the rows screen.
   const [shown, setShown] = useState(limit);
   const visible = Math.min(shown, items.length);
@@ -50,34 +40,13 @@ export function DisagreementList({
       {total === 0 && <p className="muted">None.</p>}
       <ol>
         {items.slice(0, visible).map((d) => {
-          const row = rowOf(Number(d.id));
+          const row = props.rowOf(Number(d.id));
           if (!row) return null;
-          return (
-            <li key={d.id} className="align-disagreement" data-testid="align.disagreement">
-              <div className="align-disagreement__head">
-                <span>
-                  Row <strong>{row.id}</strong> · label <strong>{labelText(d.label, definition)}</strong> ·
-                  judge <strong>{labelText(d.predicted, definition)}</strong>
-                  {Number.isFinite(d.pPredicted) &&
-                    ` at ${d.pPredicted.toFixed(2)} (the label got ${d.pLabel.toFixed(2)})`}
-                </span>
-                <button
-                  type="button"
-                  onClick={() => onOpen(row)}
-                  title="Opens the row in the main screen as a new session, with the run’s questions, model and target; the session open now stays as it is."
-                  data-testid="align.disagreement.open"
-                >
-                  Open in a new session
-                </button>
-              </div>
-              <pre className="align-state">{stateText(stateOf(row, mapping))}</pre>
-              <p className="muted">{distributionText(row.response?.answers[question])}</p>
-            </li>
-          );
+          return <DisagreementItem key={d.id} {...props} disagreement={d} row={row} />;
         })}
       </ol>
       {/* A list that was cut keeps "Open all" once paged to its end: the rows screen filters and exports them. */}
-      {(total > visible || (onOpenAll && total > limit)) && (
+      {(total > visible || (props.onOpenAll && total > limit)) && (
         <p className="align-more" data-testid="align.disagreements.more">
           <span className="muted">
             Showing {visible} of {total}.
@@ -92,10 +61,10 @@ export function DisagreementList({
               Show {Math.min(limit, items.length - visible)} more
             </button>
           )}{' '}
-          {onOpenAll && (
+          {props.onOpenAll && (
             <button
               type="button"
-              onClick={onOpenAll}
+              onClick={props.onOpenAll}
               aria-label={`Open all ${total} of ${name} in the rows screen`}
               data-testid="align.disagreements.openAll"
             >
@@ -105,5 +74,40 @@ export function DisagreementList({
         </p>
       )}
     </section>
+  );
+}
+
+type DisagreementItemProps = DisagreementListProps & { disagreement: Disagreement; row: ResultRow };
+
+/** One disagreement: the row, its label and the judge's answer, its state, and opening it in a new session. */
+function DisagreementItem({
+  question,
+  definition,
+  mapping,
+  onOpen,
+  disagreement: d,
+  row,
+}: DisagreementItemProps) {
+  return (
+    <li className="align-disagreement" data-testid="align.disagreement">
+      <div className="align-disagreement__head">
+        <span>
+          Row <strong>{row.id}</strong> · label <strong>{labelText(d.label, definition)}</strong> · judge{' '}
+          <strong>{labelText(d.predicted, definition)}</strong>
+          {Number.isFinite(d.pPredicted) &&
+            ` at ${d.pPredicted.toFixed(2)} (the label got ${d.pLabel.toFixed(2)})`}
+        </span>
+        <button
+          type="button"
+          onClick={() => onOpen(row)}
+          title="Opens the row in the main screen as a new session, with the run’s questions, model and target; the session open now stays as it is."
+          data-testid="align.disagreement.open"
+        >
+          Open in a new session
+        </button>
+      </div>
+      <pre className="align-state">{stateText(stateOf(row, mapping))}</pre>
+      <p className="muted">{distributionText(row.response?.answers[question])}</p>
+    </li>
   );
 }

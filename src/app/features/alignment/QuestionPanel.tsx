@@ -11,7 +11,10 @@ import type { RowMapping } from '../../../core/rows/mapping';
 import type { ResultRow } from '../../../core/rows/results';
 import { ConfusionMatrix } from './ConfusionMatrix';
 import { DisagreementList } from './DisagreementList';
-import { FigureText, FigureWithWords } from './FigureText';
+import type { ReactNode } from 'react';
+import { FigureWithWords } from './FigureText';
+import { PrecisionRecallTable, PrevalenceTable } from './FigureTables';
+import { ThresholdSlider } from './ThresholdSlider';
 import { ReliabilityDiagram } from './ReliabilityDiagram';
 import { TrustPanel } from './TrustPanel';
 import type { TrustPanelProps } from './TrustPanel';
@@ -53,13 +56,11 @@ export interface QuestionPanelProps {
   escalation?: TrustPanelProps['escalation'];
 }
 
-export function QuestionPanel(props: QuestionPanelProps) {
-  const { report, definition, cell } = props;
-  const name = report.name;
-  // The threshold moved and the worker has not caught up: the figures it moves are read from the grid at once.
+/** The figures shown: the report's, or at a threshold the worker has not caught up with, the grid's at once. */
+function shownFigures(report: QuestionReport, threshold: number) {
   const view =
-    report.threshold && Math.abs(report.threshold.value - props.threshold) > 1e-9
-      ? thresholdView(report, props.threshold)
+    report.threshold && Math.abs(report.threshold.value - threshold) > 1e-9
+      ? thresholdView(report, threshold)
       : null;
   const figures = view
     ? {
@@ -69,10 +70,32 @@ export function QuestionPanel(props: QuestionPanelProps) {
         tnr: { ...report.figures['tnr']!, value: view.tnr },
       }
     : report.figures;
-  const counts = view?.counts ?? report.confusion.counts;
+  return { moved: view !== null, figures, counts: view?.counts ?? report.confusion.counts };
+}
+
+/** The value a class index stands for: a choice's option, a score's level, or noul's yes (1) and no (0). */
+const classValue = (report: QuestionReport, i: number): LabelValue =>
+  report.type === 'choice' ? report.classes[i]! : report.type === 'score' ? i : i === 1;
+
+/** A class index in words, as the confusion matrix and the open cell's title say it. */
+const classWord = (report: QuestionReport, definition: Question, i: number): string =>
+  report.type === 'choice'
+    ? report.classes[i]!
+    : report.type === 'score'
+      ? labelText(i, definition)
+      : i === 1
+        ? 'yes'
+        : 'no';
+
+/** One figure with its words; `pending` while the slider's figures wait for the worker's intervals. */
+type FigureCell = (key: string, pending?: boolean) => ReactNode;
+
+export function QuestionPanel(props: QuestionPanelProps) {
+  const { report, definition, cell } = props;
+  const name = report.name;
+  const { moved, figures, counts } = shownFigures(report, props.threshold);
   const context = { question: name, type: report.type, classes: report.classes.length };
-  // One figure with its words; `pending` while the slider's figures wait for the worker's intervals.
-  const figureCell = (key: string, pending = false) => (
+  const figureCell: FigureCell = (key, pending = false) => (
     <FigureWithWords
       figureKey={key}
       figure={figures[key]}
@@ -83,19 +106,6 @@ export function QuestionPanel(props: QuestionPanelProps) {
     />
   );
   const open = cell?.question === name ? cell : null;
-  const cellIds = open ? (report.confusion.ids[open.truth]?.[open.predicted] ?? []) : [];
-  const cellTotal = open ? (report.confusion.counts[open.truth]?.[open.predicted] ?? 0) : 0;
-  const describedBy = `align-threshold-${name}-what`;
-  const valueOf = (i: number) =>
-    report.type === 'choice' ? report.classes[i]! : report.type === 'score' ? i : i === 1;
-  const classText = (i: number) =>
-    report.type === 'choice'
-      ? report.classes[i]!
-      : report.type === 'score'
-        ? labelText(i, definition)
-        : i === 1
-          ? 'yes'
-          : 'no';
   return (
     <section
       className="align-question panel"
@@ -105,16 +115,7 @@ export function QuestionPanel(props: QuestionPanelProps) {
       <h3>
         <code>{name}</code> <span className="muted">({typeWord(report.type)})</span>
       </h3>
-      <p className="muted" data-testid={`align.counts.${name}`}>
-        {report.n} rows with a label and an answer · {report.labelled} labelled ·{' '}
-        {report.unanswered - (report.refused ?? 0)} labelled but not answered yet
-        {report.refused
-          ? ` · ${report.refused} refused by the judge (left out of every figure, never counted as a mistake)`
-          : ''}
-        {report.invalidLabels
-          ? ` · ${report.invalidLabels} labels that are not options of this question`
-          : ''}
-      </p>
+      <QuestionCounts report={report} />
       <div className="align-question__grid">
         <div>
           <h4>Agreement</h4>
@@ -125,84 +126,22 @@ export function QuestionPanel(props: QuestionPanelProps) {
                   {figureName(key)}
                   {report.type === 'noul' && key === 'accuracy' ? ' at the threshold' : ''}
                 </dt>
-                <dd>{figureCell(key, view !== null && AT_THRESHOLD.has(key))}</dd>
+                <dd>{figureCell(key, moved && AT_THRESHOLD.has(key))}</dd>
               </div>
             ))}
           </dl>
-          {report.type === 'choice' && (
-            <details>
-              <summary>Precision and recall per label</summary>
-              <table className="align-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Label</th>
-                    <th scope="col">Precision</th>
-                    <th scope="col">Recall</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {report.classes.map((c) => (
-                    <tr key={c}>
-                      <th scope="row">{c}</th>
-                      <td>
-                        <FigureText figure={figures[`precision.${c}`]} />
-                      </td>
-                      <td>
-                        <FigureText figure={figures[`recall.${c}`]} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </details>
-          )}
+          {report.type === 'choice' && <PrecisionRecallTable report={report} figures={figures} />}
           {report.threshold && (
-            <div className="align-threshold">
-              <label htmlFor={`align-threshold-${name}`}>
-                Threshold on P(yes):{' '}
-                <strong data-testid={`align.threshold.${name}`}>{props.threshold.toFixed(2)}</strong>
-              </label>
-              <input
-                id={`align-threshold-${name}`}
-                type="range"
-                min={0}
-                max={1}
-                step={0.01}
-                value={props.threshold}
-                aria-label={`Threshold on P(yes) for ${name}`}
-                aria-valuetext={props.threshold.toFixed(2)}
-                aria-describedby={describedBy}
-                onChange={(e) => props.onThreshold(Number(e.currentTarget.value))}
-                data-testid={`align.threshold.${name}.slider`}
-              />
-              <p id={describedBy} className="muted">
-                The judge says yes when its P(yes) is at or above the threshold: moving it trades finding the
-                yes rows (true-positive rate) against keeping the no rows out (true-negative rate). The
-                confusion matrix and rates follow at once; the intervals a moment later.
-              </p>
-              {report.threshold.best ? (
-                <p>
-                  Best balanced accuracy {report.threshold.best.balancedAccuracy.toFixed(2)} at{' '}
-                  {report.threshold.best.threshold.toFixed(2)} (TPR {report.threshold.best.tpr.toFixed(2)},
-                  TNR {report.threshold.best.tnr.toFixed(2)}).{' '}
-                  <button
-                    type="button"
-                    className="link-button"
-                    onClick={() =>
-                      props.onThreshold(Math.round(report.threshold!.best!.threshold * 100) / 100)
-                    }
-                  >
-                    Use it
-                  </button>
-                </p>
-              ) : (
-                <p className="muted">The best threshold needs labelled rows of both classes.</p>
-              )}
-            </div>
+            <ThresholdSlider
+              name={name}
+              best={report.threshold.best}
+              threshold={props.threshold}
+              onThreshold={props.onThreshold}
+            />
           )}
           <ConfusionMatrix
             question={name}
-            classes={report.classes.map((_, i) => classText(i))}
+            classes={report.classes.map((_, i) => classWord(report, definition, i))}
             counts={counts}
             open={open}
             onOpen={(truth, predicted) =>
@@ -214,80 +153,59 @@ export function QuestionPanel(props: QuestionPanelProps) {
             }
           />
         </div>
-        <div>
-          <h4>Calibration</h4>
-          <dl className="align-figures">
-            {CALIBRATION.map((key) => (
-              <div key={key}>
-                <dt>{figureName(key)}</dt>
-                <dd>{figureCell(key)}</dd>
-              </div>
-            ))}
-          </dl>
-          <ReliabilityDiagram
-            question={name}
-            bins={report.reliability}
-            probabilityName={report.type === 'noul' ? 'P(yes)' : 'top probability'}
-          />
-          <p data-testid={`align.selective.${name}`}>{report.selective.sentence}</p>
-          {report.prevalence.length > 0 && (
-            <details>
-              <summary>Corrected prevalence over the whole file</summary>
-              <table className="align-table" data-testid={`align.prevalence.${name}`}>
-                <thead>
-                  <tr>
-                    <th scope="col">{report.type === 'noul' ? 'Answer' : 'Label'}</th>
-                    <th scope="col">Judge’s share</th>
-                    <th scope="col">Corrected (Rogan-Gladen)</th>
-                    <th scope="col">Human share (labelled rows)</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {report.prevalence.map((p) => (
-                    <tr key={p.label}>
-                      <th scope="row">{p.label}</th>
-                      <td>
-                        <FigureText figure={p.judge} />
-                      </td>
-                      <td>
-                        <FigureText figure={p.corrected} />
-                      </td>
-                      <td>
-                        <FigureText figure={p.human} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </details>
-          )}
-        </div>
+        <CalibrationColumn report={report} figureCell={figureCell} />
       </div>
-      {open && (
-        <DisagreementList
-          key={`${open.truth}.${open.predicted}`}
-          onOpenAll={() => props.onOpenRows({ label: valueOf(open.truth), answer: valueOf(open.predicted) })}
-          question={name}
-          definition={definition}
-          title={`Rows labelled ${classText(open.truth)}, answered ${classText(open.predicted)} (${cellTotal})`}
-          total={cellTotal}
-          items={cellIds.map((id) => {
-            const d = report.disagreements.find((x) => x.id === id);
-            return (
-              d ?? {
-                id,
-                label: valueOf(open.truth),
-                predicted: valueOf(open.predicted),
-                pPredicted: NaN,
-                pLabel: NaN,
-              }
-            );
-          })}
-          rowOf={props.rowOf}
-          mapping={props.mapping}
-          onOpen={props.onOpenRow}
-        />
-      )}
+      <QuestionRows {...props} open={open} />
+    </section>
+  );
+}
+
+/** How many rows the figures are of, and what was left out of them. */
+function QuestionCounts({ report }: { report: QuestionReport }) {
+  return (
+    <p className="muted" data-testid={`align.counts.${report.name}`}>
+      {report.n} rows with a label and an answer · {report.labelled} labelled ·{' '}
+      {report.unanswered - (report.refused ?? 0)} labelled but not answered yet
+      {report.refused
+        ? ` · ${report.refused} refused by the judge (left out of every figure, never counted as a mistake)`
+        : ''}
+      {report.invalidLabels ? ` · ${report.invalidLabels} labels that are not options of this question` : ''}
+    </p>
+  );
+}
+
+/** How calibrated the judge's probabilities are, selective accuracy, and the corrected prevalence. */
+function CalibrationColumn({ report, figureCell }: { report: QuestionReport; figureCell: FigureCell }) {
+  const name = report.name;
+  return (
+    <div>
+      <h4>Calibration</h4>
+      <dl className="align-figures">
+        {CALIBRATION.map((key) => (
+          <div key={key}>
+            <dt>{figureName(key)}</dt>
+            <dd>{figureCell(key)}</dd>
+          </div>
+        ))}
+      </dl>
+      <ReliabilityDiagram
+        question={name}
+        bins={report.reliability}
+        probabilityName={report.type === 'noul' ? 'P(yes)' : 'top probability'}
+      />
+      <p data-testid={`align.selective.${name}`}>{report.selective.sentence}</p>
+      {report.prevalence.length > 0 && <PrevalenceTable report={report} />}
+    </div>
+  );
+}
+
+/** Below the figures: the open cell's rows, whether the judge can replace a person, and the disagreements. */
+function QuestionRows(props: QuestionPanelProps & { open: OpenCell | null }) {
+  const { report, definition, open } = props;
+  const name = report.name;
+  return (
+    <>
+      {open && <OpenCellRows {...props} open={open} />}
       {report.trust && (
         <TrustPanel
           name={name}
@@ -308,6 +226,40 @@ export function QuestionPanel(props: QuestionPanelProps) {
         limit={10}
         onOpenAll={() => props.onOpenRows({ label: null, answer: null, relation: 'disagree' })}
       />
-    </section>
+    </>
+  );
+}
+
+/** The rows of the open confusion cell: labelled one class, answered another. */
+function OpenCellRows(props: QuestionPanelProps & { open: OpenCell }) {
+  const { report, definition, open } = props;
+  const cellIds = report.confusion.ids[open.truth]?.[open.predicted] ?? [];
+  const cellTotal = report.confusion.counts[open.truth]?.[open.predicted] ?? 0;
+  const valueOf = (i: number) => classValue(report, i);
+  const classText = (i: number) => classWord(report, definition, i);
+  return (
+    <DisagreementList
+      key={`${open.truth}.${open.predicted}`}
+      onOpenAll={() => props.onOpenRows({ label: valueOf(open.truth), answer: valueOf(open.predicted) })}
+      question={report.name}
+      definition={definition}
+      title={`Rows labelled ${classText(open.truth)}, answered ${classText(open.predicted)} (${cellTotal})`}
+      total={cellTotal}
+      items={cellIds.map((id) => {
+        const d = report.disagreements.find((x) => x.id === id);
+        return (
+          d ?? {
+            id,
+            label: valueOf(open.truth),
+            predicted: valueOf(open.predicted),
+            pPredicted: NaN,
+            pLabel: NaN,
+          }
+        );
+      })}
+      rowOf={props.rowOf}
+      mapping={props.mapping}
+      onOpen={props.onOpenRow}
+    />
   );
 }

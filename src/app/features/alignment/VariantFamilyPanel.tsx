@@ -87,28 +87,23 @@ function FamilyOf({ run, runs }: VariantFamilyPanelProps) {
   );
 }
 
-/** The seal of the labelled rows, or the button that draws it; once sealed, confirmations on the sealed rows. */
-function SealSection({
-  run,
-  runs,
-  variants,
-  best,
-  nameOf,
-}: VariantFamilyPanelProps & {
+type SealSectionProps = VariantFamilyPanelProps & {
   variants: readonly RowRun[];
   best: string | undefined;
   nameOf: (id: string) => string;
-}) {
+};
+
+/** The seal of the labelled rows, or the button that draws it; once sealed, confirmations on the sealed rows. */
+function SealSection(props: SealSectionProps) {
+  const { run } = props;
   const family = useVariantFamily();
   const version = useRows((s) => s.resultsVersion);
-  const running = useRows((s) => s.running);
   const ledger = useSessions((s) => s.open?.ledger);
   const setKey = labelledSetKey(ledgerRunOf(run));
   const seal = ledger ? sealOf(ledger, setKey) : undefined;
+  // Both kept here, above the two views: the share typed and the variant chosen outlive a change of seal.
   const [share, setShare] = useState(Math.round(DEFAULT_SEAL_SHARE * 100));
   const [chosen, setChosen] = useState<string>('');
-  const target = chosen && variants.some((v) => v.id === chosen) ? chosen : (best ?? variants[0]?.id ?? '');
-  const confirmations = ledger ? variantsTried(ledger, setKey, 'confirm') : 0;
   const labelled = useMemo(() => {
     void version;
     return useRows
@@ -116,84 +111,112 @@ function SealSection({
       .results()
       .filter((r) => r.labels && Object.keys(r.labels).length > 0).length;
   }, [version]);
+  if (seal) {
+    const confirmations = ledger ? variantsTried(ledger, setKey, 'confirm') : 0;
+    return (
+      <SealedRows {...props} seal={seal} confirmations={confirmations} chosen={chosen} onChoose={setChosen} />
+    );
+  }
   return (
-    <>
-      {seal ? (
-        <div data-testid="align.seal">
-          <p data-testid="align.seal.summary">
-            {plural(seal.ids.length, 'labelled row')} sealed ({Math.round(seal.share * 100)}%, drawn at random
-            within each label, seed {seal.seed}, {new Date(seal.at).toLocaleString()}). Variants are compared
-            on the other rows; the sealed rows’ labels are not shown on this screen.
-          </p>
-          {variants.length > 0 && (
-            <p>
-              <label>
-                Variant to confirm{' '}
-                <select
-                  value={target}
-                  onChange={(e) => setChosen(e.currentTarget.value)}
-                  data-testid="align.confirm.variant"
-                >
-                  {variants.map((v) => (
-                    <option key={v.id} value={v.id}>
-                      {nameOf(v.id)}
-                    </option>
-                  ))}
-                </select>
-              </label>{' '}
-              <button
-                type="button"
-                disabled={!target || family.confirming || running}
-                onClick={() => void family.confirm(run, useRows.getState().results(), runs, target)}
-                data-testid="align.confirm.run"
-              >
-                Confirm on the sealed rows
-              </button>
-            </p>
-          )}
-          <p data-testid="align.confirm.count">
-            {plural(confirmations, 'variant')} confirmed on the sealed rows so far; each one counted widens
-            the intervals below.
-          </p>
-          {family.confirming && <p role="status">Confirming…</p>}
-          {family.confirmation && (
-            <ConfirmationText
-              families={family.confirmation.families}
-              variantId={family.confirmation.variantId}
-              nameOf={nameOf}
-            />
-          )}
-        </div>
-      ) : (
+    <p>
+      <label>
+        Seal{' '}
+        <input
+          type="number"
+          min={5}
+          max={50}
+          value={share}
+          onChange={(e) => setShare(Number(e.currentTarget.value))}
+          style={{ width: '4em' }}
+          data-testid="align.seal.share"
+        />
+        % of the {plural(labelled, 'labelled row')}
+      </label>{' '}
+      <button
+        type="button"
+        disabled={labelled < 2 || !(share >= 5 && share <= 50)}
+        onClick={() => family.seal(run, useRows.getState().results(), share / 100)}
+        data-testid="align.seal.run"
+      >
+        Seal them
+      </button>{' '}
+      <span className="muted">
+        Chosen at random within each label, once for these rows: variants are then compared on the others, and
+        the sealed rows confirm one chosen variant.
+      </span>
+    </p>
+  );
+}
+
+type SealedRowsProps = SealSectionProps & {
+  seal: NonNullable<ReturnType<typeof sealOf>>;
+  /** How many variants the ledger counts as confirmed on the sealed rows. */
+  confirmations: number;
+  chosen: string;
+  onChoose: (id: string) => void;
+};
+
+/** The rows sealed, confirming one variant on them, and what the confirmations found. */
+function SealedRows({
+  run,
+  runs,
+  variants,
+  best,
+  nameOf,
+  seal,
+  confirmations,
+  chosen,
+  onChoose,
+}: SealedRowsProps) {
+  const family = useVariantFamily();
+  const running = useRows((s) => s.running);
+  const target = chosen && variants.some((v) => v.id === chosen) ? chosen : (best ?? variants[0]?.id ?? '');
+  return (
+    <div data-testid="align.seal">
+      <p data-testid="align.seal.summary">
+        {plural(seal.ids.length, 'labelled row')} sealed ({Math.round(seal.share * 100)}%, drawn at random
+        within each label, seed {seal.seed}, {new Date(seal.at).toLocaleString()}). Variants are compared on
+        the other rows; the sealed rows’ labels are not shown on this screen.
+      </p>
+      {variants.length > 0 && (
         <p>
           <label>
-            Seal{' '}
-            <input
-              type="number"
-              min={5}
-              max={50}
-              value={share}
-              onChange={(e) => setShare(Number(e.currentTarget.value))}
-              style={{ width: '4em' }}
-              data-testid="align.seal.share"
-            />
-            % of the {plural(labelled, 'labelled row')}
+            Variant to confirm{' '}
+            <select
+              value={target}
+              onChange={(e) => onChoose(e.currentTarget.value)}
+              data-testid="align.confirm.variant"
+            >
+              {variants.map((v) => (
+                <option key={v.id} value={v.id}>
+                  {nameOf(v.id)}
+                </option>
+              ))}
+            </select>
           </label>{' '}
           <button
             type="button"
-            disabled={labelled < 2 || !(share >= 5 && share <= 50)}
-            onClick={() => family.seal(run, useRows.getState().results(), share / 100)}
-            data-testid="align.seal.run"
+            disabled={!target || family.confirming || running}
+            onClick={() => void family.confirm(run, useRows.getState().results(), runs, target)}
+            data-testid="align.confirm.run"
           >
-            Seal them
-          </button>{' '}
-          <span className="muted">
-            Chosen at random within each label, once for these rows: variants are then compared on the others,
-            and the sealed rows confirm one chosen variant.
-          </span>
+            Confirm on the sealed rows
+          </button>
         </p>
       )}
-    </>
+      <p data-testid="align.confirm.count">
+        {plural(confirmations, 'variant')} confirmed on the sealed rows so far; each one counted widens the
+        intervals below.
+      </p>
+      {family.confirming && <p role="status">Confirming…</p>}
+      {family.confirmation && (
+        <ConfirmationText
+          families={family.confirmation.families}
+          variantId={family.confirmation.variantId}
+          nameOf={nameOf}
+        />
+      )}
+    </div>
   );
 }
 

@@ -30,6 +30,10 @@ export interface CompareColumnHeaderProps {
 export const columnTitle = (index: number): string =>
   index === 0 ? 'Column 1 (baseline)' : `Column ${index + 1}`;
 
+/** A column's name for people: its model and target. */
+export const columnLabel = (c: { model: string; targetId: string }): string =>
+  `${c.model.trim() || 'no model'} on ${c.targetId}`;
+
 /** The header of one comparison column. */
 export function CompareColumnHeader(props: CompareColumnHeaderProps) {
   const { status, index, pin } = props;
@@ -67,53 +71,8 @@ export function CompareColumnHeader(props: CompareColumnHeaderProps) {
           {props.judge}
         </p>
       )}
-      {isAlias && (
-        <div className="cmp-alias" data-testid="compare.aliasNotice">
-          {/* The explanation behind a disclosure keeps the header short; the pin stays one press away. */}
-          <details>
-            <summary>
-              <strong>{props.model.trim()}</strong> is an alias{pin ? <>, last {pin}</> : null}
-            </summary>
-            <p>
-              It can move to another version between runs.
-              {pin
-                ? ' Pin the version it answered with to compare like with like.'
-                : ' Run it to see which version it resolves to.'}
-            </p>
-          </details>
-          {pin && (
-            <button
-              type="button"
-              onClick={() => props.onPin(pin)}
-              disabled={running}
-              data-testid="compare.pin"
-            >
-              Pin {pin}
-            </button>
-          )}
-        </div>
-      )}
-      <div className="cmp-column-actions">
-        <button
-          type="button"
-          onClick={props.onRun}
-          disabled={running || props.runBlocked !== null}
-          title={props.runBlocked ?? undefined}
-          aria-label={`Run ${columnTitle(index)}`}
-          data-testid="compare.runColumn"
-        >
-          Run
-        </button>
-        <button
-          type="button"
-          onClick={props.onCancel}
-          disabled={!running}
-          aria-label={`Cancel ${columnTitle(index)}`}
-          data-testid="compare.cancelColumn"
-        >
-          Cancel
-        </button>
-      </div>
+      {isAlias && <AliasNotice model={props.model.trim()} pin={pin} running={running} onPin={props.onPin} />}
+      <ColumnActions {...props} running={running} />
       <p className="cmp-status" role="status" aria-live="polite" data-testid="compare.columnStatus">
         {statusLine(status)}
       </p>
@@ -128,5 +87,66 @@ export function CompareColumnHeader(props: CompareColumnHeaderProps) {
         </details>
       )}
     </section>
+  );
+}
+
+interface AliasNoticeProps {
+  /** The alias, trimmed. */
+  model: string;
+  pin: string | null;
+  running: boolean;
+  onPin: (model: string) => void;
+}
+
+/** An alias column: it may move between runs, and the offer to pin the version it answered with. */
+function AliasNotice({ model, pin, running, onPin }: AliasNoticeProps) {
+  return (
+    <div className="cmp-alias" data-testid="compare.aliasNotice">
+      {/* The explanation behind a disclosure keeps the header short; the pin stays one press away. */}
+      <details>
+        <summary>
+          <strong>{model}</strong> is an alias{pin ? <>, last {pin}</> : null}
+        </summary>
+        <p>
+          It can move to another version between runs.
+          {pin
+            ? ' Pin the version it answered with to compare like with like.'
+            : ' Run it to see which version it resolves to.'}
+        </p>
+      </details>
+      {pin && (
+        <button type="button" onClick={() => onPin(pin)} disabled={running} data-testid="compare.pin">
+          Pin {pin}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** The column's Run and Cancel. */
+function ColumnActions(props: CompareColumnHeaderProps & { running: boolean }) {
+  const { index, running } = props;
+  return (
+    <div className="cmp-column-actions">
+      <button
+        type="button"
+        onClick={props.onRun}
+        disabled={running || props.runBlocked !== null}
+        title={props.runBlocked ?? undefined}
+        aria-label={`Run ${columnTitle(index)}`}
+        data-testid="compare.runColumn"
+      >
+        Run
+      </button>
+      <button
+        type="button"
+        onClick={props.onCancel}
+        disabled={!running}
+        aria-label={`Cancel ${columnTitle(index)}`}
+        data-testid="compare.cancelColumn"
+      >
+        Cancel
+      </button>
+    </div>
   );
 }

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useId, useMemo } from 'react';
 import { columnDraft, newComparison, recordColumnRun } from '../../../core/compare';
 import type { ComparedCell, ComparedQuestion } from '../../../core/compare';
 import { newId } from '../../../core/ids';
-import type { Compare, CompareColumn, RunRecord } from '../../../core/session';
+import type { Compare, CompareColumn, RunRecord, SessionDoc } from '../../../core/session';
 import { ChoiceCard, NoulCard, RefusalCard, ScoreCard } from '../../components/answers';
 import '../../components/answers/answers.css';
 import { modelsQueryOptions } from '../../queries/models';
@@ -47,6 +47,99 @@ function ColumnTargetSelect(props: {
   );
 }
 
+/** One column's answer drawn on the question's shared axes: the answer card of its type. */
+function ComparedAnswerCard({
+  cell,
+  question,
+  asked,
+}: {
+  cell: ComparedCell;
+  question: ComparedQuestion;
+  /** The question as the column's run asked it, for its criteria. */
+  asked: RunRecord['request']['questions'][string] | undefined;
+}) {
+  const criteria = asked?.criteria;
+  const a = cell.answer;
+  if (!a) return null;
+  if (a.type === 'choice')
+    return (
+      <ChoiceCard
+        name={question.name}
+        answer={a}
+        criteria={criteria}
+        probabilityMax={question.probabilityMax}
+        optionOrder={question.labels}
+      />
+    );
+  if (a.type === 'score')
+    return (
+      <ScoreCard
+        name={question.name}
+        answer={a}
+        criteria={criteria}
+        probabilityMax={question.probabilityMax}
+        // The row lists the level texts once; side by side, the bars need the room.
+        levelLabels="index"
+      />
+    );
+  if (a.type === 'refusal') return <RefusalCard name={question.name} answer={a} />;
+  return <NoulCard name={question.name} answer={a} criteria={criteria} />;
+}
+
+/** The request each column would send: the editors' state and questions with its model, checked on its target. */
+function useColumnDrafts(
+  compare: Compare | undefined,
+  doc: SessionDoc,
+  targets: readonly TargetInfo[] | undefined,
+  targetsListed: boolean,
+) {
+  const targetIds = useMemo(
+    () => [...new Set(compare?.columns.map((c) => c.targetId) ?? [])],
+    [compare?.columns],
+  );
+  const models = useQueries({
+    queries: targetIds.map((id) => ({ ...modelsQueryOptions(id), enabled: targetsListed })),
+  });
+  const listedKey = models.map((m) => m.data?.models.map((c) => c.name).join(',') ?? '').join('|');
+  const listedByTarget = useMemo(() => {
+    const map = new Map<string, string[]>();
+    listedKey.split('|').forEach((names, i) => map.set(targetIds[i] ?? '', names ? names.split(',') : []));
+    return map;
+  }, [listedKey, targetIds]);
+
+  return useCallback(
+    (column: CompareColumn) =>
+      columnDraft(
+        doc,
+        column.model,
+        listedByTarget.get(column.targetId) ?? [],
+        targetFactsOf(targets?.find((t) => t.id === column.targetId)),
+      ),
+    [doc, listedByTarget, targets],
+  );
+}
+
+/** Edits of the open session's comparison, and a column's finished run recorded in the session it ran for. */
+function useCompareEdits(sessionId: string | null) {
+  const onCompareChange = useCallback((edit: (c: Compare) => Compare) => {
+    const { open, setCompare } = useSessions.getState();
+    if (open?.compare) setCompare(edit(open.compare));
+  }, []);
+
+  const onRunRecorded = useCallback(
+    (columnId: string, run: RunRecord) => {
+      const sessions = useSessions.getState();
+      // NOTE: a run that settles after the user opened another session must not land in that one.
+      if (sessions.openId !== sessionId) return;
+      sessions.recordRun(run);
+      const open = useSessions.getState().open;
+      if (open?.compare) sessions.setCompare(recordColumnRun(open.compare, columnId, run.id));
+    },
+    [sessionId],
+  );
+  return { onCompareChange, onRunRecorded };
+}
+
 /** Compare mode: starts a comparison in the open session the first time, then shows it. */
 export function CompareScreen() {
   const sessionId = useSessions((s) => s.openId);
@@ -65,47 +158,8 @@ export function CompareScreen() {
       setCompare(newComparison(doc.targetId, doc.model, newId, fileAlias));
   }, [sessionId, compare, doc.targetId, doc.model, targetsRead, fileAlias]);
 
-  const targetIds = useMemo(
-    () => [...new Set(compare?.columns.map((c) => c.targetId) ?? [])],
-    [compare?.columns],
-  );
-  const models = useQueries({
-    queries: targetIds.map((id) => ({ ...modelsQueryOptions(id), enabled: targets.isSuccess })),
-  });
-  const listedKey = models.map((m) => m.data?.models.map((c) => c.name).join(',') ?? '').join('|');
-  const listedByTarget = useMemo(() => {
-    const map = new Map<string, string[]>();
-    listedKey.split('|').forEach((names, i) => map.set(targetIds[i] ?? '', names ? names.split(',') : []));
-    return map;
-  }, [listedKey, targetIds]);
-
-  const draftFor = useCallback(
-    (column: CompareColumn) =>
-      columnDraft(
-        doc,
-        column.model,
-        listedByTarget.get(column.targetId) ?? [],
-        targetFactsOf(targets.data?.find((t) => t.id === column.targetId)),
-      ),
-    [doc, listedByTarget, targets.data],
-  );
-
-  const onCompareChange = useCallback((edit: (c: Compare) => Compare) => {
-    const { open, setCompare } = useSessions.getState();
-    if (open?.compare) setCompare(edit(open.compare));
-  }, []);
-
-  const onRunRecorded = useCallback(
-    (columnId: string, run: RunRecord) => {
-      const sessions = useSessions.getState();
-      // NOTE: a run that settles after the user opened another session must not land in that one.
-      if (sessions.openId !== sessionId) return;
-      sessions.recordRun(run);
-      const open = useSessions.getState().open;
-      if (open?.compare) sessions.setCompare(recordColumnRun(open.compare, columnId, run.id));
-    },
-    [sessionId],
-  );
+  const draftFor = useColumnDrafts(compare, doc, targets.data, targets.isSuccess);
+  const { onCompareChange, onRunRecorded } = useCompareEdits(sessionId);
 
   const runById = useMemo(() => new Map((runs ?? []).map((r) => [r.id, r])), [runs]);
   const renderAnswer = useCallback(
@@ -113,32 +167,7 @@ export function CompareScreen() {
       const column = compare?.columns[columnIndex];
       const runId = column ? compare?.runIds[column.id] : undefined;
       const asked = runId ? runById.get(runId)?.request.questions[question.name] : undefined;
-      const criteria = asked?.criteria;
-      const a = cell.answer;
-      if (!a) return null;
-      if (a.type === 'choice')
-        return (
-          <ChoiceCard
-            name={question.name}
-            answer={a}
-            criteria={criteria}
-            probabilityMax={question.probabilityMax}
-            optionOrder={question.labels}
-          />
-        );
-      if (a.type === 'score')
-        return (
-          <ScoreCard
-            name={question.name}
-            answer={a}
-            criteria={criteria}
-            probabilityMax={question.probabilityMax}
-            // The row lists the level texts once; side by side, the bars need the room.
-            levelLabels="index"
-          />
-        );
-      if (a.type === 'refusal') return <RefusalCard name={question.name} answer={a} />;
-      return <NoulCard name={question.name} answer={a} criteria={criteria} />;
+      return <ComparedAnswerCard cell={cell} question={question} asked={asked} />;
     },
     [compare, runById],
   );

@@ -30,8 +30,6 @@ export function clampThreshold(x: number): number {
 /** The comparison's top bar. */
 export function CompareToolbar(props: CompareToolbarProps) {
   const id = useId();
-  const { threshold, onThresholdChange } = props;
-  const [draft, setDraft] = useState<string | null>(null);
   return (
     <div className="cmp-toolbar" role="toolbar" aria-label="Comparison" data-testid="compare.toolbar">
       <div className="cmp-toolbar-group">
@@ -63,68 +61,94 @@ export function CompareToolbar(props: CompareToolbarProps) {
           Add column
         </button>
       </div>
-      <div className="cmp-toolbar-group">
-        <label htmlFor={`${id}-threshold`}>Flag above</label>
-        <input
-          id={`${id}-threshold`}
-          type="range"
-          min={0}
-          max={1}
-          step={0.01}
-          value={threshold}
-          aria-valuetext={`${threshold.toFixed(2)} disagreement`}
-          onChange={(e) => onThresholdChange(clampThreshold(e.currentTarget.valueAsNumber))}
-          data-testid="compare.thresholdSlider"
-        />
-        <input
-          type="number"
-          inputMode="decimal"
-          min={0}
-          max={1}
-          step={0.01}
-          // While the user types ("0.", "") the text is theirs; the threshold follows every value that parses.
-          value={draft ?? String(threshold)}
-          aria-label="Flag threshold"
-          className="cmp-threshold-number"
-          onChange={(e) => {
-            const text = e.currentTarget.value;
-            setDraft(text);
-            const value = Number(text);
-            if (text.trim() !== '' && Number.isFinite(value) && value >= 0 && value <= 1) {
-              onThresholdChange(clampThreshold(value));
-            }
-          }}
-          onBlur={() => setDraft(null)}
-          data-testid="compare.threshold"
-        />
-      </div>
-      <div className="cmp-toolbar-group">
-        <label htmlFor={`${id}-sort`}>Order</label>
-        <select
-          id={`${id}-sort`}
-          value={props.sort}
-          onChange={(e) =>
-            props.onSortChange(e.currentTarget.value === 'disagreement' ? 'disagreement' : 'question')
-          }
-          data-testid="compare.sort"
-        >
-          <option value="question">Question order</option>
-          <option value="disagreement">Most disagreement first</option>
-        </select>
-        <label className="cmp-check">
-          <input
-            type="checkbox"
-            checked={props.onlyFlagged}
-            onChange={(e) => props.onOnlyFlaggedChange(e.currentTarget.checked)}
-            data-testid="compare.onlyFlagged"
-          />
-          Only flagged
-        </label>
-      </div>
+      <ThresholdGroup
+        id={`${id}-threshold`}
+        threshold={props.threshold}
+        onThresholdChange={props.onThresholdChange}
+      />
+      <OrderGroup id={`${id}-sort`} {...props} />
       <p className="cmp-flag-count" role="status" data-testid="compare.flaggedCount">
         {props.flaggedCount} of {props.questionCount} {props.questionCount === 1 ? 'question' : 'questions'}{' '}
         flagged
       </p>
+    </div>
+  );
+}
+
+interface ThresholdGroupProps {
+  /** The slider's id, for its label. */
+  id: string;
+  threshold: number;
+  onThresholdChange: (threshold: number) => void;
+}
+
+/** The flagging threshold, slid or typed. */
+function ThresholdGroup({ id, threshold, onThresholdChange }: ThresholdGroupProps) {
+  const [draft, setDraft] = useState<string | null>(null);
+  return (
+    <div className="cmp-toolbar-group">
+      <label htmlFor={id}>Flag above</label>
+      <input
+        id={id}
+        type="range"
+        min={0}
+        max={1}
+        step={0.01}
+        value={threshold}
+        aria-valuetext={`${threshold.toFixed(2)} disagreement`}
+        onChange={(e) => onThresholdChange(clampThreshold(e.currentTarget.valueAsNumber))}
+        data-testid="compare.thresholdSlider"
+      />
+      <input
+        type="number"
+        inputMode="decimal"
+        min={0}
+        max={1}
+        step={0.01}
+        // While the user types ("0.", "") the text is theirs; the threshold follows every value that parses.
+        value={draft ?? String(threshold)}
+        aria-label="Flag threshold"
+        className="cmp-threshold-number"
+        onChange={(e) => {
+          const text = e.currentTarget.value;
+          setDraft(text);
+          const value = Number(text);
+          if (text.trim() !== '' && Number.isFinite(value) && value >= 0 && value <= 1) {
+            onThresholdChange(clampThreshold(value));
+          }
+        }}
+        onBlur={() => setDraft(null)}
+        data-testid="compare.threshold"
+      />
+    </div>
+  );
+}
+
+/** The order of the questions, and the flagged filter. */
+function OrderGroup(props: CompareToolbarProps & { id: string }) {
+  return (
+    <div className="cmp-toolbar-group">
+      <label htmlFor={props.id}>Order</label>
+      <select
+        id={props.id}
+        value={props.sort}
+        onChange={(e) =>
+          props.onSortChange(e.currentTarget.value === 'disagreement' ? 'disagreement' : 'question')
+        }
+        data-testid="compare.sort"
+      >
+        <option value="question">Question order</option>
+        <option value="disagreement">Most disagreement first</option>
+      </select>
+      <label className="cmp-check">
+        <input
+          type="checkbox"
+          checked={props.onlyFlagged}
+          onChange={(e) => props.onOnlyFlaggedChange(e.currentTarget.checked)}
+          data-testid="compare.onlyFlagged"
+        />
+        Only flagged
+      </label>
     </div>
   );
 }
