@@ -35,18 +35,20 @@ export function usePlanOnEdit(
   const ready = useRows((s) => s.import.phase === 'ready');
   const mapping = useRows((s) => s.mapping);
   const planFor = useRows((s) => s.planFor);
+  const planPending = useRows((s) => s.planPending);
   const questionsKey = useMemo(() => JSON.stringify(questions), [questions]);
   // A target that states its context leaves out, before the run, the rows longer than it reads.
   const contextTokens = target?.limits?.contextTokens;
   useEffect(() => {
     if (!ready || !mapping) return;
     const context = contextTokens === undefined ? undefined : { tokens: contextTokens, target: targetLabel };
+    planPending();
     const timer = setTimeout(
       () => void planFor(questionsKey === 'null' ? null : (JSON.parse(questionsKey) as Questions), context),
       PLAN_DEBOUNCE_MS,
     );
     return () => clearTimeout(timer);
-  }, [ready, mapping, questionsKey, planFor, contextTokens, targetLabel]);
+  }, [ready, mapping, questionsKey, planFor, planPending, contextTokens, targetLabel]);
 }
 
 /** Each target's own rate limits pace its runs. */

@@ -16,6 +16,7 @@ type ImportActions = Pick<
   | 'keepLabelsInState'
   | 'setMapping'
   | 'planFor'
+  | 'planPending'
   | 'setPacing'
   | 'setMaxCost'
   | 'clearImport'
@@ -82,18 +83,26 @@ function planActions({ set, get, live, parserOf }: RowsKit, { saveRun }: RowsEng
     async planFor(questions, context) {
       const { mapping, import: imp } = get();
       if (!mapping || imp.phase !== 'ready') return;
+      const seq = ++live.planSeq;
       if (!questions) {
-        set({ plan: null, planError: null });
+        live.planned = null;
+        set({ plan: null, planning: false, planError: null });
         return;
       }
-      const seq = ++live.planSeq;
       set({ planning: true });
       try {
         const plan = await parserOf().plan(mapping, questions, context);
-        if (seq === live.planSeq) set({ plan, planning: false, planError: null });
+        if (seq !== live.planSeq) return;
+        live.planned = { mapping, questionsKey: JSON.stringify(questions), ...(context ? { context } : {}) };
+        set({ plan, planning: false, planError: null });
       } catch (error) {
         if (seq === live.planSeq) set({ planning: false, planError: errorText(error) });
       }
+    },
+
+    // Start waits while an edit is still to be planned: the plan on screen no longer says what would be sent.
+    planPending: () => {
+      if (!get().planning) set({ planning: true });
     },
 
     setPacing(pacing) {
@@ -113,7 +122,7 @@ function planActions({ set, get, live, parserOf }: RowsKit, { saveRun }: RowsEng
         void saveRun(run.id, { maxCost });
       }
     },
-  } satisfies Pick<RowsState, 'planFor' | 'setPacing' | 'setMaxCost'>;
+  } satisfies Pick<RowsState, 'planFor' | 'planPending' | 'setPacing' | 'setMaxCost'>;
 }
 
 /** The file as planned: the plan and mapping (both present once planned), the pacing and the budget. */
@@ -161,8 +170,13 @@ function createRunAction(
   { stopWatching, attach }: RowsEngine,
 ): RowsState['createRun'] {
   return async (spec) => {
+    // The worker's rows are those of its last plan: a run is stored only from a plan of its own mapping and questions.
+    const current = get().mapping;
+    if (live.planned?.mapping !== current || live.planned?.questionsKey !== JSON.stringify(spec.questions))
+      await get().planFor(spec.questions, live.planned?.context);
     const { plan, mapping, import: imp, pacing, maxCost } = get();
-    if (!plan || !mapping || imp.phase !== 'ready' || !imp.summary) return null;
+    if (!plan || !mapping || mapping !== live.planned?.mapping || imp.phase !== 'ready' || !imp.summary)
+      return null;
     const id = deps.newId();
     const now = deps.clock.now();
     try {

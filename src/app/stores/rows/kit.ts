@@ -6,6 +6,7 @@ import type { RowRunner } from '../../../core/rows/runner';
 import type { ResultRow } from '../../../core/rows/results';
 import type { RowUpdateMessage, RunMessage } from '../../../core/rows/runSync';
 import type { RowsParser } from '../../workers/rowsParser';
+import type { TargetContext } from '../../../core/rows/runPlan';
 import type { RowsDeps, RowsState } from './types';
 export { errorText } from '../../../contract/text';
 
@@ -18,6 +19,8 @@ export interface RowsLive {
   flushTimer: ReturnType<typeof setTimeout> | null;
   ticker: ReturnType<typeof setInterval> | null;
   planSeq: number;
+  // What the last plan asked for: a run is stored only from a plan of its own mapping and questions.
+  planned: { mapping: RowsState['mapping']; questionsKey: string; context?: TargetContext } | null;
   // The file last picked (and the questions it was picked against), so changing the parse options reads it again.
   lastFile: File | null;
   lastQuestions: readonly string[];
@@ -49,6 +52,7 @@ export function rowsKit(deps: RowsDeps, set: RowsKit['set'], get: RowsKit['get']
     flushTimer: null,
     ticker: null,
     planSeq: 0,
+    planned: null,
     lastFile: null,
     lastQuestions: [],
     drivingId: null,

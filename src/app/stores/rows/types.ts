@@ -88,6 +88,8 @@ export interface RowsState {
   setMapping: (mapping: RowMapping) => void;
   /** Plans the loaded file against the mapping and the session's questions (the worker counts the tokens). */
   planFor: (questions: Questions | null, context?: TargetContext) => Promise<void>;
+  /** An edit the plan must follow is waiting to be planned: Start waits (planning) until planFor answers. */
+  planPending: () => void;
   setPacing: (pacing: Pacing) => void;
   setMaxCost: (maxCost: number | null) => void;
   clearImport: () => void;
