@@ -119,4 +119,19 @@ export default tseslint.config(
     files: ['tests/**', 'bench/**'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
+  {
+    // Test files share their worker's modules (vite.config.ts): one that replaces a module must run alone.
+    files: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
+    ignores: ['tests/**/*.mocked.test.ts', 'tests/**/*.mocked.test.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='vi'][callee.property.name=/^(mock|doMock|unmock)$/]",
+          message:
+            'A test file that replaces a module runs in its own module graph: name it *.mocked.test.ts(x) (vite.config.ts).',
+        },
+      ],
+    },
+  },
 );

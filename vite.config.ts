@@ -49,13 +49,19 @@ export default defineConfig(({ command }) => ({
     // A ceiling, not an expectation: a component test that renders charts or waits on the reference can pass 5 s on a
     // loaded 2-core machine. Speed is measured by `npm run bench`, never by a test's time.
     testTimeout: 20_000,
+    // Test files share a worker's modules (isolate: false): importing the app and the server once per worker instead
+    // of once per file more than halves `npm test`. A file that replaces a module with vi.mock cannot share it, so
+    // it is named *.mocked.test.ts(x) (eslint.config.js enforces the name) and runs alone in its own module graph.
     projects: [
       {
         extends: true,
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
+          exclude: ['**/*.mocked.test.ts'],
           environment: 'node',
+          setupFiles: ['tests/helpers/setupIndexedDb.ts'],
+          isolate: false,
         },
       },
       {
@@ -63,8 +69,32 @@ export default defineConfig(({ command }) => ({
         test: {
           name: 'component',
           include: ['tests/component/**/*.test.tsx'],
+          exclude: ['**/*.mocked.test.tsx'],
           environment: 'jsdom',
-          setupFiles: ['tests/helpers/setupDom.ts'],
+          setupFiles: [
+            'tests/helpers/setupIndexedDb.ts',
+            'tests/helpers/setupDom.ts',
+            'tests/helpers/setupSharedModules.ts',
+          ],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'unit-mocked',
+          include: ['tests/unit/**/*.mocked.test.ts'],
+          environment: 'node',
+          setupFiles: ['tests/helpers/setupIndexedDb.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'component-mocked',
+          include: ['tests/component/**/*.mocked.test.tsx'],
+          environment: 'jsdom',
+          setupFiles: ['tests/helpers/setupIndexedDb.ts', 'tests/helpers/setupDom.ts'],
         },
       },
     ],
