@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { EvaluateResponseSchema, JsonValueSchema, QuestionsSchema } from '../../contract';
 import { AnnotationsSchema, LabelValueSchema } from '../labels';
+import { LabelOrderSchema } from '../labels/order';
 import { RowMappingSchema } from './mapping';
 import { PacingSchema } from './pacer';
 
@@ -159,5 +160,10 @@ export const RowRunSchema = z.object({
   escalatedFrom: z
     .object({ runId: z.string(), question: z.string(), threshold: z.number().nullable() })
     .optional(),
+  /**
+   * The order each question's rows are labelled in (absent: the file's). With the judge's answers it gives back each
+   * label's probability of having been asked, so an active estimate is reproduced wherever the run is read.
+   */
+  labelOrders: z.record(z.string(), LabelOrderSchema).optional(),
 });
 export type RowRun = z.infer<typeof RowRunSchema>;

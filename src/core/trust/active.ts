@@ -117,8 +117,15 @@ export interface ActiveMean {
   frontier: number;
   lambda: number;
   active: MeanEstimate;
-  /** Labels random order would need for the same standard error: PPI++ with the judge, and the classical mean. */
-  randomEquivalent: { ppi: number | null; classical: number | null };
+  /**
+   * Labels random order would need for the same standard error (PPI++ with the judge, and the classical mean), and
+   * the standard errors random order would give with the same n labels.
+   */
+  randomEquivalent: {
+    ppi: number | null;
+    classical: number | null;
+    seAtN: { ppi: number; classical: number };
+  };
 }
 
 /** Weighted mean and variance (divided by the weights' sum) of v over the labelled rows, each weighing 1/π. */
@@ -245,7 +252,12 @@ function randomEquivalent(
   const ppi = room > 0 ? hajek(residual, w).variance / room : null;
   const rounded = (x: number | null): number | null =>
     x === null || !Number.isFinite(x) ? null : Math.min(N, Math.ceil(x));
-  return { ppi: rounded(ppi), classical: rounded(classical) };
+  const n = used.length;
+  const seAtN = {
+    ppi: Math.sqrt(hajek(residual, w).variance / n + (lambda * lambda * vf) / N),
+    classical: Math.sqrt(hajek(y, w).variance / n),
+  };
+  return { ppi: rounded(ppi), classical: rounded(classical), seAtN };
 }
 
 /** "Active order: ±0.031 with 150 labels; random order needs about 290 (PPI++) or 610 (classical) for that width." */

@@ -1,9 +1,15 @@
 // The alignment screen's labelling tab: the question to label, and the rows to label for it, one at a time.
+import { useMemo } from 'react';
 import type { Question } from '../../../contract';
+import { activeEstimateOf, DEFAULT_LABEL_ORDER, plannedOrder } from '../../../core/alignment/labelOrder';
+import type { LabelOrder } from '../../../core/alignment/labelOrder';
+import { hashText } from '../../../core/robustness/random';
 import type { RowRun } from '../../../core/rows/records';
 import type { ResultRow } from '../../../core/rows/results';
 import type { RowsState } from '../../stores/rows';
 import type { AlignmentState } from './alignmentStore';
+import { ActiveEstimate } from './ActiveEstimate';
+import { LabelOrderSettings } from './LabelOrderSettings';
 import { LabellingView } from './LabellingView';
 import { labelOfRow } from './rowText';
 
@@ -18,6 +24,17 @@ export function LabelRowsTab({ run, rows, align, byNumber }: LabelRowsTabProps) 
   const names = Object.keys(run.questions);
   const labelQuestion =
     align.labelQuestion && names.includes(align.labelQuestion) ? align.labelQuestion : names[0]!;
+  const definition = run.questions[labelQuestion] as Question;
+  const order = run.labelOrders?.[labelQuestion] ?? DEFAULT_LABEL_ORDER;
+  const ordered = useOrderedRows(rows, labelQuestion, definition, order);
+  const estimate = useActiveEstimate(
+    rows.results(),
+    rows.resultsVersion,
+    labelQuestion,
+    definition,
+    order,
+    align.labeller,
+  );
   return (
     <>
       <label>
@@ -34,11 +51,18 @@ export function LabelRowsTab({ run, rows, align, byNumber }: LabelRowsTabProps) 
           ))}
         </select>
       </label>
+      <LabelOrderSettings
+        definition={definition}
+        order={order}
+        rowCount={ordered.length}
+        seed={hashText(run.id)}
+        onOrder={(next) => void rows.setLabelOrder(labelQuestion, next)}
+      />
       <LabellingView
-        key={`${run.id}:${labelQuestion}`}
+        key={`${run.id}:${labelQuestion}:${order.kind}`}
         question={labelQuestion}
-        definition={run.questions[labelQuestion] as Question}
-        rows={rows.results()}
+        definition={definition}
+        rows={ordered}
         mapping={run.mapping}
         revealed={align.revealed}
         onReveal={align.setRevealed}
@@ -64,6 +88,60 @@ export function LabelRowsTab({ run, rows, align, byNumber }: LabelRowsTabProps) 
           return step.number;
         }}
       />
+      {order.kind === 'active' && (
+        <ActiveEstimate definition={definition} target={order.target} estimate={estimate?.estimate ?? null} />
+      )}
     </>
   );
+}
+
+/** The active order's estimate from the labels so far (the labeller's own when named); null in another order. */
+function useActiveEstimate(
+  results: readonly ResultRow[],
+  version: number,
+  question: string,
+  definition: Question,
+  order: LabelOrder,
+  labeller: string,
+) {
+  return useMemo(
+    () =>
+      activeEstimateOf(
+        // In file order, as the design was planned.
+        results.map((r) => ({
+          number: r.number,
+          answer: r.response?.answers[question],
+          label: labelOfRow(r, question, labeller),
+        })),
+        definition,
+        order,
+      ),
+    // A label given changes the results' version, not the rows' order.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [results, version, question, definition, order, labeller],
+  );
+}
+
+/** The open run's rows in the question's labelling order; planned again only when the answers or the order change. */
+function useOrderedRows(rows: RowsState, question: string, definition: Question, order: LabelOrder) {
+  const results = rows.results();
+  const answered = rows.progress?.done ?? 0;
+  const numbers = useMemo(
+    () =>
+      plannedOrder(
+        results.map((r) => ({ number: r.number, answer: r.response?.answers[question] })),
+        definition,
+        order,
+      ).numbers,
+    // The answers change only while the run answers rows; a label does not move a row.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [results, answered, question, definition, order],
+  );
+  // A label replaces its row's object: the rows are looked up again at each version, in the planned order.
+  const version = rows.resultsVersion;
+  return useMemo(() => {
+    const byNumber = new Map(results.map((r) => [r.number, r]));
+    return numbers.map((n) => byNumber.get(n)!);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [numbers, results, version]);
 }

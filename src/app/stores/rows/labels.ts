@@ -9,9 +9,15 @@ import type { RowsState } from './types';
 
 export function labelActions(
   { deps, set, get, live }: RowsKit,
-  { attach }: RowsEngine,
-): Pick<RowsState, 'setLabel' | 'setLabels' | 'createVariant'> {
+  { attach, saveRun }: RowsEngine,
+): Pick<RowsState, 'setLabel' | 'setLabels' | 'setLabelOrder' | 'createVariant'> {
   return {
+    async setLabelOrder(question, order) {
+      const run = get().openRun;
+      if (!run) return;
+      await saveRun(run.id, { labelOrders: { ...run.labelOrders, [question]: order } });
+    },
+
     setLabel: (number, question, value, annotator) =>
       get().setLabels([{ number, question, value, ...(annotator !== undefined ? { annotator } : {}) }]),
 

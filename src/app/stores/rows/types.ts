@@ -9,6 +9,7 @@ import type { RowRun } from '../../../core/rows/records';
 import type { LabelEdit } from '../../../core/rows/labels';
 import type { ResultRow } from '../../../core/rows/results';
 import type { TargetContext } from '../../../core/rows/runPlan';
+import type { LabelOrder } from '../../../core/labels/order';
 import type { RunProgress } from '../../../core/rows/runTypes';
 import type { RunMessage } from '../../../core/rows/runSync';
 import type { RowsRepo } from '../../persistence/rowsRepo';
@@ -110,6 +111,8 @@ export interface RowsState {
    * given (the row's label is then the majority); saved before the screen hears of it.
    */
   setLabel: (number: number, question: string, value: LabelValue | null, annotator?: string) => Promise<void>;
+  /** Saves the order a question of the open run is labelled in (core/alignment/labelOrder.ts). */
+  setLabelOrder: (question: string, order: LabelOrder) => Promise<void>;
   /** Sets (or clears) many labels of the open run's rows in one save, as setLabel does one. */
   setLabels: (changes: readonly LabelEdit[]) => Promise<void>;
   /**

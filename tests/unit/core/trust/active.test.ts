@@ -195,6 +195,25 @@ describe('seeded simulations', () => {
     expect(equivalent / trials).toBeGreaterThanOrEqual(280);
   });
 
+  it('estimates what random order gives with the same labels, as random order measured gives it', () => {
+    const random = seededRandom(6);
+    let estimated = 0;
+    let measured = 0;
+    let active = 0;
+    const trials = 200;
+    for (let t = 0; t < trials; t++) {
+      const { f, y } = draw(calibrated, 4000, random);
+      const a = labelActively(f, y, 150, t + 1);
+      estimated += a.randomEquivalent.seAtN.ppi;
+      active += a.active.se;
+      measured += labelRandomly(f, y, 150, random).ppi.se;
+    }
+    // The estimate read from the active labels is within 10% of random order's own, and wider than active order's.
+    expect(estimated / measured).toBeGreaterThan(0.9);
+    expect(estimated / measured).toBeLessThan(1.1);
+    expect(active).toBeLessThan(estimated);
+  });
+
   it('needs no more labels than random order (within noise) where the uncertainty says nothing of the errors', () => {
     const random = seededRandom(9);
     let active = 0;
