@@ -456,8 +456,12 @@ export function* csvChunks(
   inputColumns: readonly string[],
   chunkRows = 2000,
   leftOut: readonly LeftOutLine[] = [],
+  labelProbabilities: LabelProbabilities = {},
 ): Generator<string> {
   const columns = answerColumns(questions);
+  // Each label's probability of having been asked, as `label_probability.<question>`, for questions labelled in
+  // active order: weighting each label by its inverse gives back the page's estimate.
+  const weighed = Object.keys(labelProbabilities);
   // Human labels as `label.<question>`, only for questions some row is labelled on.
   const labelled = Object.keys(questions).filter((q) => rows.some((r) => r.labels?.[q] !== undefined));
   // Each annotator's label as `label.<question>.<annotator>`, after the majority, where several labelled.
@@ -472,6 +476,7 @@ export function* csvChunks(
     ...columns.map((c) => c.key),
     ...labelled.map((q) => `label.${q}`),
     ...annotated.map(([q, name]) => `label.${q}.${name}`),
+    ...weighed.map((q) => `label_probability.${q}`),
     ...inputColumns.map(inputColumnName),
   ];
   const config = { escapeFormulae: FORMULA, newline: '\r\n' };
@@ -486,6 +491,7 @@ export function* csvChunks(
             ...columns.map((c) => cellOf(item.row, c)),
             ...labelled.map((q) => labelCell(item.row.labels?.[q])),
             ...annotated.map(([q, name]) => labelCell(item.row.annotations?.[q]?.[name])),
+            ...weighed.map((q) => labelProbabilities[q]!.get(item.row.number) ?? null),
             ...inputColumns.map((c) => inputCell(item.row.data, c)),
           ]
         : [
@@ -499,6 +505,7 @@ export function* csvChunks(
                 columns.length +
                 labelled.length +
                 annotated.length +
+                weighed.length +
                 inputColumns.length,
             ),
           ],
@@ -520,8 +527,31 @@ export const exportCsv = (
   leftOut: readonly LeftOutLine[] = [],
 ): string[] => [...csvChunks(rows, questions, inputColumns, chunkRows, leftOut)];
 
-/** One JSON object per row: ids, status, the resolved model, usage, the full answers and the input. */
-export function exportJsonlRecord(row: ResultRow): Record<string, unknown> {
+/** Per question labelled in active order: each labelled row's probability of having been asked, by row number. */
+export type LabelProbabilities = Readonly<Record<string, ReadonlyMap<number, number>>>;
+
+/** The probabilities of one row's labels, by question; null when it has none. */
+function rowProbabilities(
+  row: ResultRow,
+  labelProbabilities: LabelProbabilities,
+): Record<string, number> | null {
+  const out: Record<string, number> = {};
+  for (const [q, byRow] of Object.entries(labelProbabilities)) {
+    const p = byRow.get(row.number);
+    if (p !== undefined) out[q] = p;
+  }
+  return Object.keys(out).length > 0 ? out : null;
+}
+
+/**
+ * One JSON object per row: ids, status, the resolved model, usage, the full answers and the input; with the labels,
+ * each label's probability of having been asked where the question was labelled in active order.
+ */
+export function exportJsonlRecord(
+  row: ResultRow,
+  labelProbabilities: LabelProbabilities = {},
+): Record<string, unknown> {
+  const probabilities = rowProbabilities(row, labelProbabilities);
   const o = row.outcome;
   const record: Record<string, unknown> = {
     row_id: row.id,
@@ -538,6 +568,7 @@ export function exportJsonlRecord(row: ResultRow): Record<string, unknown> {
     input: row.data,
     ...(row.labels ? { labels: row.labels } : {}),
     ...(row.annotations ? { annotations: row.annotations } : {}),
+    ...(probabilities ? { label_probabilities: probabilities } : {}),
   };
   if (o?.error)
     record.error = {
@@ -550,19 +581,21 @@ export function exportJsonlRecord(row: ResultRow): Record<string, unknown> {
 }
 
 /** A row of the JSONL export (no newline). */
-export const exportJsonlLine = (row: ResultRow): string => JSON.stringify(exportJsonlRecord(row));
+export const exportJsonlLine = (row: ResultRow, labelProbabilities: LabelProbabilities = {}): string =>
+  JSON.stringify(exportJsonlRecord(row, labelProbabilities));
 
 /** The JSONL export, a piece of about `chunkRows` rows at a time; with `leftOut`, the lines never sent too. */
 export function* jsonlChunks(
   rows: readonly ResultRow[],
   chunkRows = 2000,
   leftOut: readonly LeftOutLine[] = [],
+  labelProbabilities: LabelProbabilities = {},
 ): Generator<string> {
   let chunk: string[] = [];
   for (const item of byLine(rows, leftOut)) {
     chunk.push(
       'row' in item
-        ? exportJsonlLine(item.row)
+        ? exportJsonlLine(item.row, labelProbabilities)
         : JSON.stringify({
             line: item.left.line,
             status: LEFT_OUT_STATUS,

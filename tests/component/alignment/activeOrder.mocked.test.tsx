@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { Questions } from '../../../src/contract';
 import { abortableSleep, evaluate } from '../../../src/client';
 import { newId } from '../../../src/core/ids';
-import { plannedOrder } from '../../../src/core/alignment/labelOrder';
+import { activeEstimateOf, plannedOrder } from '../../../src/core/alignment/labelOrder';
 import { hashText } from '../../../src/core/robustness/random';
 import type { RowItem, RowRun } from '../../../src/core/rows/records';
 import { WorkbenchDb } from '../../../src/app/persistence/db';
@@ -142,6 +142,31 @@ describe('labelling in active order', () => {
     expect(screen.getByTestId('align.active.saving')).toHaveTextContent(
       /^Active order: ±\d\.\d{3} with 4 labels/,
     );
+
+    // The export carries each label's probability of having been asked, as the page weighed it.
+    const expected = activeEstimateOf(
+      store
+        .getState()
+        .results()
+        .map((r) => ({
+          number: r.number,
+          answer: r.response?.answers['urgent'],
+          label: r.labels?.['urgent'],
+        })),
+      questions['urgent']!,
+      order,
+    )!.probabilities;
+    expect([...expected.keys()].sort((a, b) => a - b)).toEqual(
+      [...planned.slice(0, 4)].sort((a, b) => a - b),
+    );
+    const lines = (await store.getState().exportRun('jsonl'))!.parts.join('').trimEnd().split('\n');
+    const exported = lines.flatMap((l, i) => {
+      const p = (JSON.parse(l) as { label_probabilities?: { urgent: number } }).label_probabilities;
+      return p ? [[i + 1, p.urgent]] : [];
+    });
+    expect(exported).toEqual([...expected].sort((a, b) => a[0] - b[0]));
+    const csv = (await store.getState().exportRun('csv'))!.parts.join('');
+    expect(csv.split('\r\n')[0]).toContain('label.urgent,label_probability.urgent');
 
     // A budget outside the rows is refused in a sentence, and the order is what the run keeps.
     const budget = screen.getByRole('textbox', { name: 'Label budget' });

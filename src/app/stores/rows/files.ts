@@ -1,6 +1,9 @@
 // Files in and out of a run: a results file the command line wrote, opened as a stored run, and the open run's
-// results exported as CSV or JSONL.
+// results exported as CSV or JSONL (with each label's probability where a question was labelled in active order).
+import { activeEstimateOf } from '../../../core/alignment/labelOrder';
+import type { RowRun } from '../../../core/rows/records';
 import { csvChunks, exportInputColumns, jsonlChunks, leftOutLines } from '../../../core/rows/results';
+import type { LabelProbabilities, ResultRow } from '../../../core/rows/results';
 import { runFromResults, unreadableSentence } from '../../../core/rows/importResults';
 import { readResults } from '../../../core/rows/resultsFile';
 import { fileText } from '../../workers/rowsParser';
@@ -69,16 +72,7 @@ export function fileActions(
       if (!run) return null;
       const name = `${baseName(run.fileName)}-results`;
       const leftOut = options.leftOut ? leftOutLines(run.issues) : [];
-      const chunks =
-        kind === 'csv'
-          ? csvChunks(
-              live.results,
-              run.questions,
-              exportInputColumns(live.results, run.columns),
-              undefined,
-              leftOut,
-            )
-          : jsonlChunks(live.results, undefined, leftOut);
+      const chunks = exportChunks(run, live.results, kind, leftOut);
       // Built a piece at a time with a pause between pieces, so a 100,000-row export never freezes the page.
       const parts: string[] = kind === 'csv' ? ['\ufeff'] : [];
       for (const part of chunks) {
@@ -90,4 +84,37 @@ export function fileActions(
         : { fileName: `${name}.jsonl`, type: 'application/x-ndjson', parts };
     },
   };
+}
+
+/** Each question labelled in active order: its labelled rows' probabilities of having been asked. */
+function labelProbabilitiesOf(run: RowRun, rows: readonly ResultRow[]): LabelProbabilities {
+  const out: Record<string, ReadonlyMap<number, number>> = {};
+  for (const [question, order] of Object.entries(run.labelOrders ?? {})) {
+    const definition = run.questions[question];
+    if (!definition) continue;
+    const read = activeEstimateOf(
+      rows.map((r) => ({
+        number: r.number,
+        answer: r.response?.answers[question],
+        label: r.labels?.[question],
+      })),
+      definition,
+      order,
+    );
+    if (read) out[question] = read.probabilities;
+  }
+  return out;
+}
+
+/** The export's pieces: CSV or JSONL, with the lines left out and the labels' probabilities. */
+function exportChunks(
+  run: RowRun,
+  rows: readonly ResultRow[],
+  kind: 'csv' | 'jsonl',
+  leftOut: ReturnType<typeof leftOutLines>,
+): Generator<string> {
+  const probabilities = labelProbabilitiesOf(run, rows);
+  return kind === 'csv'
+    ? csvChunks(rows, run.questions, exportInputColumns(rows, run.columns), undefined, leftOut, probabilities)
+    : jsonlChunks(rows, undefined, leftOut, probabilities);
 }
