@@ -3,6 +3,7 @@
 // except the server-sent events, which EventSource cannot add headers to; the cookie is HttpOnly and SameSite=Strict.
 // A command line sends `Authorization: Bearer <token>` instead of the cookie.
 import { z } from 'zod';
+import { ACTIVE_FLOOR, ActiveTargetSchema } from './activeTarget';
 import { QuestionsSchema, StateSchema } from './request';
 
 /** Where the workspace lives on the workbench's port. */
@@ -109,10 +110,14 @@ export const PeopleResponseSchema = z.object({
 export const WorkspaceLabelValueSchema = z.union([z.string(), z.number().int().min(0), z.boolean()]);
 export type WorkspaceLabelValue = z.infer<typeof WorkspaceLabelValueSchema>;
 
-/** The judge's answer to one question of a row: its label and its top probability (null when unknown). */
+/**
+ * The judge's answer to one question of a row: its label, its top probability (null when unknown) and, when known, its
+ * probabilities over the question's classes in criteria order (yes/no: [no, yes]), which an active order reads.
+ */
 export const JudgeAnswerSchema = z.object({
   label: WorkspaceLabelValueSchema,
   confidence: z.number().min(0).max(1).nullable().default(null),
+  probabilities: z.array(z.number().min(0).max(1)).max(256).optional(),
 });
 export type JudgeAnswer = z.infer<typeof JudgeAnswerSchema>;
 
@@ -141,11 +146,24 @@ export const AssignmentSchema = z.discriminatedUnion('kind', [
 ]);
 export type Assignment = z.infer<typeof AssignmentSchema>;
 
-/** The order rows are handed out: random by default (so agreement estimates stay unbiased), or as published. */
+/**
+ * The order rows are handed out: random by default (so agreement estimates stay unbiased), as published, or active:
+ * the rows the judge is least sure of on one question first, each with a known probability (Zrnic & Candès 2024), for
+ * an estimate of `target` from `budget` labels.
+ */
 export const OrderSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('random'), seed: z.number().int().default(1) }),
   z.object({ kind: z.literal('given') }),
+  z.object({
+    kind: z.literal('active'),
+    question: z.string().min(1),
+    target: ActiveTargetSchema,
+    budget: z.number().int().min(2),
+    floor: z.number().gt(0).max(1).default(ACTIVE_FLOOR),
+    seed: z.number().int().default(1),
+  }),
 ]);
+export type QueueOrder = z.output<typeof OrderSchema>;
 
 /** POST queues (owner): publish rows with their questions as a queue. */
 export const CreateQueueRequestSchema = z.object({
@@ -319,8 +337,37 @@ export const LabellerFiguresSchema = z.object({
 export type LabellerFigures = z.infer<typeof LabellerFiguresSchema>;
 
 /** GET :id/figures?basis=each|majority|settled (owner). */
+const MeanEstimateWireSchema = z.object({
+  value: z.number(),
+  lo: z.number(),
+  hi: z.number(),
+  se: z.number(),
+});
+
+/**
+ * A queue in active order: the estimate of its target from the labels so far (each weighted by the inverse of its
+ * probability), what random order would need for that width and would give with as many labels, and the sentence.
+ */
+export const ActiveEstimateWireSchema = z.object({
+  question: z.string(),
+  target: ActiveTargetSchema,
+  n: z.number().int(),
+  N: z.number().int(),
+  beyondFrontier: z.number().int(),
+  estimate: MeanEstimateWireSchema,
+  randomEquivalent: z.object({
+    ppi: z.number().int().nullable(),
+    classical: z.number().int().nullable(),
+    seAtN: z.object({ ppi: z.number(), classical: z.number() }),
+  }),
+  sentence: z.string(),
+});
+export type ActiveEstimateWire = z.infer<typeof ActiveEstimateWireSchema>;
+
 export const FiguresResponseSchema = z.object({
   basis: FiguresBasisSchema,
+  /** The queue's active estimate (active order only; null before two labels in order). */
+  active: ActiveEstimateWireSchema.nullable().optional(),
   /** Row keys in published order: the rows of every TrustDataWire. */
   keys: z.array(z.string()),
   labellers: z.array(LabellerFiguresSchema),

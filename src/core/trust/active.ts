@@ -12,8 +12,8 @@ import { seededRandom } from '../../contract/random';
 import { Z95 } from '../alignment/intervals';
 import type { MeanEstimate } from './ppi';
 
-/** The uniform share mixed into every row's probability, so no row's is near zero (the paper's τ). */
-export const ACTIVE_FLOOR = 0.2;
+export { ACTIVE_FLOOR } from '../../contract/activeTarget';
+import { ACTIVE_FLOOR } from '../../contract/activeTarget';
 
 /** One row per judged row: its probability at the full budget and its key in the serving order. */
 export interface ActiveDesign {

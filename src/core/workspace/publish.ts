@@ -1,6 +1,6 @@
 // A run of rows as a workspace queue (issue 40): each row's key, the state it was sent as, and the judge's answer to
 // each question read as a label under the alignment's conventions (the most probable class, P(yes) at 0.5) with its
-// top probability as confidence. Rows that map to no state are left out and counted, so the owner is told.
+// top probability as confidence, and its probabilities (an active order reads them). Rows that map to no state are left out and counted, so the owner is told.
 import type { Answer, Question, Questions } from '../../contract';
 import type { PublishedRow, JudgeAnswer } from '../../contract/workspace';
 import { classesOf, distributionOf, predictedClass, yesProbability } from '../labels/prediction';
@@ -14,11 +14,11 @@ export function judgeAnswerOf(answer: Answer | undefined, question: Question): J
   if (k === null) return undefined;
   if (question.type === 'noul') {
     const p = yesProbability(answer)!;
-    return { label: k === 1, confidence: Math.max(p, 1 - p) };
+    return { label: k === 1, confidence: Math.max(p, 1 - p), probabilities: [1 - p, p] };
   }
   const d = distributionOf(answer, question)!;
   const label = question.type === 'choice' ? classesOf(question)[k]! : k;
-  return { label, confidence: d[k]! };
+  return { label, confidence: d[k]!, probabilities: Array.from(d) };
 }
 
 export interface PublishPlan {

@@ -2,7 +2,9 @@
 // each question's labels in the shape src/core/trust's TrustData takes, on the basis the owner asks for: each person
 // apart, the majority of a row's labels, or the settled label where there is one (else the majority).
 import type {
+  ActiveEstimateWire,
   FiguresBasis,
+  JudgeAnswer,
   FiguresResponse,
   LabellerFigures,
   TrustDataWire,
@@ -13,6 +15,7 @@ import { classesOf, majorityOf } from '../../core/labels';
 import { MISSING } from '../../core/trust';
 import type { Sql } from './db';
 import type { QueueRecord } from './queues';
+import { activeEstimate } from './activeOrder';
 
 interface LabelLine {
   idx: number;
@@ -111,15 +114,58 @@ function trustOf(
   };
 }
 
+/** A published row as the figures read it. */
+interface FigureRow {
+  key: string;
+  judge: Record<string, JudgeAnswer> | null;
+  design_probability: number | null;
+  design_key: number | null;
+}
+
+/** Each row's label as one: the trust data's own on a one-column basis, else the majority of everyone's. */
+function rowLabels(data: TrustDataWire): number[] {
+  const A = data.annotators.length;
+  if (A === 1) return data.ratings;
+  return data.judge.map((_, i) => {
+    const m = majorityOf(data.ratings.slice(i * A, i * A + A).map((v) => (v === MISSING ? undefined : v)));
+    return m === undefined ? MISSING : Number(m);
+  });
+}
+
+/** A queue in active order: the estimate of its target from the labels so far (activeOrder.ts). */
+function activeOf(
+  queue: QueueRecord,
+  rows: readonly FigureRow[],
+  trust: Record<string, TrustDataWire>,
+): ActiveEstimateWire | null | undefined {
+  const order = queue.row_order;
+  if (order.kind !== 'active') return undefined;
+  const question = queue.questions[order.question];
+  const data = trust[order.question];
+  if (!question || !data) return null;
+  const labels = rowLabels(data);
+  return activeEstimate(
+    rows.map((r, i) => ({
+      judge: r.judge?.[order.question],
+      judgeClass: data.judge[i]!,
+      probability: r.design_probability,
+      key: r.design_key,
+      label: labels[i]!,
+    })),
+    question,
+    order,
+  );
+}
+
 export async function queueFigures(
   db: Sql,
   queue: QueueRecord,
   basis: FiguresBasis,
 ): Promise<FiguresResponse> {
-  const rows = await db.query<{
-    key: string;
-    judge: Record<string, { label: WorkspaceLabelValue; confidence: number | null }> | null;
-  }>('SELECT key, judge FROM queue_rows WHERE queue_id = $1 ORDER BY idx', [queue.id]);
+  const rows = await db.query<FigureRow>(
+    'SELECT key, judge, design_probability, design_key FROM queue_rows WHERE queue_id = $1 ORDER BY idx',
+    [queue.id],
+  );
   const lines = await db.query<LabelLine>(
     'SELECT idx, question, person_id, value, seconds FROM labels WHERE queue_id = $1',
     [queue.id],
@@ -145,6 +191,7 @@ export async function queueFigures(
   const byPerson = new Map(labellerFigures(lines, names).map((f) => [f.person, f]));
   return {
     basis,
+    active: activeOf(queue, rows, trust),
     keys: rows.map((r) => r.key),
     labellers: annotators.map((id) => byPerson.get(id)!),
     trust,

@@ -116,6 +116,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE queue_rows ALTER COLUMN state TYPE json USING state::json;
     `,
   },
+  {
+    // A queue in active order keeps each row's design: its probability at the full budget and its key in the order
+    // (server/workspace/activeOrder.ts), from which each label's probability of having been asked is read back.
+    version: 3,
+    sql: `
+      ALTER TABLE queue_rows ADD COLUMN design_probability double precision;
+      ALTER TABLE queue_rows ADD COLUMN design_key double precision;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)!.version;

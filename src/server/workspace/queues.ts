@@ -4,6 +4,7 @@
 import { seededRandom } from '../../contract/random';
 import type {
   CreateQueueRequestSchema,
+  QueueOrder,
   NextResponse,
   Person,
   Progress,
@@ -11,6 +12,7 @@ import type {
 } from '../../contract/workspace';
 import type { z } from 'zod';
 import { validLabel } from '../../core/labels';
+import { activePositions } from './activeOrder';
 import type { Db, Sql } from './db';
 import { WorkspaceFault } from './fault';
 import { progressText } from './progress';
@@ -26,6 +28,7 @@ export interface QueueRecord {
   overlap: QueueSummary['overlap'];
   assignment: QueueSummary['assignment'];
   reservation_seconds: number;
+  row_order: QueueOrder;
   row_count: number;
   fixed_slots: number;
   everyone_rows: number;
@@ -50,25 +53,43 @@ function queueProblems(q: CreateQueue, people: ReadonlySet<string>): string[] {
         problems.push(`Row ${i + 1}: the judge's "${String(answer.label)}" is not a label of "${name}".`);
     }
   });
+  if (q.order.kind === 'active' && !q.questions[q.order.question])
+    problems.push(`The active order names "${q.order.question}", which is not a question of the queue.`);
   if (q.assignment.kind === 'assigned')
     for (const id of q.assignment.people)
       if (!people.has(id)) problems.push(`The queue is assigned to "${id}", who is not in the workspace.`);
   return problems.slice(0, 20);
 }
 
-/** Positions (the random order, seeded) and people wanted per row (null: everyone). */
-function plan(q: CreateQueue): { position: Int32Array; wanted: (number | null)[] } {
+/** Positions in the published, random (seeded) or active order, with an active order's design per row. */
+function positionsOf(
+  q: CreateQueue,
+): Pick<ReturnType<typeof activePositions>, 'position'> & Partial<ReturnType<typeof activePositions>> {
   const n = q.rows.length;
+  if (q.order.kind === 'active')
+    return activePositions(
+      q.rows.map((r) => r.judge),
+      q.questions[q.order.question]!,
+      q.order,
+    );
   const order = Array.from({ length: n }, (_, i) => i);
-  const seed = q.order.kind === 'random' ? q.order.seed : 0;
-  const draw = seededRandom(seed);
-  if (q.order.kind === 'random')
+  if (q.order.kind === 'random') {
+    const draw = seededRandom(q.order.seed);
     for (let i = n - 1; i > 0; i--) {
       const j = Math.floor(draw() * (i + 1));
       [order[i], order[j]] = [order[j]!, order[i]!];
     }
+  }
   const position = new Int32Array(n);
   order.forEach((idx, rank) => (position[idx] = rank));
+  return { position };
+}
+
+/** Positions, an active order's design, and people wanted per row (null: everyone). */
+function plan(q: CreateQueue) {
+  const n = q.rows.length;
+  const seed = q.order.kind === 'given' ? 0 : q.order.seed;
+  const positions = positionsOf(q);
   // k people on a share of the rows: the share drawn at random too, one person on the others.
   const overlapped = new Set<number>();
   const shareDraw = seededRandom(seed + 1);
@@ -80,14 +101,14 @@ function plan(q: CreateQueue): { position: Int32Array; wanted: (number | null)[]
   picks.slice(0, Math.round(q.overlap.share * n)).forEach((i) => overlapped.add(i));
   const perRow = q.overlap.perRow === 'everyone' ? null : q.overlap.perRow;
   const wanted = q.rows.map((_, i) => (overlapped.has(i) ? perRow : 1));
-  return { position, wanted };
+  return { ...positions, wanted };
 }
 
 export async function createQueue(db: Db, q: CreateQueue): Promise<QueueRecord> {
   const people = new Set((await db.query<{ id: string }>('SELECT id FROM people')).map((p) => p.id));
   const problems = queueProblems(q, people);
   if (problems.length) throw new WorkspaceFault(400, 'invalid_queue', problems.join(' '));
-  const { position, wanted } = plan(q);
+  const { position, probability, key, wanted } = plan(q);
   const id = newId('q');
   const fixed = wanted.reduce<number>((s, w) => s + (w ?? 0), 0);
   const everyone = wanted.filter((w) => w === null).length;
@@ -120,12 +141,15 @@ export async function createQueue(db: Db, q: CreateQueue): Promise<QueueRecord> 
           judge: row.judge ?? null,
           position: position[idx],
           wanted: wanted[idx],
+          design_probability: probability?.[idx] ?? null,
+          design_key: key?.[idx] ?? null,
         };
       });
       await tx.query(
-        `INSERT INTO queue_rows (queue_id, idx, key, state, judge, position, wanted)
-         SELECT $1, x.idx, x.key, x.state, x.judge, x.position, x.wanted
-         FROM json_to_recordset($2::json) AS x(idx int, key text, state json, judge jsonb, position int, wanted int)`,
+        `INSERT INTO queue_rows (queue_id, idx, key, state, judge, position, wanted, design_probability, design_key)
+         SELECT $1, x.idx, x.key, x.state, x.judge, x.position, x.wanted, x.design_probability, x.design_key
+         FROM json_to_recordset($2::json) AS x(idx int, key text, state json, judge jsonb, position int, wanted int,
+                                                design_probability double precision, design_key double precision)`,
         [id, JSON.stringify(chunk)],
       );
     }

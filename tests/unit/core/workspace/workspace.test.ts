@@ -24,7 +24,7 @@ const row = (n: number, text: string, response?: ResultRow['response']): ResultR
 });
 
 describe('publishing a run', () => {
-  it('reads each answer as a label with its top probability', () => {
+  it('reads each answer as a label with its top probability and its probabilities', () => {
     expect(
       judgeAnswerOf(
         {
@@ -35,10 +35,11 @@ describe('publishing a run', () => {
         },
         questions.department!,
       ),
-    ).toEqual({ label: 'technical', confidence: 0.7 });
+    ).toEqual({ label: 'technical', confidence: 0.7, probabilities: [0.3, 0.7] });
     expect(judgeAnswerOf({ type: 'noul', noul: 0.2 }, questions.urgent!)).toEqual({
       label: false,
       confidence: 0.8,
+      probabilities: [0.8, 0.2],
     });
     expect(
       judgeAnswerOf(
@@ -51,7 +52,7 @@ describe('publishing a run', () => {
         },
         questions.severity!,
       ),
-    ).toEqual({ label: 2, confidence: 0.6 });
+    ).toEqual({ label: 2, confidence: 0.6, probabilities: [0.1, 0.3, 0.6] });
     expect(judgeAnswerOf({ type: 'refusal' }, questions.urgent!)).toBeUndefined();
   });
 
@@ -74,7 +75,9 @@ describe('publishing a run', () => {
       ['t0', 'refund please'],
       ['t2', 'app crashes'],
     ]);
-    expect(plan.rows[0]!.judge).toEqual({ urgent: { label: true, confidence: 0.9 } });
+    expect(plan.rows[0]!.judge).toEqual({
+      urgent: { label: true, confidence: 0.9, probabilities: [expect.closeTo(0.1, 12), 0.9] },
+    });
     expect(plan.rows[1]!.judge).toEqual({});
   });
 });
