@@ -261,7 +261,9 @@ function randomEquivalent(
 }
 
 /** "Active order: ±0.031 with 150 labels; random order needs about 290 (PPI++) or 610 (classical) for that width." */
-export function activeSavingSentence(estimate: ActiveMean): string {
+export function activeSavingSentence(
+  estimate: Pick<ActiveMean, 'active' | 'n' | 'randomEquivalent'>,
+): string {
   const half = (estimate.active.se * Z95).toFixed(3);
   const { ppi, classical } = estimate.randomEquivalent;
   const parts: string[] = [];

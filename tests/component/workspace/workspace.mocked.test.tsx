@@ -1,11 +1,13 @@
 // The workspace screen against the real workspace server on loopback (PGlite in a temporary folder), each person a
 // browser with its own cookie: the owner starts it with one button and sees the owner link once, makes an invite link;
 // a labeller opens the link, joins with a name, and labels the queue's rows with the keyboard, blind; the owner's
-// figures follow the labels as they arrive, without a reload, and the owner settles a disagreement with a note.
+// figures follow the labels as they arrive, without a reload, and the owner settles a disagreement with a note; a
+// queue in active order shows the estimate of its target as labels arrive, and the publish form's order fields.
 import 'fake-indexeddb/auto';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createInvite,
@@ -149,6 +151,99 @@ describe('the workspace screen', () => {
     await user.click(screen.getByTestId(`workspace.adjudicate.${key}.tone.save`));
     expect(await screen.findByTestId(`workspace.adjudicate.${key}.tone.settled`)).toHaveTextContent(
       'settled: calm (“the ticket is polite”)',
+    );
+  });
+
+  it('shows a queue in active order with the estimate of its target as labels arrive', async () => {
+    const yes = (i: number) => [0.05, 0.5, 0.95, 0.3][i % 4]!;
+    const base = queueOf(40);
+    const active = (
+      await createQueue(owner.conn, {
+        ...base,
+        name: 'Active',
+        rows: base.rows.map((r, i) => ({
+          ...r,
+          judge: {
+            ...r.judge,
+            harmful: {
+              label: yes(i) >= 0.5,
+              confidence: Math.max(yes(i), 1 - yes(i)),
+              probabilities: [1 - yes(i), yes(i)],
+            },
+          },
+        })),
+        order: { kind: 'active', question: 'harmful', target: { kind: 'share', level: 'yes' }, budget: 20 },
+      })
+    ).queue.id;
+    renderScreen(owner);
+    act(() => useWorkspaceUi.getState().openQueue(active, 'figures'));
+    expect(await screen.findByTestId('workspace.figures.active')).toHaveTextContent(
+      'Rows go out in active order: the estimate shows from two labels given in that order.',
+    );
+    for (let k = 0; k < 6; k++) {
+      const row = (await nextRow(ada.conn, active)).row!.index;
+      await putLabels(ada.conn, active, [
+        { row, question: 'tone', value: 'calm', clientId: `act-${row}-t` },
+        { row, question: 'harmful', value: yes(row) >= 0.5, clientId: `act-${row}-h` },
+      ]);
+    }
+    await waitFor(
+      () =>
+        expect(screen.getByTestId('workspace.figures.active')).toHaveTextContent(
+          /Share of “yes”: 0\.\d{3} \(95% CI [01]\.\d{3} to [01]\.\d{3}\) from 6 labels in active order/,
+        ),
+      { timeout: 10_000 },
+    );
+    expect(screen.getByTestId('workspace.figures.active')).toHaveTextContent(
+      /Active order: ±\d\.\d{3} with 6 labels/,
+    );
+  });
+});
+
+describe('the order a queue is published in', () => {
+  it('offers random order first, then active order on a question, a target and a budget', async () => {
+    const user = userEvent.setup();
+    const orders: unknown[] = [];
+    const { QueueOrderFields } = await import('../../../src/app/features/workspace/QueueOrderFields');
+    const { QUESTIONS } = await import('../../unit/server/workspace/fixtures');
+    function Harness() {
+      const [order, setOrder] = useState<Parameters<typeof QueueOrderFields>[0]['order']>({
+        kind: 'random',
+        seed: 1,
+      });
+      return (
+        <QueueOrderFields
+          questions={QUESTIONS}
+          rows={50}
+          order={order}
+          setOrder={(o) => {
+            orders.push(o);
+            setOrder(o);
+          }}
+        />
+      );
+    }
+    render(<Harness />);
+    expect(screen.getByRole('combobox', { name: 'Order' })).toHaveDisplayValue(
+      'Random: every figure stays valid',
+    );
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Order' }), 'active');
+    expect(orders.at(-1)).toEqual({
+      kind: 'active',
+      question: 'tone',
+      target: { kind: 'share', level: 'calm' },
+      budget: 50,
+      floor: 0.2,
+      seed: 1,
+    });
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Question' }), 'harmful');
+    await user.selectOptions(
+      screen.getByRole('combobox', { name: 'Estimate' }),
+      'agreement of the judge with people',
+    );
+    expect(orders.at(-1)).toMatchObject({ question: 'harmful', target: { kind: 'agreement' } });
+    expect(screen.getByTestId('workspace.publish.order')).toHaveTextContent(
+      'The ceiling, the alt-test and the threshold need a random sample',
     );
   });
 });

@@ -8,7 +8,7 @@ import type { RowRun } from '../../../core/rows/records';
 import type { ResultRow } from '../../../core/rows/results';
 import type { RowsState } from '../../stores/rows';
 import type { AlignmentState } from './alignmentStore';
-import { ActiveEstimate } from './ActiveEstimate';
+import { ActiveEstimate } from '../../components/ActiveEstimate';
 import { LabelOrderSettings } from './LabelOrderSettings';
 import { LabellingView } from './LabellingView';
 import { labelOfRow } from './rowText';

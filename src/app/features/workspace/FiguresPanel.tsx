@@ -12,6 +12,8 @@ import type { TrustFigures } from '../../../core/trust';
 import { BASIS_WORDS, trustDataFromWire } from '../../../core/workspace/trustWire';
 import { queueFiguresQueryOptions } from '../../queries/workspace';
 import { useWorkspaceUi } from './workspaceStore';
+import { ActiveEstimate } from '../../components/ActiveEstimate';
+import type { Questions } from '../../../contract';
 
 const BASIS_CHOICES: { basis: FiguresBasis; text: string }[] = [
   { basis: 'settled', text: 'Settled labels (else the majority)' },
@@ -38,7 +40,15 @@ function useTrust(data: FiguresResponse | undefined): [string, TrustFigures | st
   );
 }
 
-export function FiguresPanel({ queueId, live }: { queueId: string; live: boolean }) {
+export function FiguresPanel({
+  queueId,
+  live,
+  questions,
+}: {
+  queueId: string;
+  live: boolean;
+  questions: Questions;
+}) {
   const basis = useWorkspaceUi((s) => s.basis);
   const setBasis = useWorkspaceUi((s) => s.setBasis);
   const figures = useQuery(queueFiguresQueryOptions(queueId, basis));
@@ -82,32 +92,8 @@ export function FiguresPanel({ queueId, live }: { queueId: string; live: boolean
             figure below used {used}.
           </p>
           <LabellerTable data={figures.data} />
-          {trust.map(([name, t]) => (
-            <section key={name} className="workspace-trust" data-testid={`workspace.trust.${name}`}>
-              <h4>
-                Can the judge replace a person?{' '}
-                <span className="muted">
-                  ({name}; from {used})
-                </span>
-              </h4>
-              {typeof t === 'string' ? (
-                <p className="error">{t}</p>
-              ) : (
-                <>
-                  <p className="muted">
-                    {plural(t.annotators.length, 'annotator')} · {t.rows.labelled} rows labelled,{' '}
-                    {t.rows.pairable} by two or more
-                  </p>
-                  <p data-testid={`workspace.trust.ceiling.${name}`}>{t.sentences.ceiling}</p>
-                  <p data-testid={`workspace.trust.verdict.${name}`}>
-                    <strong>{t.altTest.verdict === null ? 'No verdict. ' : ''}</strong>
-                    {t.sentences.altTest}
-                  </p>
-                  <p data-testid={`workspace.trust.threshold.${name}`}>{t.sentences.threshold}</p>
-                </>
-              )}
-            </section>
-          ))}
+          <QueueActiveEstimate data={figures.data} questions={questions} />
+          <TrustSections trust={trust} used={used} />
         </>
       )}
     </section>
@@ -149,5 +135,69 @@ function LabellerTable({ data }: { data: FiguresResponse }) {
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** A queue in active order: the estimate of its target from the labels so far, and what the order is valid for. */
+function QueueActiveEstimate({ data, questions }: { data: FiguresResponse; questions: Questions }) {
+  if (data.active === undefined) return null;
+  const order = data.active;
+  if (order === null)
+    return (
+      <p className="muted" data-testid="workspace.figures.active">
+        Rows go out in active order: the estimate shows from two labels given in that order.
+      </p>
+    );
+  const definition = questions[order.question];
+  if (!definition) return null;
+  return (
+    <section className="workspace-trust" data-testid="workspace.figures.active">
+      <h4>
+        Active order <span className="muted">({order.question}; from the majority of each row)</span>
+      </h4>
+      <ActiveEstimate
+        definition={definition}
+        target={order.target}
+        estimate={{ ...order, active: order.estimate }}
+      />
+      <p className="muted">
+        The figures above read labels the order chose, leaning to the rows the judge is least sure of: the
+        estimate here is the one this order is valid for.
+      </p>
+    </section>
+  );
+}
+
+/** "Can the judge replace a person?" for each question, from the labels on the basis read. */
+function TrustSections({ trust, used }: { trust: [string, TrustFigures | string][]; used: string }) {
+  return (
+    <>
+      {trust.map(([name, t]) => (
+        <section key={name} className="workspace-trust" data-testid={`workspace.trust.${name}`}>
+          <h4>
+            Can the judge replace a person?{' '}
+            <span className="muted">
+              ({name}; from {used})
+            </span>
+          </h4>
+          {typeof t === 'string' ? (
+            <p className="error">{t}</p>
+          ) : (
+            <>
+              <p className="muted">
+                {plural(t.annotators.length, 'annotator')} · {t.rows.labelled} rows labelled,{' '}
+                {t.rows.pairable} by two or more
+              </p>
+              <p data-testid={`workspace.trust.ceiling.${name}`}>{t.sentences.ceiling}</p>
+              <p data-testid={`workspace.trust.verdict.${name}`}>
+                <strong>{t.altTest.verdict === null ? 'No verdict. ' : ''}</strong>
+                {t.sentences.altTest}
+              </p>
+              <p data-testid={`workspace.trust.threshold.${name}`}>{t.sentences.threshold}</p>
+            </>
+          )}
+        </section>
+      ))}
+    </>
   );
 }

@@ -22,7 +22,7 @@ export function OwnerQueue({ queueId }: { queueId: string }) {
           {queue.progress.text}
         </span>
       </h3>
-      <FiguresPanel queueId={queueId} live={live} />
+      <FiguresPanel queueId={queueId} live={live} questions={queue.questions} />
       <AdjudicationPanel queueId={queueId} questions={queue.questions} />
       <InteropPanel queueId={queueId} name={queue.name} />
     </div>

@@ -4,9 +4,12 @@ import { plural } from '../../../contract/text';
 import type { Person } from '../../../contract/workspace';
 import type { PublishFields } from './usePublishQueue';
 import { WhoLabelsFieldset } from './WhoLabelsFieldset';
+import { QueueOrderFields } from './QueueOrderFields';
+import type { Questions } from '../../../contract';
 
 export interface PublishFormProps {
   fields: PublishFields;
+  questions: Questions;
   labellers: readonly Person[];
   /** The run's file name, the queue's name when none is given. */
   fileName: string;
@@ -15,7 +18,15 @@ export interface PublishFormProps {
   onSubmit: () => void;
 }
 
-export function PublishForm({ fields: f, labellers, fileName, rows, disabled, onSubmit }: PublishFormProps) {
+export function PublishForm({
+  fields: f,
+  questions,
+  labellers,
+  fileName,
+  rows,
+  disabled,
+  onSubmit,
+}: PublishFormProps) {
   return (
     <form
       className="workspace-form"
@@ -42,6 +53,7 @@ export function PublishForm({ fields: f, labellers, fileName, rows, disabled, on
         setAssigned={f.setAssigned}
         labellers={labellers}
       />
+      <QueueOrderFields questions={questions} rows={rows} order={f.order} setOrder={f.setOrder} />
       <label>
         A row stays reserved for whoever has it for{' '}
         <input

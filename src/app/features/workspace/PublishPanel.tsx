@@ -35,7 +35,7 @@ export function PublishPanel({ onOpenRows }: PublishPanelProps) {
       overlap,
       assignment: anyone ? { kind: 'any' } : { kind: 'assigned', people: [...assigned] },
       reservationSeconds: minutes * 60,
-      order: { kind: 'random', seed: 1 },
+      order: fields.order,
     });
   };
   return (
@@ -45,9 +45,10 @@ export function PublishPanel({ onOpenRows }: PublishPanelProps) {
       data-testid="workspace.publish"
     >
       <h3 id="workspace-publish-title">Publish as a queue</h3>
-      <PublishSummary run={run} plan={plan} />
+      <PublishSummary run={run} plan={plan} active={fields.order.kind === 'active'} />
       <PublishForm
         fields={fields}
+        questions={run.questions}
         labellers={labellers}
         fileName={run.fileName}
         rows={plan.rows.length}
@@ -89,13 +90,13 @@ function NoRunToPublish({ onOpenRows }: PublishPanelProps) {
 }
 
 /** The run's file, rows and questions as the queue will hold them, and what labellers will not see. */
-function PublishSummary({ run, plan }: { run: RowRun; plan: PublishPlan }) {
+function PublishSummary({ run, plan, active }: { run: RowRun; plan: PublishPlan; active: boolean }) {
   return (
     <p className="muted" data-testid="workspace.publish.summary">
       {run.fileName}: {plural(plan.rows.length, 'row')},{' '}
       {plural(Object.keys(run.questions).length, 'question')} ({Object.keys(run.questions).join(', ')}).
       {plan.leftOut > 0 ? ` ${plural(plan.leftOut, 'row')} map to no state and are left out.` : ''} Labellers
-      never see the judge’s answers; rows are handed out in random order.
+      never see the judge’s answers; rows are handed out in {active ? 'active' : 'random'} order.
     </p>
   );
 }

@@ -2,6 +2,7 @@
 // the publish call (on success the new queue opens and the queue list is read again).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import type { QueueOrderInput } from './QueueOrderFields';
 import { publishedRows } from '../../../core/workspace/publish';
 import { useRows } from '../../stores/rows';
 import {
@@ -25,6 +26,8 @@ export interface PublishFields {
   setAnyone: (anyone: boolean) => void;
   reservation: string;
   setReservation: (reservation: string) => void;
+  order: QueueOrderInput;
+  setOrder: (order: QueueOrderInput) => void;
 }
 
 function usePublishFields(): PublishFields {
@@ -34,7 +37,10 @@ function usePublishFields(): PublishFields {
   const [assigned, setAssigned] = useState<ReadonlySet<string>>(new Set());
   const [anyone, setAnyone] = useState(true);
   const [reservation, setReservation] = useState('10');
+  const [order, setOrder] = useState<QueueOrderInput>({ kind: 'random', seed: 1 });
   return {
+    order,
+    setOrder,
     name,
     setName,
     perRow,

@@ -1,18 +1,21 @@
-// The active order's estimate under the labelling card: the target's value with its interval from the labels so far,
-// what random order would give with as many labels (with the judge, PPI++, and without, classical), and how many
-// labels the order saved.
-import type { Question } from '../../../contract';
-import { targetText } from '../../../core/alignment/labelOrder';
-import type { ActiveTarget } from '../../../core/alignment/labelOrder';
-import { Z95 } from '../../../core/alignment/intervals';
-import { activeSavingSentence } from '../../../core/trust/active';
-import type { ActiveMean } from '../../../core/trust/active';
+// An active order's estimate, under the labelling card and in a workspace queue's figures: the target's value with its
+// interval from the labels so far, what random order would give with as many labels (with the judge, PPI++, and
+// without, classical), and how many labels the order saved.
+import type { Question } from '../../contract';
+import { targetText } from '../../core/alignment/labelOrder';
+import type { ActiveTarget } from '../../core/alignment/labelOrder';
+import { Z95 } from '../../core/alignment/intervals';
+import { activeSavingSentence } from '../../core/trust/active';
+import type { ActiveMean } from '../../core/trust/active';
 
 export interface ActiveEstimateProps {
   definition: Question;
   target: ActiveTarget;
-  estimate: ActiveMean | null;
+  estimate: ShownEstimate | null;
 }
+
+/** What the panel shows of an estimate (a workspace's figures send this much of it). */
+export type ShownEstimate = Pick<ActiveMean, 'active' | 'n' | 'beyondFrontier' | 'randomEquivalent'>;
 
 const fixed = (x: number): string => x.toFixed(3);
 
