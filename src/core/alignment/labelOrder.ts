@@ -48,6 +48,41 @@ function judged(
   return { p, top };
 }
 
+/** The judge's probabilities over a question's classes (criteria order; yes/no: [no, yes]) and its top class. */
+export interface Judged {
+  p: ArrayLike<number>;
+  top: number;
+}
+
+/** The judge's prediction f of the target from its probabilities: a class's, the expected level, or the top one. */
+export function targetPrediction(j: Judged, question: Question, target: ActiveTarget): number | null {
+  if (target.kind === 'mean') return expectedLevel(j.p);
+  if (target.kind === 'agreement') return j.p[j.top]!;
+  const at = classesOf(question).indexOf(question.type === 'noul' ? 'yes' : target.level);
+  return at < 0 ? null : j.p[at]!;
+}
+
+/** A label's class index on the target's scale: 1 or 0 for a share or agreement (with the judge's top), the level. */
+export function targetValue(
+  index: number,
+  judgeTop: number | null,
+  question: Question,
+  target: ActiveTarget,
+) {
+  const classes = classesOf(question);
+  if (index < 0 || index >= classes.length) return null;
+  if (target.kind === 'mean') return index;
+  if (target.kind === 'share')
+    return classes[index] === (question.type === 'noul' ? 'yes' : target.level) ? 1 : 0;
+  return judgeTop === null ? null : judgeTop === index ? 1 : 0;
+}
+
+/** The judge's uncertainty from its probabilities, as active order reads it (core/trust/active.ts). */
+export const distributionUncertainty = (j: Judged, question: Question): number =>
+  question.type === 'noul'
+    ? answerUncertainty({ type: 'noul', yes: j.p[1]! })
+    : answerUncertainty({ type: question.type, probabilities: Array.from(j.p) });
+
 /** The judge's prediction f of the target on a row: a probability, an expected level or its confidence. */
 export function predictionOf(
   answer: Answer | undefined,
@@ -55,11 +90,7 @@ export function predictionOf(
   target: ActiveTarget,
 ): number | null {
   const j = judged(answer, question);
-  if (!j) return null;
-  if (target.kind === 'mean') return expectedLevel(j.p);
-  if (target.kind === 'agreement') return j.p[j.top]!;
-  const at = classesOf(question).indexOf(question.type === 'noul' ? 'yes' : target.level);
-  return at < 0 ? null : j.p[at]!;
+  return j ? targetPrediction(j, question, target) : null;
 }
 
 /** A person's label as the target reads it (1 or 0 for a share or agreement, the level for a mean); null: invalid. */
@@ -69,21 +100,18 @@ export function targetValueOf(
   question: Question,
   target: ActiveTarget,
 ): number | null {
-  const classes = classesOf(question);
-  const index = labelIndex(label, question, classes);
-  if (index < 0 || index >= classes.length) return null;
-  if (target.kind === 'mean') return index;
-  if (target.kind === 'share') return classes[index] === target.level ? 1 : 0;
-  const j = judged(answer, question);
-  return j ? (j.top === index ? 1 : 0) : null;
+  return targetValue(
+    labelIndex(label, question, classesOf(question)),
+    judged(answer, question)?.top ?? null,
+    question,
+    target,
+  );
 }
 
 /** The judge's uncertainty on a row, as active order reads it; null without an answer of the question's type. */
 function uncertaintyOf(answer: Answer | undefined, question: Question): number | null {
   const j = judged(answer, question);
-  if (!j) return null;
-  if (question.type === 'noul') return answerUncertainty({ type: 'noul', yes: j.p[1]! });
-  return answerUncertainty({ type: question.type, probabilities: Array.from(j.p) });
+  return j ? distributionUncertainty(j, question) : null;
 }
 
 /** A row as the order reads it: its number and the judge's answer of the question. */

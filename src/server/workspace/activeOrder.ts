@@ -6,35 +6,32 @@ import type { Question } from '../../contract';
 import type { ActiveTarget } from '../../contract/activeTarget';
 import type { ActiveEstimateWire, JudgeAnswer, QueueOrder } from '../../contract/workspace';
 import { classesOf } from '../../core/labels';
-import { expectedLevel } from '../../core/labels/prediction';
-import {
-  activeDesign,
-  activeMean,
-  activeOrder,
-  activeSavingSentence,
-  answerUncertainty,
-} from '../../core/trust/active';
+import { distributionUncertainty, targetPrediction, targetValue } from '../../core/alignment/labelOrder';
+import type { Judged } from '../../core/alignment/labelOrder';
+import { activeDesign, activeMean, activeOrder, activeSavingSentence } from '../../core/trust/active';
 import { MISSING } from '../../core/trust';
 
 type ActiveOrder = Extract<QueueOrder, { kind: 'active' }>;
 
-/** The judge's probabilities over the classes: as published, or read from its label and top probability. */
-function probabilitiesOf(judge: JudgeAnswer, question: Question): number[] | null {
-  if (judge.probabilities && judge.probabilities.length === classesOf(question).length)
-    return judge.probabilities;
-  return null;
+/** The judge's probabilities over the classes as published, with its top class; null when it sent none. */
+function judgedOf(judge: JudgeAnswer, question: Question): Judged | null {
+  const p = judge.probabilities;
+  if (!p || p.length !== classesOf(question).length) return null;
+  let top = 0;
+  for (let k = 1; k < p.length; k++) if (p[k]! > p[top]!) top = k;
+  return { p, top };
 }
 
 /** The judge's uncertainty on a row (its probabilities when published, else its top probability); null: no answer. */
 export function judgeUncertainty(judge: JudgeAnswer | undefined, question: Question): number | null {
   if (!judge) return null;
-  const p = probabilitiesOf(judge, question);
-  if (question.type === 'noul') {
-    const yes = p ? p[1]! : judge.label === true ? (judge.confidence ?? 0.5) : 1 - (judge.confidence ?? 0.5);
-    return answerUncertainty({ type: 'noul', yes });
-  }
-  if (p) return answerUncertainty({ type: question.type, probabilities: p });
-  return judge.confidence === null ? null : 1 - judge.confidence;
+  const j = judgedOf(judge, question);
+  if (j) return distributionUncertainty(j, question);
+  // Only the top probability: yes/no reads P(yes) back from it; a choice or a score is 1 minus it.
+  if (judge.confidence === null) return null;
+  if (question.type !== 'noul') return 1 - judge.confidence;
+  const yes = judge.label === true ? judge.confidence : 1 - judge.confidence;
+  return distributionUncertainty({ p: [1 - yes, yes], top: judge.label === true ? 1 : 0 }, question);
 }
 
 /** Positions in active order, with each answered row's design probability and key (null for unanswered rows). */
@@ -72,26 +69,18 @@ export function activePositions(
   return { position, probability, key };
 }
 
-/** The judge's prediction of the target on a row: a probability, an expected level, or its top probability. */
+/** The judge's prediction of the target: from its probabilities, else its hard label (PPI stays valid, only wider). */
 function predictionOf(
   judge: JudgeAnswer,
   question: Question,
   target: ActiveTarget,
   judgeClass: number,
 ): number {
-  const p = probabilitiesOf(judge, question);
-  const classes = classesOf(question);
-  if (target.kind === 'agreement') return judge.confidence ?? (p ? Math.max(...p) : 1);
-  if (target.kind === 'mean') return p ? expectedLevel(p) : judgeClass;
-  const at = classes.indexOf(question.type === 'noul' ? 'yes' : target.level);
-  return p ? p[at]! : judgeClass === at ? 1 : 0;
-}
-
-/** A label (class index) on the target's scale: 1 or 0 for a share or agreement, the level for a mean. */
-function valueOf(label: number, question: Question, target: ActiveTarget, judgeClass: number): number {
-  if (target.kind === 'mean') return label;
-  if (target.kind === 'agreement') return label === judgeClass ? 1 : 0;
-  return classesOf(question)[label] === (question.type === 'noul' ? 'yes' : target.level) ? 1 : 0;
+  const j = judgedOf(judge, question);
+  if (j) return targetPrediction(j, question, target) ?? 0;
+  const hard = Array.from(classesOf(question), (_, k) => (k === judgeClass ? 1 : 0));
+  const prediction = targetPrediction({ p: hard, top: judgeClass }, question, target) ?? 0;
+  return target.kind === 'agreement' ? (judge.confidence ?? prediction) : prediction;
 }
 
 /** One published row as the estimate reads it: the judge's answer and class, the design, and the row's label. */
@@ -118,7 +107,8 @@ export function activeEstimate(
     f[i] = predictionOf(r.judge!, question, order.target, r.judgeClass);
     design.probability[i] = r.probability!;
     design.key[i] = r.key!;
-    if (r.label !== MISSING) labels.set(i, valueOf(r.label, question, order.target, r.judgeClass));
+    const y = r.label === MISSING ? null : targetValue(r.label, r.judgeClass, question, order.target);
+    if (y !== null) labels.set(i, y);
   });
   const range: [number, number] = order.target.kind === 'mean' ? [0, classesOf(question).length - 1] : [0, 1];
   const estimate = used.length > 0 ? activeMean(f, design, labels, { range }) : null;
