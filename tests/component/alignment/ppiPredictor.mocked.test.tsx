@@ -24,13 +24,12 @@ import { freshDbName } from '../../unit/app/persistence/dbHelpers';
 
 // The screen reads the app's rows store; the test gives it a store over its own database and the test reference.
 const holder = vi.hoisted(() => ({ store: null as unknown }));
-vi.mock('../../../src/app/stores/rows', async (importOriginal) => {
-  const original = await importOriginal<typeof RowsStoreModule>();
-  const useRows = ((selector?: (s: unknown) => unknown) =>
-    (holder.store as typeof original.useRows)(selector as never)) as unknown as typeof original.useRows;
-  useRows.getState = () => (holder.store as typeof original.useRows).getState();
-  return { ...original, useRows };
-});
+vi.mock('../../../src/app/stores/rows', async (importOriginal) =>
+  (await import('../../helpers/heldRowsStore')).heldRowsStore(
+    await importOriginal<typeof RowsStoreModule>(),
+    holder,
+  ),
+);
 
 const { AlignmentScreen } = await import('../../../src/app/features/alignment/AlignmentScreen');
 

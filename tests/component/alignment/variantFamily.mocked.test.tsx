@@ -31,13 +31,12 @@ import { sampleSession } from '../../helpers/sessions';
 
 // The panel reads the app's rows store; the test gives it a store over the app's database and the test reference.
 const holder = vi.hoisted(() => ({ store: null as unknown }));
-vi.mock('../../../src/app/stores/rows', async (importOriginal) => {
-  const original = await importOriginal<typeof RowsStoreModule>();
-  const useRows = ((selector?: (s: unknown) => unknown) =>
-    (holder.store as typeof original.useRows)(selector as never)) as unknown as typeof original.useRows;
-  useRows.getState = () => (holder.store as typeof original.useRows).getState();
-  return { ...original, useRows };
-});
+vi.mock('../../../src/app/stores/rows', async (importOriginal) =>
+  (await import('../../helpers/heldRowsStore')).heldRowsStore(
+    await importOriginal<typeof RowsStoreModule>(),
+    holder,
+  ),
+);
 
 const { VariantsPanel } = await import('../../../src/app/features/alignment/VariantsPanel');
 

@@ -2,7 +2,8 @@
 // rows the judge is unsure of first, toward a target and a label budget), with the figures each order is valid for.
 import { useId } from 'react';
 import type { Question } from '../../../contract';
-import { activeTargetsOf, newActiveOrder } from '../../../core/alignment/labelOrder';
+import { newActiveOrder } from '../../../core/alignment/labelOrder';
+import { ActiveTargetSelect } from '../../components/ActiveTargetSelect';
 import type { LabelOrder } from '../../../core/alignment/labelOrder';
 import { CommitInput } from '../../components/CommitInput';
 
@@ -27,7 +28,6 @@ export function orderValidity(order: LabelOrder): string {
 
 export function LabelOrderSettings({ definition, order, rowCount, seed, onOrder }: LabelOrderSettingsProps) {
   const hintId = useId();
-  const targets = activeTargetsOf(definition);
   const kindOf = (kind: string): LabelOrder =>
     kind === 'random'
       ? { kind: 'random', seed }
@@ -51,20 +51,12 @@ export function LabelOrderSettings({ definition, order, rowCount, seed, onOrder 
       </label>
       {order.kind === 'active' && (
         <>
-          <label>
-            Estimate{' '}
-            <select
-              value={targets.findIndex((t) => JSON.stringify(t.target) === JSON.stringify(order.target))}
-              onChange={(e) => onOrder({ ...order, target: targets[Number(e.currentTarget.value)]!.target })}
-              data-testid="align.order.target"
-            >
-              {targets.map((t, i) => (
-                <option key={t.text} value={i}>
-                  {t.text}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ActiveTargetSelect
+            question={definition}
+            target={order.target}
+            onTarget={(target) => onOrder({ ...order, target })}
+            testId="align.order.target"
+          />
           <label>
             Label budget{' '}
             <CommitInput

@@ -5,6 +5,7 @@ import type { Questions } from '../../../contract';
 import { ACTIVE_FLOOR } from '../../../contract/activeTarget';
 import type { OrderSchema } from '../../../contract/workspace';
 import { activeTargetsOf } from '../../../core/alignment/labelOrder';
+import { ActiveTargetSelect } from '../../components/ActiveTargetSelect';
 
 export type QueueOrderInput = z.input<typeof OrderSchema>;
 
@@ -62,7 +63,6 @@ function ActiveFields({
   order,
   setOrder,
 }: QueueOrderFieldsProps & { order: Extract<QueueOrderInput, { kind: 'active' }> }) {
-  const targets = activeTargetsOf(questions[order.question]!);
   return (
     <>
       <label>
@@ -79,20 +79,12 @@ function ActiveFields({
           ))}
         </select>
       </label>
-      <label>
-        Estimate{' '}
-        <select
-          value={targets.findIndex((t) => JSON.stringify(t.target) === JSON.stringify(order.target))}
-          onChange={(e) => setOrder({ ...order, target: targets[Number(e.currentTarget.value)]!.target })}
-          data-testid="workspace.publish.order.target"
-        >
-          {targets.map((t, i) => (
-            <option key={t.text} value={i}>
-              {t.text}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ActiveTargetSelect
+        question={questions[order.question]!}
+        target={order.target}
+        onTarget={(target) => setOrder({ ...order, target })}
+        testId="workspace.publish.order.target"
+      />
       <label>
         Label budget{' '}
         <input
