@@ -26,8 +26,13 @@ export const ON_POSTGRES = process.env.WORKSPACE_TEST_POSTGRES === '1';
 
 let cluster: Promise<TestPostgres> | null = null;
 // Registered while the test file is collected: a hook added later, inside a test, would never run and the cluster
-// would outlive the run.
-afterAll(async () => (await cluster)?.stop());
+// would outlive the run. It is registered once per module load, so the PostgreSQL pass runs each file with its own
+// modules (`vitest run --isolate`, as .ci/run does); npm test shares modules between files and uses PGlite.
+afterAll(async () => {
+  const stopping = cluster;
+  cluster = null;
+  await (await stopping)?.stop();
+});
 let template: Promise<string> | null = null;
 
 /**
