@@ -106,16 +106,19 @@ function useActiveEstimate(
 ) {
   return useMemo(
     () =>
-      activeEstimateOf(
-        // In file order, as the design was planned.
-        results.map((r) => ({
-          number: r.number,
-          answer: r.response?.answers[question],
-          label: labelOfRow(r, question, labeller),
-        })),
-        definition,
-        order,
-      ),
+      // Only active order has an estimate: no pass over the rows for a label in another order.
+      order.kind !== 'active'
+        ? null
+        : activeEstimateOf(
+            // In file order, as the design was planned.
+            results.map((r) => ({
+              number: r.number,
+              answer: r.response?.answers[question],
+              label: labelOfRow(r, question, labeller),
+            })),
+            definition,
+            order,
+          ),
     // A label given changes the results' version, not the rows' order.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [results, version, question, definition, order, labeller],
