@@ -5,6 +5,7 @@ import { isRefusal } from '../../contract';
 import type { RowOutcome, RowStatus } from './records';
 import type { Annotations, LabelValue } from '../labels';
 import { predictedClass, validLabel } from '../labels';
+import type { LabelProbabilities } from './labelProbabilities';
 
 /** One row of the results table. */
 export interface ResultRow {
@@ -429,7 +430,7 @@ export function leftOutLines(
 }
 
 /** Rows and left-out lines in the order of the file's lines (a row before a left-out line that shares its line). */
-function* byLine(
+export function* byLine(
   rows: readonly ResultRow[],
   leftOut: readonly LeftOutLine[],
 ): Generator<{ row: ResultRow } | { left: LeftOutLine }> {
@@ -526,94 +527,3 @@ export const exportCsv = (
   chunkRows = 2000,
   leftOut: readonly LeftOutLine[] = [],
 ): string[] => [...csvChunks(rows, questions, inputColumns, chunkRows, leftOut)];
-
-/** Per question labelled in active order: each labelled row's probability of having been asked, by row number. */
-export type LabelProbabilities = Readonly<Record<string, ReadonlyMap<number, number>>>;
-
-/** The probabilities of one row's labels, by question; null when it has none. */
-function rowProbabilities(
-  row: ResultRow,
-  labelProbabilities: LabelProbabilities,
-): Record<string, number> | null {
-  const out: Record<string, number> = {};
-  for (const [q, byRow] of Object.entries(labelProbabilities)) {
-    const p = byRow.get(row.number);
-    if (p !== undefined) out[q] = p;
-  }
-  return Object.keys(out).length > 0 ? out : null;
-}
-
-/**
- * One JSON object per row: ids, status, the resolved model, usage, the full answers and the input; with the labels,
- * each label's probability of having been asked where the question was labelled in active order.
- */
-export function exportJsonlRecord(
-  row: ResultRow,
-  labelProbabilities: LabelProbabilities = {},
-): Record<string, unknown> {
-  const probabilities = rowProbabilities(row, labelProbabilities);
-  const o = row.outcome;
-  const record: Record<string, unknown> = {
-    row_id: row.id,
-    line: row.line,
-    status: statusOf(row),
-    model: o?.model ?? row.response?.model ?? null,
-    usage: row.response ? { ...row.response.usage, billed_input_tokens: o?.inputTokens ?? null } : null,
-    latency_ms: o?.latencyMs === undefined ? null : Math.round(o.latencyMs),
-    attempts: o?.attempts ?? 0,
-    possibly_billed_attempts: o?.possiblyBilledAttempts ?? 0,
-    answers: row.response?.answers ?? null,
-    // Answers taken from stored ones instead of asked; the usage is only the rest's.
-    ...(o?.reusedQuestions ? { reused_questions: o.reusedQuestions } : {}),
-    input: row.data,
-    ...(row.labels ? { labels: row.labels } : {}),
-    ...(row.annotations ? { annotations: row.annotations } : {}),
-    ...(probabilities ? { label_probabilities: probabilities } : {}),
-  };
-  if (o?.error)
-    record.error = {
-      kind: o.error.kind,
-      message: o.error.message,
-      status: o.error.status ?? null,
-      fields: o.error.fieldErrors,
-    };
-  return record;
-}
-
-/** A row of the JSONL export (no newline). */
-export const exportJsonlLine = (row: ResultRow, labelProbabilities: LabelProbabilities = {}): string =>
-  JSON.stringify(exportJsonlRecord(row, labelProbabilities));
-
-/** The JSONL export, a piece of about `chunkRows` rows at a time; with `leftOut`, the lines never sent too. */
-export function* jsonlChunks(
-  rows: readonly ResultRow[],
-  chunkRows = 2000,
-  leftOut: readonly LeftOutLine[] = [],
-  labelProbabilities: LabelProbabilities = {},
-): Generator<string> {
-  let chunk: string[] = [];
-  for (const item of byLine(rows, leftOut)) {
-    chunk.push(
-      'row' in item
-        ? exportJsonlLine(item.row, labelProbabilities)
-        : JSON.stringify({
-            line: item.left.line,
-            status: LEFT_OUT_STATUS,
-            reason: item.left.reason,
-            kind: item.left.kind,
-          }),
-    );
-    if (chunk.length >= chunkRows) {
-      yield `${chunk.join('\n')}\n`;
-      chunk = [];
-    }
-  }
-  if (chunk.length > 0) yield `${chunk.join('\n')}\n`;
-}
-
-/** The whole JSONL export as pieces. */
-export const exportJsonl = (
-  rows: readonly ResultRow[],
-  chunkRows = 2000,
-  leftOut: readonly LeftOutLine[] = [],
-): string[] => [...jsonlChunks(rows, chunkRows, leftOut)];

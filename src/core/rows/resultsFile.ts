@@ -11,7 +11,7 @@ import { PacingSchema } from './pacer';
 import { ROW_STATUSES } from './records';
 import type { RowOutcome, RowStatus } from './records';
 import type { ResultRow } from './results';
-import { exportJsonlRecord } from './results';
+import { exportJsonlRecord } from './exportJsonl';
 
 export const RESULTS_FORMAT = 'evaluate-workbench/results';
 /** 2: the header names the price the run was billed at; files of version 1 (no price) still read. */

@@ -2,7 +2,8 @@
 // judge does not settle, for people).
 import type { Answer, Question } from '../../../contract';
 import { topProbabilityOf } from '../../../core/alignment/labellingQueue';
-import { exportCsv, exportInputColumns, exportJsonl } from '../../../core/rows/results';
+import { exportCsv, exportInputColumns } from '../../../core/rows/results';
+import { exportJsonl } from '../../../core/rows/exportJsonl';
 import type { ResultRow } from '../../../core/rows/results';
 import type { TrustFigures } from '../../../core/trust';
 import { downloadParts } from '../../platform/download';

@@ -2,8 +2,10 @@
 // results exported as CSV or JSONL (with each label's probability where a question was labelled in active order).
 import { activeEstimateOf } from '../../../core/alignment/labelOrder';
 import type { RowRun } from '../../../core/rows/records';
-import { csvChunks, exportInputColumns, jsonlChunks, leftOutLines } from '../../../core/rows/results';
-import type { LabelProbabilities, ResultRow } from '../../../core/rows/results';
+import { csvChunks, exportInputColumns, leftOutLines } from '../../../core/rows/results';
+import type { ResultRow } from '../../../core/rows/results';
+import { jsonlChunks } from '../../../core/rows/exportJsonl';
+import type { LabelProbabilities } from '../../../core/rows/labelProbabilities';
 import { runFromResults, unreadableSentence } from '../../../core/rows/importResults';
 import { readResults } from '../../../core/rows/resultsFile';
 import { fileText } from '../../workers/rowsParser';

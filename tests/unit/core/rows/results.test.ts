@@ -4,6 +4,7 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import type { EvaluateResponse, Questions } from '../../../../src/contract';
 import type { ResultRow } from '../../../../src/core/rows/results';
+import { exportJsonl } from '../../../../src/core/rows/exportJsonl';
 import type { ResultsHeader } from '../../../../src/core/rows/resultsFile';
 import {
   RESULTS_FORMAT,
@@ -18,7 +19,6 @@ import {
   answerColumns,
   exportCsv,
   exportInputColumns,
-  exportJsonl,
   filterRows,
   histogram,
   leftOutLines,
