@@ -5,7 +5,7 @@ import type { Question } from '../../../contract';
 import { newActiveOrder } from '../../../core/alignment/labelOrder';
 import { ActiveTargetSelect } from '../../components/ActiveTargetSelect';
 import type { LabelOrder } from '../../../core/alignment/labelOrder';
-import { CommitInput } from '../../components/CommitInput';
+import { LabelBudgetInput } from '../../components/LabelBudgetInput';
 
 export interface LabelOrderSettingsProps {
   definition: Question;
@@ -57,22 +57,12 @@ export function LabelOrderSettings({ definition, order, rowCount, seed, onOrder 
             onTarget={(target) => onOrder({ ...order, target })}
             testId="align.order.target"
           />
-          <label>
-            Label budget{' '}
-            <CommitInput
-              value={String(order.budget)}
-              inputMode="numeric"
-              size={6}
-              onCommit={(text) => {
-                const budget = Number(text);
-                if (!Number.isInteger(budget) || budget < 2 || budget > rowCount)
-                  return `A whole number from 2 to ${rowCount}.`;
-                onOrder({ ...order, budget });
-                return null;
-              }}
-              data-testid="align.order.budget"
-            />
-          </label>
+          <LabelBudgetInput
+            budget={order.budget}
+            max={rowCount}
+            onBudget={(budget) => onOrder({ ...order, budget })}
+            testId="align.order.budget"
+          />
         </>
       )}
       <p className="muted" id={hintId} data-testid="align.order.validity">

@@ -6,6 +6,7 @@ import { ACTIVE_FLOOR } from '../../../contract/activeTarget';
 import type { OrderSchema } from '../../../contract/workspace';
 import { activeTargetsOf } from '../../../core/alignment/labelOrder';
 import { ActiveTargetSelect } from '../../components/ActiveTargetSelect';
+import { LabelBudgetInput } from '../../components/LabelBudgetInput';
 
 export type QueueOrderInput = z.input<typeof OrderSchema>;
 
@@ -85,18 +86,12 @@ function ActiveFields({
         onTarget={(target) => setOrder({ ...order, target })}
         testId="workspace.publish.order.target"
       />
-      <label>
-        Label budget{' '}
-        <input
-          value={String(order.budget)}
-          inputMode="numeric"
-          size={6}
-          onChange={(e) =>
-            setOrder({ ...order, budget: Math.max(2, Math.min(rows, Number(e.currentTarget.value) || 2)) })
-          }
-          data-testid="workspace.publish.order.budget"
-        />
-      </label>
+      <LabelBudgetInput
+        budget={order.budget}
+        max={rows}
+        onBudget={(budget) => setOrder({ ...order, budget })}
+        testId="workspace.publish.order.budget"
+      />
       <p className="muted">
         Valid for the estimate of the chosen target, each label weighted by the inverse of its probability.
         The ceiling, the alt-test and the threshold need a random sample: publish a queue in random order for
