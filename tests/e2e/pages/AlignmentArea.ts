@@ -161,6 +161,39 @@ export class AlignmentArea {
     return this.page.getByTestId(`align.trust.${part}.${question}`);
   }
 
+  /** Chooses the labelling view's order; active takes a label budget (its first target, a label's share). */
+  async order(kind: 'file' | 'random' | 'active', budget?: number): Promise<void> {
+    await this.page.getByTestId('align.order.kind').selectOption(kind);
+    if (budget === undefined) return;
+    const field = this.page.getByTestId('align.order.budget');
+    await field.fill(String(budget));
+    await field.press('Enter');
+  }
+
+  /** The row on the labelling card, as the person reads it. */
+  get labellingState(): Locator {
+    return this.page.getByTestId('align.labelling.state');
+  }
+
+  get labellingProgress(): Locator {
+    return this.page.getByTestId('align.labelling.progress');
+  }
+
+  /** Gives the card's row a label by its key, with the focus back on the card, and waits for the count to move. */
+  async give(key: string, labelledBefore: number): Promise<void> {
+    await this.page.getByTestId('align.labelling').focus();
+    await this.page.keyboard.press(key);
+    await this.page
+      .getByTestId('align.labelling.progress')
+      .filter({ hasText: new RegExp(`^${labelledBefore + 1} of `) })
+      .waitFor();
+  }
+
+  /** The active order's estimate, what random order gives with as many labels, and the saving sentence. */
+  active(part: 'estimate' | 'random' | 'saving'): Locator {
+    return this.page.getByTestId(`align.active.${part}`);
+  }
+
   /** Saves a question's labelling queue and returns the file's name and text. */
   async labellingQueue(question: string, kind: 'csv' | 'jsonl'): Promise<{ name: string; text: string }> {
     const [download] = await Promise.all([
