@@ -2,7 +2,8 @@
 // the judge and publishes them for three people; three browsers join by their invite links and label in parallel, one
 // of them offline for a while; the owner's "Can the judge replace a person?" figures (the ceiling, the alt-test, the
 // threshold) follow without a reload; the queue goes out in Label Studio's format and comes back into a second queue
-// with the same figures. With WORKSPACE_TEST_POSTGRES=1 (.ci/run) the same steps run again on a real PostgreSQL.
+// with the same figures; the owner's alignment screen follows the queue and reads the three people's labels. With
+// WORKSPACE_TEST_POSTGRES=1 (.ci/run) the same steps run again on a real PostgreSQL.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import type { TestPostgres } from '../helpers/postgres';
 import { useBrowser } from './harness/browser';
 import { startWorkbenchProcess } from './harness/server';
 import type { WorkbenchProcess } from './harness/server';
+import { AlignmentArea } from './pages/AlignmentArea';
 import { RowsArea } from './pages/RowsArea';
 import { WorkbenchPage } from './pages/WorkbenchPage';
 import { WorkspaceArea } from './pages/WorkspaceArea';
@@ -188,6 +190,18 @@ describe.each(databases)('a team labels together on $name', ({ start }) => {
       );
       await expect.poll(() => owner.labelsCounted(), { timeout: 30_000 }).toBe(3 * EACH);
       await expect.poll(figures, { timeout: 30_000 }).toEqual(before);
+
+      // The owner's alignment screen follows the first queue: the three people's labels in the run, each their own,
+      // and "Can the judge replace a person?" read on them.
+      const align = new AlignmentArea(page);
+      await align.open();
+      await align.follow('Tickets (200 rows)');
+      await expect
+        .poll(() => align.followStatus.textContent(), { timeout: 30_000 })
+        .toMatch(new RegExp(`\\(live\\): ${3 * EACH} labels from 3 people \\(Ada, Bo, Cy\\) in this run`));
+      await expect
+        .poll(() => align.trust('department', 'verdict').textContent(), { timeout: 30_000 })
+        .toMatch(/^The judge (can|cannot) replace an annotator: /);
       expect(browser.pageErrors()).toEqual([]);
     },
   );

@@ -161,6 +161,19 @@ export class AlignmentArea {
     return this.page.getByTestId(`align.trust.${part}.${question}`);
   }
 
+  /** Follows a team workspace queue's labels in the open run (the owner's browser). */
+  async follow(queueName: string): Promise<void> {
+    await this.page.getByTestId('align.follow.open').click();
+    const select = this.page.getByTestId('align.follow.queue');
+    await select.locator('option', { hasText: queueName }).first().waitFor({ state: 'attached' });
+    const value = await select.locator('option', { hasText: queueName }).first().getAttribute('value');
+    await select.selectOption(value!);
+  }
+
+  get followStatus(): Locator {
+    return this.page.getByTestId('align.follow.status');
+  }
+
   /** Chooses the labelling view's order; active takes a label budget (its first target, a label's share). */
   async order(kind: 'file' | 'random' | 'active', budget?: number): Promise<void> {
     await this.page.getByTestId('align.order.kind').selectOption(kind);

@@ -1,6 +1,8 @@
-// The open run's heading on the alignment screen: its name, where a cascade began, its progress, and run controls.
+// The open run's heading on the alignment screen: its name, where a cascade began, its progress, the team workspace
+// queue whose labels it follows, and run controls.
 import type { RowRun } from '../../../core/rows/records';
 import type { RowsState } from '../../stores/rows';
+import { FollowQueue } from './FollowQueue';
 
 export interface AlignmentHeaderProps {
   run: RowRun;
@@ -37,6 +39,9 @@ export function AlignmentHeader({ run, rows, computing }: AlignmentHeaderProps) 
           {rows.running ? ' · running' : ''}
           {computing ? ' · computing…' : ''}
         </span>
+        <div className="align-follow">
+          <FollowQueue run={run} rows={rows} />
+        </div>
       </div>
       <div className="align-header__actions">
         {!rows.running && !rows.watching && rows.progress && rows.progress.pending > 0 && (
