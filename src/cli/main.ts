@@ -11,7 +11,7 @@ import { PPI_PREDICTORS } from '../core/trust/estimates';
 import type { PpiPredictor } from '../core/trust/estimates';
 import type { Gate } from './gates';
 import { parseGate } from './gates';
-import { InputError, parseMapSpec } from './inputs';
+import { InputError, parseMapSpec, readQuestionsFile } from './inputs';
 import { EXIT } from './exit';
 import { parseShard } from './shard';
 import { createProgressView } from './progress';
@@ -196,6 +196,11 @@ the same byte for byte is kept once and counted, a different one goes to <out>.c
       [],
     )
     .option(
+      '--active <export.jsonl>',
+      "the app's JSONL export of a run labelled in active order: each target's estimate from the labels and their probabilities (with --questions)",
+    )
+    .option('--questions <file>', "the questions of --active's run, as JSON (the map, or a whole request)")
+    .option(
       '--ledger <session file>',
       "an app session export: count the variants its ledger records for these labelled rows and widen the headline figures' intervals for that count",
     )
@@ -219,9 +224,23 @@ type Opts = Record<string, unknown>;
 
 /** `report`: a results file read back, or a team workspace's queue; its exit code. */
 async function reportAction(file: string | undefined, opts: Opts, env: NodeJS.ProcessEnv): Promise<number> {
+  if (opts.active !== undefined) {
+    if (file !== undefined || opts.workspace !== undefined)
+      throw new InputError(
+        '--active reads an app export on its own: give it without a results file or --workspace.',
+      );
+    if (opts.questions === undefined)
+      throw new InputError('--active needs --questions, the run’s questions.');
+    const { activeReportLines } = await import('./activeReport');
+    const lines = activeReportLines(opts.active as string, readQuestionsFile(opts.questions as string));
+    for (const line of lines) process.stderr.write(`${line}\n`);
+    return EXIT.ok;
+  }
   if (opts.workspace !== undefined || file === undefined) {
     if (opts.workspace === undefined || opts.queue === undefined)
-      throw new InputError('report needs a results file, or --workspace URL and --queue ID.');
+      throw new InputError(
+        'report needs a results file, --workspace URL and --queue ID, or --active with an app export.',
+      );
     const { workspaceReportCommand } = await import('./workspaceReport');
     const reported = await workspaceReportCommand({
       url: opts.workspace as string,

@@ -6,8 +6,15 @@ import type { Answer, Question } from '../../contract';
 import { seededRandom } from '../../contract/random';
 import { classesOf, distributionOf, expectedLevel, yesProbability } from '../labels/prediction';
 import type { LabelValue } from '../labels/values';
-import { ACTIVE_FLOOR, activeDesign, activeMean, activeOrder, answerUncertainty } from '../trust/active';
-import type { ActiveDesign, ActiveMean } from '../trust/active';
+import {
+  ACTIVE_FLOOR,
+  activeDesign,
+  activeMean,
+  activeOrder,
+  answerUncertainty,
+  weightedActiveMean,
+} from '../trust/active';
+import type { ActiveDesign, ActiveMean, Included } from '../trust/active';
 import { labelIndex } from './table';
 import type { ActiveTarget, LabelOrder } from '../labels/order';
 
@@ -191,23 +198,57 @@ export function activeEstimateOf(
   if (order.kind !== 'active') return null;
   const planned = plannedOrder(rows, question, order);
   if (!planned.design) return null;
-  const byNumber = new Map(rows.map((r) => [r.number, r]));
   // The design indexes the answered rows in their file order, as plannedOrder read them.
-  const answered = rows.filter((r) => uncertaintyOf(r.answer, question) !== null);
-  const f = new Float64Array(answered.length);
+  const { f, answered, values } = targetReading(rows, question, order.target);
   const labels = new Map<number, number>();
-  answered.forEach((row, i) => {
-    f[i] = predictionOf(row.answer, question, order.target) ?? 0;
-    const label = byNumber.get(row.number)?.label;
-    const y = label === undefined ? null : targetValueOf(label, row.answer, question, order.target);
-    if (y !== null) labels.set(i, y);
-  });
-  const range: [number, number] = order.target.kind === 'mean' ? [0, classesOf(question).length - 1] : [0, 1];
-  const estimate = activeMean(f, planned.design, labels, { range });
+  values.forEach((y, i) => y !== null && labels.set(i, y));
+  const estimate = activeMean(f, planned.design, labels, { range: rangeOf(question, order.target) });
   if (!estimate) return null;
   const probabilities = new Map<number, number>();
   for (const i of labels.keys())
     if (planned.design.key[i]! < estimate.frontier)
       probabilities.set(answered[i]!.number, Math.min(1, estimate.frontier * planned.design.probability[i]!));
   return { estimate, probabilities };
+}
+
+/** A row of an export: the judge's answer, the person's label and its probability of having been asked (if any). */
+export interface ExportedOrderRow {
+  answer: Answer | undefined;
+  label: LabelValue | undefined;
+  probability: number | undefined;
+}
+
+/**
+ * The active estimate of a target read back from an export (a label's probability beside it): the same figure the page
+ * showed, since the export carries exactly the labels it used and their probabilities. Null with fewer than two.
+ */
+export function activeEstimateOfExport(
+  rows: readonly ExportedOrderRow[],
+  question: Question,
+  target: ActiveTarget,
+): Omit<ActiveMean, 'beyondFrontier' | 'frontier'> | null {
+  const { f, answered, values } = targetReading(rows, question, target);
+  const included = new Map<number, Included>();
+  values.forEach((y, i) => {
+    const pi = answered[i]!.probability;
+    if (y !== null && pi !== undefined) included.set(i, { y, pi });
+  });
+  return weightedActiveMean(f, included, { range: rangeOf(question, target) });
+}
+
+const rangeOf = (question: Question, target: ActiveTarget): [number, number] =>
+  target.kind === 'mean' ? [0, classesOf(question).length - 1] : [0, 1];
+
+/** The rows the judge answered (in their order), its prediction of the target on each, and each label's value. */
+function targetReading<R extends { answer: Answer | undefined; label: LabelValue | undefined }>(
+  rows: readonly R[],
+  question: Question,
+  target: ActiveTarget,
+): { f: Float64Array; answered: R[]; values: (number | null)[] } {
+  const answered = rows.filter((r) => uncertaintyOf(r.answer, question) !== null);
+  const f = Float64Array.from(answered, (row) => predictionOf(row.answer, question, target) ?? 0);
+  const values = answered.map((row) =>
+    row.label === undefined ? null : targetValueOf(row.label, row.answer, question, target),
+  );
+  return { f, answered, values };
 }

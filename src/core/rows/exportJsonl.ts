@@ -78,4 +78,5 @@ export const exportJsonl = (
   rows: readonly ResultRow[],
   chunkRows = 2000,
   leftOut: readonly LeftOutLine[] = [],
-): string[] => [...jsonlChunks(rows, chunkRows, leftOut)];
+  labelProbabilities: LabelProbabilities = {},
+): string[] => [...jsonlChunks(rows, chunkRows, leftOut, labelProbabilities)];

@@ -150,33 +150,58 @@ export function activeMean(
   f: ArrayLike<number>,
   design: Pick<ActiveDesign, 'probability' | 'key'>,
   labels: ReadonlyMap<number, number>,
-  options: { lambda?: number | null; z?: number; range?: readonly [number, number] } = {},
+  options: ActiveMeanOptions = {},
 ): ActiveMean | null {
+  let frontier = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < f.length; i++)
+    if (!labels.has(i) && design.key[i]! < frontier) frontier = design.key[i]!;
+  const included = new Map<number, Included>();
+  let beyondFrontier = 0;
+  for (const [i, y] of labels) {
+    if (design.key[i]! < frontier) included.set(i, { y, pi: Math.min(1, frontier * design.probability[i]!) });
+    else beyondFrontier++;
+  }
+  const estimate = weightedActiveMean(f, included, options);
+  return estimate && { ...estimate, beyondFrontier, frontier };
+}
+
+export interface ActiveMeanOptions {
+  lambda?: number | null;
+  z?: number;
+  range?: readonly [number, number];
+}
+
+/** A label the estimate uses: the person's value and the row's probability π of having been labelled. */
+export interface Included {
+  y: number;
+  pi: number;
+}
+
+/**
+ * The active estimate from the labels used and their probabilities π (by row position), as an export carries them:
+ * what activeMean computes once it has found the frontier. Null with fewer than two labels.
+ */
+export function weightedActiveMean(
+  f: ArrayLike<number>,
+  included: ReadonlyMap<number, Included>,
+  options: ActiveMeanOptions = {},
+): Omit<ActiveMean, 'beyondFrontier' | 'frontier'> | null {
   const N = f.length;
   const z = options.z ?? Z95;
   const range = options.range ?? [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];
-  let frontier = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < N; i++) if (!labels.has(i) && design.key[i]! < frontier) frontier = design.key[i]!;
+  if (included.size < 2) return null;
   let fBar = 0;
   for (let i = 0; i < N; i++) fBar += f[i]!;
   fBar /= N;
   // Per row: a = (f − f̄)(1 − ξ/π), b = f̄ (1 − ξ/π) + Y ξ/π; the term h + (Y − h) ξ/π is λ a + b.
   const a = new Float64Array(N);
   const b = new Float64Array(N);
-  const used: number[] = [];
-  let beyondFrontier = 0;
   for (let i = 0; i < N; i++) {
-    const y = labels.get(i);
-    const inside = y !== undefined && design.key[i]! < frontier;
-    if (y !== undefined && !inside) beyondFrontier++;
-    const pi = Math.min(1, frontier * design.probability[i]!);
-    const xiOverPi = inside ? 1 / pi : 0;
+    const label = included.get(i);
+    const xiOverPi = label ? 1 / label.pi : 0;
     a[i] = (f[i]! - fBar) * (1 - xiOverPi);
-    b[i] = fBar * (1 - xiOverPi) + (inside ? y * xiOverPi : 0);
-    if (inside) used.push(i);
+    b[i] = fBar * (1 - xiOverPi) + (label ? label.y * xiOverPi : 0);
   }
-  const n = used.length;
-  if (n < 2) return null;
   const lambda = options.lambda ?? tunedLambda(a, b);
   let sum = 0;
   for (let i = 0; i < N; i++) sum += lambda * a[i]! + b[i]!;
@@ -192,12 +217,10 @@ export function activeMean(
   };
   return {
     N,
-    n,
-    beyondFrontier,
-    frontier,
+    n: included.size,
     lambda,
     active,
-    randomEquivalent: randomEquivalent(f, design, frontier, labels, used, lambda, se),
+    randomEquivalent: randomEquivalent(f, included, lambda, se),
   };
 }
 
@@ -229,16 +252,14 @@ function tunedLambda(a: Float64Array, b: Float64Array): number {
  */
 function randomEquivalent(
   f: ArrayLike<number>,
-  design: Pick<ActiveDesign, 'probability'>,
-  frontier: number,
-  labels: ReadonlyMap<number, number>,
-  used: readonly number[],
+  included: ReadonlyMap<number, Included>,
   lambda: number,
   se: number,
 ): ActiveMean['randomEquivalent'] {
   const N = f.length;
-  const w = used.map((i) => 1 / Math.min(1, frontier * design.probability[i]!));
-  const y = used.map((i) => labels.get(i)!);
+  const used = [...included.keys()];
+  const w = used.map((i) => 1 / included.get(i)!.pi);
+  const y = used.map((i) => included.get(i)!.y);
   let mf = 0;
   for (let i = 0; i < N; i++) mf += f[i]!;
   mf /= N;

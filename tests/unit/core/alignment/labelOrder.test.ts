@@ -6,6 +6,7 @@ import type { Answer, Question } from '../../../../src/contract';
 import { seededRandom } from '../../../../src/contract/random';
 import {
   activeEstimateOf,
+  activeEstimateOfExport,
   activeTargetsOf,
   newActiveOrder,
   plannedOrder,
@@ -124,6 +125,47 @@ describe('the active estimate from labels given in order', () => {
       expect(p).toBeLessThanOrEqual(1);
       expect(p).toBeCloseTo(Math.min(1, direct.frontier * design.probability[number - 1]!), 12);
     }
+  });
+
+  it('is read back the same from an export: the labels it used and their probabilities, the others left out', () => {
+    const random = seededRandom(4);
+    const rows: LabelledOrderRow[] = Array.from({ length: 300 }, (_, i) => {
+      const top = [0.9, 0.6, 0.4][i % 3]!;
+      const k = i % 3;
+      const probabilities = Object.fromEntries(
+        ['billing', 'technical', 'sales'].map((l, j) => [l, j === k ? top : (1 - top) / 2]),
+      );
+      const answer: Answer = {
+        type: 'choice',
+        choice: ['billing', 'technical', 'sales'][k]!,
+        confidence: top,
+        probabilities,
+      };
+      return { number: i + 1, answer, label: random() < top ? answer.choice : 'sales' };
+    });
+    const order: LabelOrder = {
+      kind: 'active',
+      target: { kind: 'agreement' },
+      budget: 90,
+      floor: 0.2,
+      seed: 2,
+    };
+    const planned = plannedOrder(rows, team, order);
+    // 50 rows labelled in order with the 10th skipped: the labels after it wait beyond the frontier.
+    const given = new Set(planned.numbers.slice(0, 50).filter((_, k) => k !== 9));
+    const labelled = rows.map((r) => ({ ...r, label: given.has(r.number) ? r.label : undefined }));
+    const page = activeEstimateOf(labelled, team, order)!;
+    expect(page.estimate.beyondFrontier).toBe(40);
+    const exported = labelled.map((r) => ({
+      answer: r.answer,
+      label: r.label,
+      probability: page.probabilities.get(r.number),
+    }));
+    const read = activeEstimateOfExport(exported, team, order.target)!;
+    expect(read.n).toBe(page.estimate.n);
+    expect(read.active.value).toBeCloseTo(page.estimate.active.value, 12);
+    expect(read.active.se).toBeCloseTo(page.estimate.active.se, 12);
+    expect(read.randomEquivalent).toEqual(page.estimate.randomEquivalent);
   });
 
   it('is null in file or random order, and with fewer than two labels', () => {
