@@ -1,7 +1,9 @@
 // Queues: a row is reserved by one person at a time (even when many ask at once), a retry never doubles a label, a
-// second answer is an edit, a reservation lapses, a skip hands the row back, and "k people per row" is kept.
+// second answer is an edit, a reservation lapses, a skip hands the row back, and "k people per row" is kept; the next
+// row of a large queue is found by index.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NextResponse, PutLabelsResponse } from '../../../../src/contract/workspace';
+import { FREE_ROW_SQL, HELD_ROW_SQL } from '../../../../src/server/workspace/queues';
 import { queueOf } from './fixtures';
 import { startWorkspace, withTeam } from './helpers';
 import type { TestWorkspace } from './helpers';
@@ -174,5 +176,41 @@ describe('labels', () => {
     expect(saved.progress).toMatchObject({ done: 1, total: 10 });
     // 9 rows left at 60 s per row (two labels of 30 s) by one person: 9 minutes.
     expect(saved.progress.text).toBe('1 of 10, about 9 minutes left');
+  });
+});
+
+describe('the next row of a large queue', () => {
+  /** The plan's node types and index names, from EXPLAIN (FORMAT JSON). */
+  const planOf = async (sql: string, params: unknown[]): Promise<string[]> => {
+    const [row] = await ws.db.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+    const plan = row!['QUERY PLAN'];
+    const nodes: string[] = [];
+    const walk = (node: Record<string, unknown>): void => {
+      nodes.push(`${String(node['Node Type'])}${node['Index Name'] ? ` ${String(node['Index Name'])}` : ''}`);
+      for (const child of (node['Plans'] as Record<string, unknown>[] | undefined) ?? []) walk(child);
+    };
+    const parsed = (typeof plan === 'string' ? JSON.parse(plan) : plan) as {
+      Plan: Record<string, unknown>;
+    }[];
+    walk(parsed[0]!.Plan);
+    return nodes;
+  };
+
+  it('is found by index, walking the order, never by sorting the queue', async () => {
+    const queue = await publish(20_000, { overlap: { perRow: 3, share: 1 } });
+    const ed = team.people[4]!;
+    for (let k = 0; k < 30; k++) {
+      const row = (await next(queue, ed.cookie)).row!.index;
+      expect((await label(queue, ed.cookie, both(row, `plan-${k}`))).status).toBe(200);
+    }
+    const free = await planOf(FREE_ROW_SQL, [queue, ed.id]);
+    expect(free).toContain('Index Scan queue_rows_open');
+    expect(free).toContain('Index Scan row_people_pkey');
+    expect(free.filter((n) => /^(Sort|Seq Scan|Bitmap Heap Scan|Nested Loop|Materialize)/.test(n))).toEqual(
+      [],
+    );
+    const held = await planOf(HELD_ROW_SQL, [queue, ed.id]);
+    expect(held.some((n) => n.endsWith('queue_rows_reserved'))).toBe(true);
+    expect(held.filter((n) => /^(Seq Scan|Sort)/.test(n))).toEqual([]);
   });
 });
