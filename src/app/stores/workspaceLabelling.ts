@@ -82,6 +82,7 @@ async function loadNext(kit: LabellingKit): Promise<void> {
     // What this browser kept goes first (offline, it stays kept): asked before its labels arrive, the server hands
     // back the row it still holds for this person, unlabelled.
     await deps.outbox.getState().flush();
+    if (keptUnsent(kit, mine)) return;
     const next = await nextRow(deps.conn, queueId);
     if (mine !== live.generation) return;
     live.shownAt = kit.now();
@@ -99,6 +100,22 @@ async function loadNext(kit: LabellingKit): Promise<void> {
     set({ phase: offline ? 'offline' : 'error', message: errorText(error) });
     if (offline) waitThenRetry(kit);
   }
+}
+
+/**
+ * True (and waiting, as offline) when labels are still kept unsent after a flush: the connection may be back for a
+ * request for a row and not yet for the labels, and the server would hand back the row they are for, unlabelled.
+ */
+function keptUnsent(kit: LabellingKit, mine: number): boolean {
+  const { pending } = kit.deps.outbox.getState();
+  if (pending === 0 || mine !== kit.live.generation) return mine !== kit.live.generation;
+  const labels = pending === 1 ? '1 label' : `${pending} labels`;
+  kit.set({
+    phase: 'offline',
+    message: `${labels} kept in this browser, not sent yet: the next row comes once they reach the workspace.`,
+  });
+  waitThenRetry(kit);
+  return true;
 }
 
 /** Keeps the label through the outbox, then asks the row's next question, or the next row after its last. */
@@ -135,12 +152,14 @@ async function skipThisRow(kit: LabellingKit): Promise<void> {
   await loadNext(kit);
 }
 
-/** Progress acknowledged with a label is fresher than the one the row came with. */
+/** Progress acknowledged with a label is fresher than the one the row came with; a wait ends once all is sent. */
 function followAcknowledgedProgress({ deps, set, get }: LabellingKit): void {
   deps.outbox.subscribe((s) => {
     const { queueId } = get();
     const acknowledged = queueId ? s.progress[queueId] : undefined;
     if (acknowledged && acknowledged !== get().progress) set({ progress: acknowledged });
+    // Waiting on kept labels, and the outbox got them through on its own retry: the next row at once.
+    if (get().phase === 'offline' && s.pending === 0 && !s.sending) void get().retry();
   });
 }
 

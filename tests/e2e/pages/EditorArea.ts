@@ -44,7 +44,9 @@ export class EditorArea {
 
   /** Puts the caret in an editor. */
   async focus(name: EditorName): Promise<void> {
-    await this.monaco(name).locator('.view-lines').click();
+    // The middle of what the editor shows: the lines' own box runs the text's full height, so once the editor has
+    // scrolled its middle can sit under the pane's header.
+    await this.monaco(name).locator('.overflow-guard').click();
   }
 
   /** Replaces an editor's whole text by selecting all and pasting (typing would auto-indent and auto-close). */

@@ -80,4 +80,40 @@ describe('labelling a queue', () => {
     expect(labelling.getState().next!.row!.index).not.toBe(first);
     expect(outbox.getState().pending).toBe(0);
   });
+
+  it('asks for no row while a kept label cannot be sent (the row held for it would come back unlabelled)', async () => {
+    const queueId = (await createQueue(owner.conn, queueOf(4))).queue.id;
+    const cy = browserPerson(ws.url);
+    const token = workspaceLinkOf(new URL((await createInvite(owner.conn, {})).link).hash)!.token;
+    await joinWorkspace(cy.conn, token, 'Cy');
+    // The connection is back for some requests and not yet for the label's PUT (a network still settling).
+    let putFails = false;
+    const settling = {
+      ...cy.conn,
+      fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
+        if (putFails && init?.method === 'PUT')
+          throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
+        return cy.conn.fetch!(input, init);
+      }) as typeof fetch,
+    };
+    const outbox = createOutboxStore({
+      repo: new OutboxRepo(new WorkbenchDb(freshDbName())),
+      conn: settling,
+      schedule: () => () => {},
+    });
+    const labelling = createQueueLabelling({ conn: settling, outbox, schedule: () => () => {} });
+    await labelling.getState().open(queueId);
+    const first = labelling.getState().next!.row!.index;
+    putFails = true;
+    await labelling.getState().give('calm');
+    await labelling.getState().give(false);
+    expect(outbox.getState().pending).toBe(2);
+    expect(labelling.getState().phase).toBe('offline');
+    expect(labelling.getState().message).toMatch(/2 labels kept in this browser, not sent yet/);
+    putFails = false;
+    await labelling.getState().retry();
+    expect(outbox.getState().pending).toBe(0);
+    expect(labelling.getState().phase).toBe('row');
+    expect(labelling.getState().next!.row!.index).not.toBe(first);
+  });
 });
