@@ -24,15 +24,9 @@ import type { BrowserPerson, TestWorkspace } from '../../helpers/workspace';
 
 // The page's one connection to the workspace goes to the test server, as whoever the test says is at the keyboard.
 const holder = vi.hoisted(() => ({ url: '', person: null as BrowserPerson | null }));
-vi.mock('../../../src/app/queries/workspaceConnection', () => ({
-  workspaceConnection: () => ({
-    get origin() {
-      return holder.url;
-    },
-    fetch: ((input: RequestInfo | URL, init?: RequestInit) =>
-      holder.person!.conn.fetch!(input, init)) as typeof fetch,
-  }),
-}));
+vi.mock('../../../src/app/queries/workspaceConnection', async () =>
+  (await import('../../helpers/heldWorkspaceConnection')).heldWorkspaceConnection(holder),
+);
 
 const { WorkspaceScreen } = await import('../../../src/app/features/workspace/WorkspaceScreen');
 const { useWorkspaceUi } = await import('../../../src/app/features/workspace/workspaceStore');
