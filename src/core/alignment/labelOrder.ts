@@ -21,7 +21,8 @@ import type { ActiveTarget, LabelOrder } from '../labels/order';
 export { ActiveTargetSchema, LabelOrderSchema } from '../labels/order';
 export type { ActiveTarget, LabelOrder } from '../labels/order';
 
-export const DEFAULT_LABEL_ORDER: LabelOrder = { kind: 'file' };
+/** A question's order until the person picks one: random, seeded by the run, so kappa, alpha and the alt-test hold. */
+export const defaultLabelOrder = (seed: number): LabelOrder => ({ kind: 'random', seed });
 
 /** The targets a question offers, with their words: each label's share, or the mean level, and agreement. */
 export function activeTargetsOf(question: Question): { target: ActiveTarget; text: string }[] {

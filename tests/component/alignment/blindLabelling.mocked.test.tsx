@@ -125,6 +125,8 @@ describe('labelling blind with a name', () => {
     const user = userEvent.setup();
     render(<AlignmentScreen targetId="local" onOpenInWorkbench={() => {}} onOpenRows={() => {}} />);
     await user.click(await screen.findByTestId('align.view.label'));
+    // The file's order (random is the default), so the rows come as the test wrote them.
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Order' }), 'file');
 
     // Without a name the view is as before: the judge's answer is one click away, and labelled rows are done.
     expect(screen.getByRole('checkbox', { name: /Show the judge’s answer/ })).toBeInTheDocument();
@@ -214,6 +216,8 @@ describe('labelling blind with a name', () => {
     const user = userEvent.setup();
     render(<AlignmentScreen targetId="local" onOpenInWorkbench={() => {}} onOpenRows={() => {}} />);
     await user.click(await screen.findByTestId('align.view.label'));
+    // The file's order (random is the default), so the rows come as the test wrote them.
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Order' }), 'file');
     const name = screen.getByRole('textbox', { name: 'Your name (labeller)' });
     await user.type(name, 'Ana{Enter}');
     screen.getByTestId('align.labelling').focus();

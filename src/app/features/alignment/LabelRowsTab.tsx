@@ -1,7 +1,7 @@
 // The alignment screen's labelling tab: the question to label, and the rows to label for it, one at a time.
 import { useMemo } from 'react';
 import type { Question } from '../../../contract';
-import { activeEstimateOf, DEFAULT_LABEL_ORDER, plannedOrder } from '../../../core/alignment/labelOrder';
+import { activeEstimateOf, defaultLabelOrder, plannedOrder } from '../../../core/alignment/labelOrder';
 import type { LabelOrder } from '../../../core/alignment/labelOrder';
 import { hashText } from '../../../core/robustness/random';
 import type { RowRun } from '../../../core/rows/records';
@@ -25,7 +25,8 @@ export function LabelRowsTab({ run, rows, align, byNumber }: LabelRowsTabProps) 
   const labelQuestion =
     align.labelQuestion && names.includes(align.labelQuestion) ? align.labelQuestion : names[0]!;
   const definition = run.questions[labelQuestion] as Question;
-  const order = run.labelOrders?.[labelQuestion] ?? DEFAULT_LABEL_ORDER;
+  const seed = hashText(run.id);
+  const order = run.labelOrders?.[labelQuestion] ?? defaultLabelOrder(seed);
   const ordered = useOrderedRows(rows, labelQuestion, definition, order);
   const estimate = useActiveEstimate(
     rows.results(),
@@ -55,7 +56,7 @@ export function LabelRowsTab({ run, rows, align, byNumber }: LabelRowsTabProps) 
         definition={definition}
         order={order}
         rowCount={ordered.length}
-        seed={hashText(run.id)}
+        seed={seed}
         onOrder={(next) => void rows.setLabelOrder(labelQuestion, next)}
       />
       <LabellingView
