@@ -103,12 +103,15 @@ async function loadNext(kit: LabellingKit): Promise<void> {
 }
 
 /**
- * True (and waiting, as offline) when labels are still kept unsent after a flush: the connection may be back for a
- * request for a row and not yet for the labels, and the server would hand back the row they are for, unlabelled.
+ * True when this ask stops here: a later one took over, or labels are still kept unsent after the flush (it then
+ * waits, as offline). The connection may be back for a request for a row and not yet for the labels, and the server
+ * would hand back the row they are for, unlabelled.
  */
 function keptUnsent(kit: LabellingKit, mine: number): boolean {
+  // A later ask took over: this one stops here.
+  if (mine !== kit.live.generation) return true;
   const { pending } = kit.deps.outbox.getState();
-  if (pending === 0 || mine !== kit.live.generation) return mine !== kit.live.generation;
+  if (pending === 0) return false;
   const labels = pending === 1 ? '1 label' : `${pending} labels`;
   kit.set({
     phase: 'offline',
