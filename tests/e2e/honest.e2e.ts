@@ -1,7 +1,7 @@
 // Fewer labels, honest winners, as a user meets them against the local target. First: label 150 of 600 rows in active
 // order on a question whose judge is sure of most rows and right when sure, and read an interval random order would
-// need far more labels for; after a reload the same estimate. Second: reword a question three times and run each as
-// a variant, read how the best of them fares once every variant is counted, seal a fifth of the labelled rows, confirm
+// need far more labels for; after a reload the same estimate. Second: reword a question's options three times and run
+// each as a variant, read how the best of them fares once every variant is counted, seal a fifth of the labelled rows, confirm
 // the best variant on them once, and see the confirmation counted.
 import { expect, inject, it } from 'vitest';
 import { useBrowser } from './harness/browser';
@@ -101,16 +101,18 @@ it('counts every variant tried, seals a fifth of the rows and confirms the best 
   await rows.waitFinished();
 
   const align = new AlignmentArea(page);
-  const wordings = [
-    'Which team should handle this ticket?',
-    'Route the ticket: billing for money, technical for anything broken.',
-    'Pick the one team that owns this message.',
+  // Rewordings of the options' descriptions, which the reference judge reads (it does not read the instructions).
+  const wordings: Record<string, string>[] = [
+    { billing: 'Money: charges, invoices and refunds', technical: 'Anything broken: crashes, errors, login' },
+    { billing: 'Refunds', technical: 'Bugs' },
+    { billing: 'Invoices and addresses', technical: 'The app, the API and webhooks' },
   ];
   for (const words of wordings) {
     await page.getByTestId('app.nav.workbench').click();
     await workbench.editor.waitReady();
     const questions = structuredClone(EXAMPLE_REQUEST.questions);
-    (questions['department'] as { instructions: string }).instructions = words;
+    const department = questions['department'] as { criteria: Record<string, string | null> };
+    department.criteria = { ...department.criteria, ...words };
     await workbench.editor.replaceText('questions', JSON.stringify(questions, null, 2));
     await align.open();
     await align.variantRun.click();
