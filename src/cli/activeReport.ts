@@ -2,7 +2,6 @@
 // back from its JSONL export. Each label there carries its probability of having been asked, so every target's
 // estimate (a label's share or the mean level, and agreement) comes out as the page computed it, with what random
 // order would have needed for the same width.
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Questions } from '../contract';
 import { AnswerSchema } from '../contract/response';
@@ -10,7 +9,7 @@ import { activeEstimateOfExport, activeTargetsOf } from '../core/alignment/label
 import type { ExportedOrderRow } from '../core/alignment/labelOrder';
 import { LabelValueSchema } from '../core/labels/values';
 import { activeSavingSentence } from '../core/trust/active';
-import { InputError } from './inputs';
+import { InputError, readText } from './inputs';
 
 /** What the estimate reads of an export line; a line never sent has no answers and counts as unanswered. */
 const ExportLineSchema = z.object({
@@ -21,12 +20,7 @@ const ExportLineSchema = z.object({
 type ExportLine = z.infer<typeof ExportLineSchema>;
 
 function readExport(file: string): { lines: ExportLine[]; unreadable: number } {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new InputError(`--active ${file} cannot be read: ${(error as Error).message}`);
-  }
+  const text = readText(file, '--active export');
   const lines: ExportLine[] = [];
   let unreadable = 0;
   for (const line of text.split('\n')) {

@@ -213,7 +213,8 @@ export function parseQuestionsText(text: string, where: string): Questions {
   return parsed.data;
 }
 
-const readText = (file: string, what: string): string => {
+/** A file's text, or an InputError naming what it was meant to be. */
+export const readText = (file: string, what: string): string => {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {

@@ -8,7 +8,7 @@ import { nextRow, skipRow } from '../../client/workspace';
 import type { WorkspaceConnection } from '../../client/workspace';
 import { isWorkspaceCallError } from '../../client/workspaceErrors';
 import type { NextResponse, Progress, WorkspaceLabelValue } from '../../contract/workspace';
-import { errorText } from '../../contract/text';
+import { errorText, plural } from '../../contract/text';
 import { newId } from '../../core/ids';
 import { workspaceConnection } from '../queries/workspaceConnection';
 import type { OutboxState } from './workspaceOutbox';
@@ -112,10 +112,9 @@ function keptUnsent(kit: LabellingKit, mine: number): boolean {
   if (mine !== kit.live.generation) return true;
   const { pending } = kit.deps.outbox.getState();
   if (pending === 0) return false;
-  const labels = pending === 1 ? '1 label' : `${pending} labels`;
   kit.set({
     phase: 'offline',
-    message: `${labels} kept in this browser, not sent yet: the next row comes once they reach the workspace.`,
+    message: `${plural(pending, 'label')} kept in this browser, not sent yet: the next row comes once they reach the workspace.`,
   });
   waitThenRetry(kit);
   return true;

@@ -3,6 +3,7 @@
 // majority), matched by the row's key as publishedRows wrote it. Only what differs is returned, so following a queue
 // live writes nothing when nothing changed.
 import type { Questions } from '../../contract';
+import { plural } from '../../contract/text';
 import type { StoredLabel } from '../../contract/workspace';
 import type { LabelEdit } from '../labels/columns';
 import type { ResultRow } from '../rows/results';
@@ -39,4 +40,12 @@ export function pullLabels(
     edits.push({ number: row.number, question: label.question, value: label.value, annotator: label.name });
   }
   return { edits, matched, unmatched: labels.length - matched, people: [...people].sort() };
+}
+
+/** What following a queue holds, in a sentence: the labels in the run, from whom, and what the run could not hold. */
+export function pulledSentence({ matched, unmatched, people }: PulledLabels): string {
+  const whom = people.length ? ` (${people.join(', ')})` : '';
+  const who = people.length === 1 ? '1 person' : `${people.length} people`;
+  const left = unmatched ? `; ${unmatched} on rows or questions this run does not have, left out` : '';
+  return `${plural(matched, 'label')} from ${who}${whom} in this run, each their own${left}.`;
 }

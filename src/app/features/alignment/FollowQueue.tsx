@@ -3,6 +3,7 @@
 // judge replace a person?" follow without a reload. The workspace is asked nothing until the picker is opened.
 import { useQuery } from '@tanstack/react-query';
 import { errorText } from '../../../contract/text';
+import { pulledSentence } from '../../../core/workspace/pullLabels';
 import type { RowRun } from '../../../core/rows/records';
 import { workspaceQueuesQueryOptions, workspaceStatusQueryOptions } from '../../queries/workspace';
 import type { RowsState } from '../../stores/rows';
@@ -86,7 +87,7 @@ function Followed({ queueId, run, rows, onStop }: FollowedProps) {
     ? `The queue’s labels could not be read: ${errorText(error)}`
     : !pulled
       ? 'Reading the queue’s labels…'
-      : `${pulled.matched} label${pulled.matched === 1 ? '' : 's'} from ${pulled.people.length} ${pulled.people.length === 1 ? 'person' : 'people'}${pulled.people.length ? ` (${pulled.people.join(', ')})` : ''} in this run, each their own${pulled.unmatched ? `; ${pulled.unmatched} on rows or questions this run does not have, left out` : ''}.`;
+      : pulledSentence(pulled);
   return (
     <p className="muted" role="status" data-testid="align.follow.status">
       Following “{name}” {live ? '(live)' : '(connecting…)'}: {said}{' '}

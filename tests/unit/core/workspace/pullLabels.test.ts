@@ -6,7 +6,7 @@ import type { StoredLabel } from '../../../../src/contract/workspace';
 import { applyLabelEdits } from '../../../../src/core/labels/labelEdits';
 import type { ResultRow } from '../../../../src/core/rows/results';
 import { publishedRows } from '../../../../src/core/workspace/publish';
-import { pullLabels } from '../../../../src/core/workspace/pullLabels';
+import { pullLabels, pulledSentence } from '../../../../src/core/workspace/pullLabels';
 
 const questions: Questions = {
   department: { type: 'choice', criteria: { billing: 'Payments', technical: 'Bugs' } },
@@ -67,5 +67,8 @@ describe('pulling a queue’s labels into its run', () => {
       questions,
     );
     expect(pulled).toMatchObject({ edits: [], matched: 0, unmatched: 2, people: [] });
+    expect(pulledSentence(pulled)).toBe(
+      '0 labels from 0 people in this run, each their own; 2 on rows or questions this run does not have, left out.',
+    );
   });
 });
