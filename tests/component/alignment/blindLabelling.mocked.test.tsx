@@ -127,6 +127,10 @@ describe('labelling blind with a name', () => {
     await user.click(await screen.findByTestId('align.view.label'));
     // The file's order (random is the default), so the rows come as the test wrote them.
     await user.selectOptions(screen.getByRole('combobox', { name: 'Order' }), 'file');
+    // Stored with the run before typing: the card is drawn anew for its order.
+    await waitFor(() =>
+      expect(screen.getByTestId('align.order.validity')).toHaveTextContent(/^File order: /),
+    );
 
     // Without a name the view is as before: the judge's answer is one click away, and labelled rows are done.
     expect(screen.getByRole('checkbox', { name: /Show the judge’s answer/ })).toBeInTheDocument();
@@ -218,6 +222,10 @@ describe('labelling blind with a name', () => {
     await user.click(await screen.findByTestId('align.view.label'));
     // The file's order (random is the default), so the rows come as the test wrote them.
     await user.selectOptions(screen.getByRole('combobox', { name: 'Order' }), 'file');
+    // Stored with the run before typing: the card is drawn anew for its order.
+    await waitFor(() =>
+      expect(screen.getByTestId('align.order.validity')).toHaveTextContent(/^File order: /),
+    );
     const name = screen.getByRole('textbox', { name: 'Your name (labeller)' });
     await user.type(name, 'Ana{Enter}');
     screen.getByTestId('align.labelling').focus();
